@@ -1,0 +1,67 @@
+"""`county-uppy validate [--json]`: check the manifest and show every edition's card counts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from generator.model import BREAKDOWN_GROUPS, Deck
+from generator.problems import InputError
+from generator.commands.common import load_deck, report
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("validate", help="check cards.yaml and print the card counts of every edition",
+                       description="Check the manifest; print playing cards per edition and printed cards per set.")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    return p
+
+
+KIND_LABELS = {"number": "numbers", "dual": "duals", "wild": "wilds", "reference": "quick reference", "blank": "blank"}
+
+
+def summary(deck: Deck) -> dict:
+    return {
+        "ok": True,
+        "printed": deck.printed,
+        "sets": deck.set_totals(),
+        "editions": {e.key: deck.edition_count(e.key) for e in deck.editions},
+        "errors": [],
+    }
+
+
+def table(deck: Deck) -> str:
+    groups = list(BREAKDOWN_GROUPS)
+    head = ["edition", *groups, "total", "expect"]
+    rows = []
+    for e in deck.editions:
+        b = deck.edition_breakdown(e.key)
+        count = deck.edition_count(e.key)
+        expect = "-" if e.expect is None else ("ok" if e.expect == count else f"{e.expect}!")
+        rows.append([f"{e.name} ({e.key})", *(str(b[g]) for g in groups), str(count), expect])
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    fmt = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))  # noqa: E731
+    lines = [f"{deck.params.name}: playing cards per edition", fmt(head), fmt(["-" * w for w in widths]), *map(fmt, rows), ""]
+    lines.append("printed cards per set")
+    for s in deck.sets:
+        parts = deck.set_breakdown(s.key)
+        detail = ", ".join(f"{n} {KIND_LABELS[k]}" for k, n in parts.items())
+        lines.append(f"  {s.name} ({s.interior} interior): {deck.set_totals()[s.key]}  ({detail})")
+    lines.append(f"  total printed: {deck.printed}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        deck = load_deck(args.manifest)
+    except InputError as err:
+        deck = err.deck  # set when only an edition's `expect` was missed: show the counts too
+        if args.json:
+            result = summary(deck) if deck else {"printed": None, "sets": {}, "editions": {}}
+            result.update(ok=False, errors=[p.as_json() for p in err.problems])
+            print(json.dumps(result, indent=2))
+        elif deck:
+            print(table(deck))
+        return report(err)
+    print(json.dumps(summary(deck), indent=2) if args.json else table(deck))
+    return 0

@@ -1,0 +1,388 @@
+"""Load cards.yaml into a frozen Deck, reporting every mistake as `cards.yaml:LINE:COL: ...`.
+
+The only module that knows the manifest's file format; everything else gets a Deck.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from generator import manifest_schema as schema
+from generator.model import EFFECT_PARAMS, KINDS, PLAYING_KINDS, CardSet, CardType, Colour, Deck, Edition, Effect, GameParams
+from generator.problems import InputError, Problem, suggest
+from generator.yaml_source import Loc, Source, read
+
+SECTIONS = tuple(schema.Manifest.model_fields)
+_RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
+_CODE = re.compile(r"^\S+$")
+
+
+def load(path: str | Path = "cards.yaml") -> Deck:
+    """Read, check and build the deck; raise InputError listing every problem found."""
+    src = read(path)
+    return _Checker(src).deck()
+
+
+class _Checker:
+    def __init__(self, src: Source):
+        self.src = src
+        self.problems: list[Problem] = []
+
+    def fail(self, loc: Loc, message: str, *, key: bool = False) -> None:
+        self.problems.append(self.src.at(loc, message, key=key))
+
+    # --- structure ---------------------------------------------------------------
+    def deck(self) -> Deck:
+        data = self.src.data
+        if not isinstance(data, dict):
+            self.fail((), f"the top level must be a mapping with the keys {', '.join(SECTIONS)}, not {_what(data)}")
+            raise InputError(self.problems)
+        for key in data:
+            if key not in SECTIONS:
+                self.fail((key,), f"unknown key '{key}'{suggest(key, SECTIONS)}", key=True)
+        for key in SECTIONS:
+            if key not in data:
+                self.fail((), f"missing key '{key}' (the manifest needs {', '.join(SECTIONS)})")
+        game = self.typed(("game",), data.get("game"), schema.GameEntry)
+        colours = self.typed_list("colours", data, schema.ColourEntry)
+        sets = self.typed_list("sets", data, schema.SetEntry)
+        cards = self.typed_list("cards", data, schema.CardEntry)
+        editions = self.typed_list("editions", data, schema.EditionEntry)
+
+        params = self.game_params(game)
+        colour_objs = self.colours(colours)
+        set_objs = self.sets(sets)
+        card_types = self.cards(cards, colour_objs, set_objs, params)
+        edition_objs = self.editions(editions, card_types, set_objs)
+        if self.problems:
+            raise InputError(self.problems)
+        assert params is not None
+        deck = Deck(params, tuple(colour_objs.values()), tuple(set_objs.values()), tuple(card_types), tuple(edition_objs))
+        missed = [
+            self.src.at(("editions", i, "expect"), f"edition '{e.key}' has {n} playing cards, but expect says {e.expect}")
+            for i, e in enumerate(deck.editions)
+            if e.expect is not None and (n := deck.edition_count(e.key)) != e.expect
+        ]
+        if missed:
+            raise InputError(missed, deck=deck)
+        return deck
+
+    def typed(self, loc: Loc, value: Any, model: type[BaseModel]) -> Any:
+        if value is None and loc[0] not in self.src.values:
+            return None
+        try:
+            return model.model_validate(value)
+        except ValidationError as exc:
+            self.report(loc, exc, model)
+            return None
+
+    def typed_list(self, section: str, data: dict, model: type[BaseModel]) -> list[tuple[int, Any]]:
+        """Validate each entry of a list section on its own, so one bad entry hides no other."""
+        if section not in data:
+            return []
+        items = data[section]
+        if not isinstance(items, list) or not items:
+            self.fail((section,), f"'{section}' must be a non-empty list, not {_what(items)}")
+            return []
+        out = []
+        for i, item in enumerate(items):
+            entry = self.typed((section, i), item, model)
+            if entry is not None:
+                out.append((i, entry))
+        return out
+
+    def report(self, base: Loc, exc: ValidationError, model: type[BaseModel]) -> None:
+        seen = set()
+        pool = _field_names(model)
+        for err in exc.errors():
+            loc = tuple(p for p in err["loc"] if isinstance(p, int) or p in pool)
+            field = next((p for p in reversed(loc) if isinstance(p, str)), base[0])
+            kind, value = err["type"], err.get("input")
+            at_key = False
+            if kind == "missing":
+                message = f"missing key '{field}'"
+                loc = loc[:-1]
+            elif kind == "extra_forbidden":
+                bad = err["loc"][-1]
+                message = f"unknown key '{bad}'{suggest(bad, _keys_at(model, loc[:-1]) if loc[:-1] else pool)}"
+                loc, at_key = loc[:-1] + (bad,), True
+            elif kind == "literal_error":
+                choices = re.findall(r"'([^']*)'", err["ctx"]["expected"])
+                message = f"unknown {field} {_show(value)}{suggest(value, choices)}; expected one of {', '.join(choices)}"
+            elif kind in ("int_type", "int_parsing", "int_from_float"):
+                message = f"'{field}' must be a whole number, not {_show(value)}"
+            elif kind in ("greater_than_equal", "greater_than"):
+                message = f"'{field}' must be at least {err['ctx'].get('ge', 1)}, not {_show(value)}"
+            elif kind == "string_type":
+                message = f"'{field}' must be text, not {_show(value)}"
+            elif kind == "string_pattern_mismatch":
+                message = f"'{field}' {_PATTERN_HINTS.get(field, 'has the wrong form')}, not {_show(value)}"
+            elif kind in ("model_type", "dict_type"):
+                message = f"'{field}' must be a mapping of keys to values, not {_what(value)}"
+            elif kind == "list_type":
+                message = f"'{field}' must be a list, not {_what(value)}"
+            elif kind == "too_short":
+                message = f"'{field}' must not be empty"
+            else:
+                message = f"'{field}': {err['msg']}"
+            if field == "values" and kind not in ("missing",):
+                message = f"'values' must be a number, a range such as -2..7, or a list of them, not {_show(value)}"
+                loc = loc[: loc.index("values") + 1] if "values" in loc else loc
+            if (loc, message) in seen:
+                continue
+            seen.add((loc, message))
+            self.fail(base + loc, message, key=at_key)
+
+    # --- meaning -----------------------------------------------------------------
+    def game_params(self, game: schema.GameEntry | None) -> GameParams | None:
+        if game is None:
+            return None
+        if game.players.min > game.players.max:
+            self.fail(("game", "players"), f"players: min ({game.players.min}) is larger than max ({game.players.max})")
+        if game.players.min < 2:
+            self.fail(("game", "players", "min"), "County Uppy needs at least 2 players")
+        return GameParams(game.name, game.target, game.hand_size, game.players.min, game.players.max)
+
+    def colours(self, entries: list[tuple[int, schema.ColourEntry]]) -> dict[str, Colour]:
+        out: dict[str, Colour] = {}
+        letters: dict[str, str] = {}
+        for i, c in entries:
+            if c.name in out:
+                self.fail(("colours", i, "name"), f"colour '{c.name}' is defined twice")
+                continue
+            if c.code in letters:
+                self.fail(("colours", i, "code"), f"code letter '{c.code}' is already used by {letters[c.code]}")
+                continue
+            letters[c.code] = c.name
+            out[c.name] = Colour(c.name, c.code, c.print.upper(), c.shape)
+        return out
+
+    def sets(self, entries: list[tuple[int, schema.SetEntry]]) -> dict[str, CardSet]:
+        out: dict[str, CardSet] = {}
+        for i, s in entries:
+            if s.key in out:
+                self.fail(("sets", i, "key"), f"set '{s.key}' is defined twice")
+                continue
+            out[s.key] = CardSet(s.key, s.name, s.interior)
+        return out
+
+    def cards(self, entries, colours: dict[str, Colour], sets: dict[str, CardSet], params: GameParams | None) -> list[CardType]:
+        out: list[CardType] = []
+        first_at: dict[str, int] = {}
+        for i, e in entries:
+            for card in self.card_types(("cards", i), e, colours, sets, params):
+                if card.code in first_at:
+                    line = self.src.at(("cards", first_at[card.code]), "").line
+                    self.fail(("cards", i), f"duplicate card code '{card.code}' (first defined on line {line})")
+                    continue
+                first_at[card.code] = i
+                out.append(card)
+        return out
+
+    def card_types(self, loc: Loc, e: schema.CardEntry, colours, sets, params) -> list[CardType]:
+        ok = True
+        if e.set not in sets:
+            if sets:
+                self.fail(loc + ("set",), f"unknown set '{e.set}'{suggest(e.set, sets)}")
+            ok = False
+        allowed = _FIELDS_BY_KIND[e.kind]
+        for name in schema.CardEntry.model_fields:
+            given = getattr(e, name) is not None
+            if given and name not in allowed:
+                self.fail(loc + (name,), f"a {e.kind} card takes no '{name}'{_KIND_HINTS.get((e.kind, name), '')}", key=True)
+                ok = False
+            elif not given and name in _REQUIRED_BY_KIND[e.kind]:
+                self.fail(loc, f"a {e.kind} card needs '{name}'")
+                ok = False
+        if not ok:
+            return []
+        if e.kind in ("number", "dual"):
+            return self.number_types(loc, e, colours)
+        return self.named_type(loc, e, params)
+
+    def number_types(self, loc: Loc, e: schema.CardEntry, colours: dict[str, Colour]) -> list[CardType]:
+        names = [e.colour] if e.kind == "number" else list(e.colours or [])
+        if e.kind == "dual" and (len(names) != 2 or names[0] == names[1]):
+            self.fail(loc + ("colours",), f"a dual card has two different colours, not {names}")
+            return []
+        found = []
+        for j, name in enumerate(names):
+            if name not in colours:
+                where = loc + (("colour",) if e.kind == "number" else ("colours", j))
+                if colours:
+                    self.fail(where, f"unknown colour '{name}'{suggest(name, colours)}")
+                return []
+            found.append(colours[name])
+        values = self.values(loc + ("values",), e.values)
+        letters = "".join(c.letter for c in found)
+        title = "/".join(c.name.capitalize() for c in found)
+        return [CardType(f"{letters}{v}", e.kind, e.set, e.copies, f"{title} {v}", tuple(names), v) for v in values]
+
+    def values(self, loc: Loc, raw: Any) -> list[int]:
+        items = raw if isinstance(raw, list) else [raw]
+        out: list[int] = []
+        for j, item in enumerate(items):
+            where = loc + (j,) if isinstance(raw, list) else loc
+            if isinstance(item, int):
+                out.append(item)
+                continue
+            m = _RANGE.match(item)
+            if not m:
+                self.fail(where, f"bad range '{item}': write two whole numbers like -2..7")
+                continue
+            lo, hi = int(m.group(1)), int(m.group(2))
+            if lo > hi:
+                self.fail(where, f"bad range '{item}': it starts above where it ends (did you mean {hi}..{lo}?)")
+                continue
+            out.extend(range(lo, hi + 1))
+        if not out and raw == []:
+            self.fail(loc, "'values' must not be empty")
+        return out
+
+    def named_type(self, loc: Loc, e: schema.CardEntry, params: GameParams | None) -> list[CardType]:
+        assert e.code is not None and e.name is not None
+        if not _CODE.match(e.code):
+            self.fail(loc + ("code",), f"card code '{e.code}' must be one word without spaces")
+            return []
+        effect = None
+        fill: dict[str, int] = {}
+        if params is not None:
+            fill.update(target=params.target, hand_size=params.hand_size)
+        if e.kind == "wild":
+            assert e.effect is not None
+            wanted = EFFECT_PARAMS[e.effect]
+            given = dict(e.params or {})
+            bad = False
+            for key in given:
+                if key not in wanted:
+                    hint = f"; it takes {', '.join(wanted)}" if wanted else "; it takes no parameters"
+                    self.fail(loc + ("params", key), f"effect '{e.effect}' has no parameter '{key}'{suggest(key, wanted)}{hint}", key=True)
+                    bad = True
+            for key in wanted:
+                if key not in given:
+                    self.fail(loc + ("params",) if e.params else loc, f"effect '{e.effect}' needs the parameter '{key}'")
+                    bad = True
+            if bad:
+                return []
+            effect = Effect(e.effect, tuple((k, given[k]) for k in wanted))
+            fill.update(given)
+        name = self.fill(loc + ("name",), e.name, fill)
+        text = self.fill(loc + ("text",), e.text or "", fill)
+        if name is None or text is None:
+            return []
+        return [CardType(e.code, e.kind, e.set, e.copies, name, (), None, effect, " ".join(text.split()))]
+
+    def fill(self, loc: Loc, text: str, values: dict[str, int]) -> str | None:
+        for _, field, _, _ in string.Formatter().parse(text):
+            if field is not None and field not in values:
+                self.fail(loc, f"unknown placeholder '{{{field}}}'{suggest(field, values)}; use one of {', '.join('{' + k + '}' for k in values)}")
+                return None
+        try:
+            return text.format(**values)
+        except (ValueError, IndexError) as exc:
+            self.fail(loc, f"bad placeholder in {text!r}: {exc} (write {{{{ and }}}} for literal braces)")
+            return None
+
+    def editions(self, entries, cards: list[CardType], sets: dict[str, CardSet]) -> list[Edition]:
+        out: list[Edition] = []
+        keys: set[str] = set()
+        for i, ed in entries:
+            loc = ("editions", i)
+            if ed.key in keys:
+                self.fail(loc + ("key",), f"edition '{ed.key}' is defined twice")
+                continue
+            keys.add(ed.key)
+            filters = []
+            for j, f in enumerate(ed.include):
+                f_sets = _as_list(f.set)
+                for s in f_sets:
+                    if s not in sets and sets:
+                        self.fail(loc + ("include", j, "set"), f"unknown set '{s}'{suggest(s, sets)}")
+                filters.append((set(f_sets) or None, set(_as_list(f.kind)) or None))
+            codes = tuple(
+                c.code
+                for c in cards
+                if c.kind in PLAYING_KINDS and any((fs is None or c.set in fs) and (fk is None or c.kind in fk) for fs, fk in filters)
+            )
+            if not codes and cards:
+                self.fail(loc + ("include",), f"edition '{ed.key}' selects no playing cards")
+            out.append(Edition(ed.key, ed.name, ed.description, codes, ed.expect))
+        return out
+
+
+_FIELDS_BY_KIND = {
+    "number": {"kind", "set", "copies", "colour", "values"},
+    "dual": {"kind", "set", "copies", "colours", "values"},
+    "wild": {"kind", "set", "copies", "code", "name", "effect", "params", "text"},
+    "reference": {"kind", "set", "copies", "code", "name", "text"},
+    "blank": {"kind", "set", "copies", "code", "name", "text"},
+}
+_REQUIRED_BY_KIND = {
+    "number": {"colour", "values"},
+    "dual": {"colours", "values"},
+    "wild": {"code", "name", "effect", "text"},
+    "reference": {"code", "name"},
+    "blank": {"code", "name"},
+}
+_KIND_HINTS = {
+    ("number", "colours"): " (a number card has one 'colour'; two colours make a 'dual' card)",
+    ("dual", "colour"): " (a dual card lists its two 'colours')",
+    ("number", "code"): " (its code is made from its colour and value)",
+    ("dual", "code"): " (its code is made from its colours and value)",
+}
+_PATTERN_HINTS = {
+    "code": "must be one capital letter",
+    "print": "must be a colour like '#00A3D9'",
+    "name": "must be a lower-case word",
+    "key": "must be a lower-case slug like 'the-og'",
+}
+assert set(_FIELDS_BY_KIND) == set(KINDS)
+
+
+def _as_list(value: Any) -> list:
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, (dict, list)):
+        return _what(value)
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _what(value: Any) -> str:
+    return {dict: "a mapping", list: "a list", str: "text", type(None): "nothing"}.get(type(value), f"{value!r}")
+
+
+def _field_names(model: type[BaseModel]) -> set[str]:
+    names: set[str] = set()
+    for name, info in model.model_fields.items():
+        names.add(name)
+        for sub in _models_in(info.annotation):
+            names |= _field_names(sub)
+    return names
+
+
+def _keys_at(model: type[BaseModel], loc: Loc) -> list[str]:
+    """Field names of the nested model at `loc` (for suggestions)."""
+    current: type[BaseModel] | None = model
+    for part in loc:
+        if isinstance(part, int) or current is None:
+            continue
+        info = current.model_fields.get(part)
+        subs = _models_in(info.annotation) if info else []
+        current = subs[0] if subs else None
+    return list(current.model_fields) if current else []
+
+
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for arg in getattr(annotation, "__args__", ()) for m in _models_in(arg)]
+

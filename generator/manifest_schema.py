@@ -1,0 +1,91 @@
+"""The shape of cards.yaml as pydantic models: types, allowed keys, and the JSON Schema.
+
+pydantic checks every key and type of the document in one pass and reports each mistake
+with its location in the document, which manifest.py turns into `cards.yaml:LINE:COL`.
+Meaning (does this colour exist? is this code unique?) is checked in manifest.py.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from generator.model import EFFECT_PARAMS, KINDS
+
+Kind = Literal[KINDS]  # type: ignore[valid-type]
+EffectName = Literal[tuple(EFFECT_PARAMS)]  # type: ignore[valid-type]
+Values = Union[StrictInt, str, list[Union[StrictInt, str]]]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Players(_Strict):
+    min: StrictInt = Field(ge=1, description="fewest players")
+    max: StrictInt = Field(ge=1, description="most players")
+
+
+class GameEntry(_Strict):
+    name: str
+    target: StrictInt = Field(ge=1, description="the count to reach exactly (16)")
+    hand_size: StrictInt = Field(ge=1, description="cards dealt to each player (5)")
+    players: Players
+
+
+class ColourEntry(_Strict):
+    name: str = Field(pattern=r"^[a-z][a-z-]*$", description="lower-case colour name")
+    code: str = Field(pattern=r"^[A-Z]$", description="one capital letter used in card codes")
+    print: str = Field(pattern=r"^#[0-9A-Fa-f]{6}$", description="print colour, sRGB hex")
+    shape: Literal["circle", "triangle", "square", "diamond", "star", "hexagon"]
+
+
+class SetEntry(_Strict):
+    key: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
+    name: str
+    interior: Literal["white", "black"]
+
+
+class CardEntry(_Strict):
+    kind: Kind
+    set: str
+    copies: StrictInt = Field(ge=1, description="how many of each card type are printed")
+    colour: str | None = Field(None, description="number cards: the colour")
+    colours: list[str] | None = Field(None, description="dual cards: the two colours")
+    values: Values | None = Field(None, description="a number, a range such as -2..7, or a list of both")
+    code: str | None = Field(None, description="card code (wild, reference and blank cards)")
+    name: str | None = None
+    effect: EffectName | None = Field(None, description="what a wild card does in the rules engine")
+    params: dict[str, StrictInt] | None = Field(None, description="the effect's parameters")
+    text: str | None = Field(None, description="effect text as printed")
+
+
+class Filter(_Strict):
+    set: str | list[str] | None = None
+    kind: Kind | list[Kind] | None = None
+
+
+class EditionEntry(_Strict):
+    key: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    name: str
+    description: str = ""
+    include: list[Filter] = Field(min_length=1)
+    expect: StrictInt | None = Field(None, ge=0, description="the playing-card count the designer expects")
+
+
+class Manifest(_Strict):
+    game: GameEntry
+    colours: list[ColourEntry] = Field(min_length=1)
+    sets: list[SetEntry] = Field(min_length=1)
+    cards: list[CardEntry] = Field(min_length=1)
+    editions: list[EditionEntry] = Field(min_length=1)
+
+
+def json_schema() -> str:
+    """The JSON Schema of cards.yaml, as committed in cards.schema.json."""
+    schema = Manifest.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "County Uppy card manifest (cards.yaml)"
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"

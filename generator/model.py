@@ -1,0 +1,191 @@
+"""Frozen card and deck types.
+
+This module knows nothing of YAML, rendering or the engine: the manifest loader builds
+these values once, and every product (faces, sheets, rulebook, engine) reads them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+#: Kinds of card. Only the first three are ever shuffled into a game.
+PLAYING_KINDS = ("number", "dual", "wild")
+KINDS = PLAYING_KINDS + ("reference", "blank")
+
+#: Wild effects the engine knows, with the parameters each one takes.
+EFFECT_PARAMS: Mapping[str, tuple[str, ...]] = {
+    "draw_extra": (),
+    "invert_next": (),
+    "reverse": (),
+    "steal": (),
+    "trade_hands": (),
+    "multiply": ("factor",),
+    "set_count": ("value",),
+    "play_two": (),
+    "redeal": (),
+    "rotate_hands": (),
+    "skip": (),
+}
+
+#: Effects whose card names a seat when played (`play STEAL 2`).
+SEAT_EFFECTS = ("steal", "trade_hands", "redeal")
+
+
+@dataclass(frozen=True)
+class Colour:
+    """A card colour, always shown together with its shape."""
+
+    name: str  #: lower-case name, e.g. "cyan"
+    letter: str  #: one upper-case letter used in card codes, e.g. "C"
+    rgb: str  #: print colour as "#RRGGBB" (sRGB)
+    shape: str  #: shape symbol for colour-blind players: circle, triangle, square, ...
+
+
+@dataclass(frozen=True)
+class CardSet:
+    """A printed set; its interior colour tells base from chaos cards."""
+
+    key: str  #: "base" or "chaos"
+    name: str
+    interior: str  #: "white" or "black"
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A wild card's effect: a registry name and its integer parameters."""
+
+    name: str
+    params: tuple[tuple[str, int], ...] = ()
+
+    def param(self, key: str) -> int:
+        return dict(self.params)[key]
+
+
+@dataclass(frozen=True)
+class CardType:
+    """One distinct card face; `copies` of it are printed."""
+
+    code: str  #: unique code used in positions, logs and the CLI ("C5", "GM-4", "x2")
+    kind: str  #: one of KINDS
+    set: str  #: CardSet key
+    copies: int
+    name: str  #: human title ("Cyan 5", "x2", "Quick Reference")
+    colours: tuple[str, ...] = ()  #: colour names; two for a dual card, none for others
+    value: int | None = None  #: printed number of number and dual cards
+    effect: Effect | None = None  #: wild cards only
+    text: str = ""  #: effect text as printed (placeholders already filled in)
+
+    @property
+    def playing(self) -> bool:
+        return self.kind in PLAYING_KINDS
+
+    @property
+    def is_number(self) -> bool:
+        return self.kind in ("number", "dual")
+
+
+@dataclass(frozen=True)
+class Edition:
+    """A selection of playing cards shuffled together for one way of playing."""
+
+    key: str  #: slug, e.g. "the-og"
+    name: str  #: "The OG"
+    description: str
+    codes: tuple[str, ...]  #: selected card types, in manifest order
+    expect: int | None = None  #: the playing-card count the designer expects
+
+
+@dataclass(frozen=True)
+class GameParams:
+    name: str
+    target: int  #: the count to reach exactly (16)
+    hand_size: int  #: cards dealt to each player (5)
+    min_players: int
+    max_players: int
+
+
+@dataclass(frozen=True)
+class Deck:
+    """The whole validated manifest."""
+
+    params: GameParams
+    colours: tuple[Colour, ...]
+    sets: tuple[CardSet, ...]
+    cards: tuple[CardType, ...]
+    editions: tuple[Edition, ...]
+    _by_code: Mapping[str, CardType] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_code", {c.code: c for c in self.cards})
+
+    def card(self, code: str) -> CardType:
+        try:
+            return self._by_code[code]
+        except KeyError:
+            raise KeyError(f"unknown card code {code!r}") from None
+
+    def has_card(self, code: str) -> bool:
+        return code in self._by_code
+
+    def colour(self, name: str) -> Colour:
+        return next(c for c in self.colours if c.name == name)
+
+    def card_set(self, key: str) -> CardSet:
+        return next(s for s in self.sets if s.key == key)
+
+    def edition(self, key: str) -> Edition:
+        for e in self.editions:
+            if e.key == key:
+                return e
+        raise KeyError(f"unknown edition {key!r}")
+
+    def edition_cards(self, key: str) -> list[CardType]:
+        """Every card instance shuffled into the edition (copies expanded), manifest order."""
+        return [c for code in self.edition(key).codes for c in _copies(self.card(code))]
+
+    def edition_count(self, key: str) -> int:
+        return sum(self.card(code).copies for code in self.edition(key).codes)
+
+    def edition_breakdown(self, key: str) -> dict[str, int]:
+        """Playing cards of an edition by kind: numbers, duals, wilds, chaos wilds."""
+        counts: Counter[str] = Counter()
+        for code in self.edition(key).codes:
+            card = self.card(code)
+            counts[breakdown_group(card, self)] += card.copies
+        return {g: counts[g] for g in BREAKDOWN_GROUPS}
+
+    @property
+    def printed(self) -> int:
+        return sum(c.copies for c in self.cards)
+
+    def set_totals(self) -> dict[str, int]:
+        totals = {s.key: 0 for s in self.sets}
+        for c in self.cards:
+            totals[c.set] += c.copies
+        return totals
+
+    def set_breakdown(self, set_key: str) -> dict[str, int]:
+        """Printed cards of one set by kind (number, dual, wild, reference, blank)."""
+        counts: Counter[str] = Counter(c.kind for c in self.cards for _ in range(c.copies) if c.set == set_key)
+        return {k: counts[k] for k in KINDS if counts[k]}
+
+    def cards_of(self, kinds: Iterable[str]) -> list[CardType]:
+        wanted = set(kinds)
+        return [c for c in self.cards if c.kind in wanted]
+
+
+BREAKDOWN_GROUPS = ("numbers", "duals", "wilds", "chaos wilds")
+
+
+def breakdown_group(card: CardType, deck: Deck) -> str:
+    if card.kind == "dual":
+        return "duals"
+    if card.kind == "wild":
+        return "chaos wilds" if deck.card_set(card.set).interior == "black" else "wilds"
+    return "numbers"
+
+
+def _copies(card: CardType) -> list[CardType]:
+    return [card] * card.copies

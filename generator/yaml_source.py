@@ -1,0 +1,167 @@
+"""Read a YAML file safely into plain data, remembering where every key and value stands.
+
+PyYAML composes the node graph (which carries line and column marks) without building any
+object, so tags such as `!!python/object` are refused here, never executed. Aliases are
+followed with a budget, so a "billion laughs" document is refused at once instead of
+expanding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from generator.problems import InputError, Problem
+
+#: Nodes that following aliases may produce before the document counts as hostile.
+NODE_BUDGET = 200_000
+MAX_DEPTH = 64
+
+_SAFE_TAGS = {
+    "tag:yaml.org,2002:" + t
+    for t in ("str", "int", "float", "bool", "null", "map", "seq", "merge", "timestamp")
+}
+
+Loc = tuple  # a path into the document: ("cards", 3, "copies")
+
+
+@dataclass
+class Source:
+    """Plain data from a YAML file plus the position of each value and each mapping key."""
+
+    path: str
+    data: Any
+    values: dict[Loc, tuple[int, int]] = field(default_factory=dict)
+    keys: dict[Loc, tuple[int, int]] = field(default_factory=dict)
+
+    def at(self, loc: Loc, message: str, *, key: bool = False) -> Problem:
+        """A problem at `loc` (the key itself when `key`), or at its nearest known parent."""
+        table = self.keys if key else self.values
+        probe = tuple(loc)
+        while probe:
+            if probe in table:
+                line, col = table[probe]
+                return Problem(self.path, line, col, message)
+            if probe in self.values:
+                line, col = self.values[probe]
+                return Problem(self.path, line, col, message)
+            probe = probe[:-1]
+        line, col = self.values.get((), (1, 1))
+        return Problem(self.path, line, col, message)
+
+
+def read(path: str | Path) -> Source:
+    """Read and compose `path`; raise InputError (status 2 if unreadable, 1 if malformed)."""
+    name = str(path)
+    p = Path(path)
+    if p.is_dir():
+        raise InputError([Problem(name, 0, 0, "is a directory, not a manifest file")], status=2)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise InputError([Problem(name, 0, 0, "no such file")], status=2) from None
+    except OSError as exc:
+        raise InputError([Problem(name, 0, 0, f"cannot read: {exc.strerror or exc}")], status=2) from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError([Problem(name, line, col, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8")]) from None
+    if not text.strip() or _only_comments(text):
+        raise InputError([Problem(name, 1, 1, "the manifest is empty")])
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        what = " ".join(x for x in (exc.context, exc.problem) if x) or "invalid YAML"
+        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+        raise InputError([Problem(name, line, col, f"YAML syntax error: {what}")]) from None
+    except yaml.YAMLError as exc:
+        raise InputError([Problem(name, 1, 1, f"YAML error: {exc}")]) from None
+    if root is None:
+        raise InputError([Problem(name, 1, 1, "the manifest is empty")])
+    source = Source(name, None)
+    builder = _Builder(source, text)
+    try:
+        source.data = builder.build(root, (), 0)
+    except _TooBig:
+        pass
+    if builder.problems:
+        raise InputError(builder.problems)
+    return source
+
+
+def _only_comments(text: str) -> bool:
+    return all(not ln.strip() or ln.lstrip().startswith("#") or ln.strip() == "---" for ln in text.splitlines())
+
+
+class _Builder:
+    def __init__(self, source: Source, text: str):
+        self.source = source
+        self.problems: list[Problem] = []
+        self.budget = NODE_BUDGET
+        self.scalars = yaml.SafeLoader(text)  # used only to construct plain scalars
+
+    def _problem(self, node: Node, message: str) -> None:
+        self.problems.append(Problem(self.source.path, node.start_mark.line + 1, node.start_mark.column + 1, message))
+
+    def build(self, node: Node, loc: Loc, depth: int) -> Any:
+        self.budget -= 1
+        if self.budget < 0 or depth > MAX_DEPTH:
+            self._problem(node, "aliases expand into too large or too deep a document; refusing to follow them")
+            raise _TooBig
+        self.source.values.setdefault(loc, (node.start_mark.line + 1, node.start_mark.column + 1))
+        if node.tag not in _SAFE_TAGS:
+            self._problem(node, f"YAML tag '{node.tag.replace('tag:yaml.org,2002:', '!!')}' is not allowed in a manifest")
+            return None
+        if isinstance(node, ScalarNode):
+            try:
+                return self.scalars.construct_object(node)
+            except yaml.YAMLError as exc:
+                self._problem(node, f"bad value {node.value!r}: {getattr(exc, 'problem', exc)}")
+                return None
+        if isinstance(node, SequenceNode):
+            return [self.build(item, loc + (i,), depth + 1) for i, item in enumerate(node.value)]
+        assert isinstance(node, MappingNode)
+        result: dict[Any, Any] = {}
+        for key_node, value_node in self._merged(node):
+            if not isinstance(key_node, ScalarNode):
+                self._problem(key_node, "a key must be a plain word")
+                continue
+            key = self.build(key_node, loc + ("<key>",), depth + 1)
+            if key in result:
+                self._problem(key_node, f"duplicate key '{key}'")
+                continue
+            self.source.keys[loc + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            result[key] = self.build(value_node, loc + (key,), depth + 1)
+        return result
+
+    def _merged(self, node: MappingNode) -> list[tuple[Node, Node]]:
+        """Expand `<<: *anchor` merge keys; explicit keys win over merged ones."""
+        own = [(k, v) for k, v in node.value if k.tag != "tag:yaml.org,2002:merge"]
+        merged: list[tuple[Node, Node]] = []
+        own_keys = {k.value for k, _ in own if isinstance(k, ScalarNode)}
+        for k, v in node.value:
+            if k.tag != "tag:yaml.org,2002:merge":
+                continue
+            sources = v.value if isinstance(v, SequenceNode) else [v]
+            for src in sources:
+                if not isinstance(src, MappingNode):
+                    self._problem(src, "'<<' must merge a mapping")
+                    continue
+                for mk, mv in self._merged(src):
+                    self.budget -= 1
+                    if mk.value not in own_keys:
+                        own_keys.add(mk.value)
+                        merged.append((mk, mv))
+        return merged + own
+
+
+class _TooBig(Exception):
+    pass
+
