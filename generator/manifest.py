@@ -32,6 +32,8 @@ class _Checker:
     def __init__(self, src: Source):
         self.src = src
         self.problems: list[Problem] = []
+        #: names of colours and sets whose own entry is broken (reported once, not at every use)
+        self.broken: set[str] = set()
 
     def fail(self, loc: Loc, message: str, *, key: bool = False) -> None:
         self.problems.append(self.src.at(loc, message, key=key))
@@ -73,8 +75,8 @@ class _Checker:
         return deck
 
     def typed(self, loc: Loc, value: Any, model: type[BaseModel]) -> Any:
-        if value is None and loc[0] not in self.src.values:
-            return None
+        if value is None and tuple(loc) not in self.src.values:
+            return None  # a missing section, already reported
         try:
             return model.model_validate(value)
         except ValidationError as exc:
@@ -87,13 +89,16 @@ class _Checker:
             return []
         items = data[section]
         if not isinstance(items, list) or not items:
-            self.fail((section,), f"'{section}' must be a non-empty list, not {_what(items)}")
+            problem = "must not be empty" if items in ([], None) else f"must be a list, not {_what(items)}"
+            self.fail((section,), f"'{section}' {problem}")
             return []
         out = []
         for i, item in enumerate(items):
             entry = self.typed((section, i), item, model)
             if entry is not None:
                 out.append((i, entry))
+            elif isinstance(item, dict):
+                self.broken |= {v for k, v in item.items() if k in ("key", "name") and isinstance(v, str)}
         return out
 
     def report(self, base: Loc, exc: ValidationError, model: type[BaseModel]) -> None:
@@ -157,6 +162,7 @@ class _Checker:
                 continue
             if c.code in letters:
                 self.fail(("colours", i, "code"), f"code letter '{c.code}' is already used by {letters[c.code]}")
+                self.broken.add(c.name)
                 continue
             letters[c.code] = c.name
             out[c.name] = Colour(c.name, c.code, c.print.upper(), c.shape)
@@ -187,7 +193,7 @@ class _Checker:
     def card_types(self, loc: Loc, e: schema.CardEntry, colours, sets, params) -> list[CardType]:
         ok = True
         if e.set not in sets:
-            if sets:
+            if sets and e.set not in self.broken:
                 self.fail(loc + ("set",), f"unknown set '{e.set}'{suggest(e.set, sets)}")
             ok = False
         allowed = _FIELDS_BY_KIND[e.kind]
@@ -214,7 +220,7 @@ class _Checker:
         for j, name in enumerate(names):
             if name not in colours:
                 where = loc + (("colour",) if e.kind == "number" else ("colours", j))
-                if colours:
+                if colours and name not in self.broken:
                     self.fail(where, f"unknown colour '{name}'{suggest(name, colours)}")
                 return []
             found.append(colours[name])
@@ -265,7 +271,7 @@ class _Checker:
                     bad = True
             for key in wanted:
                 if key not in given:
-                    self.fail(loc + ("params",) if e.params else loc, f"effect '{e.effect}' needs the parameter '{key}'")
+                    self.fail(loc + ("params",) if e.params is not None else loc, f"effect '{e.effect}' needs the parameter '{key}'")
                     bad = True
             if bad:
                 return []
@@ -301,7 +307,7 @@ class _Checker:
             for j, f in enumerate(ed.include):
                 f_sets = _as_list(f.set)
                 for s in f_sets:
-                    if s not in sets and sets:
+                    if s not in sets and sets and s not in self.broken:
                         self.fail(loc + ("include", j, "set"), f"unknown set '{s}'{suggest(s, sets)}")
                 filters.append((set(f_sets) or None, set(_as_list(f.kind)) or None))
             codes = tuple(
@@ -309,7 +315,7 @@ class _Checker:
                 for c in cards
                 if c.kind in PLAYING_KINDS and any((fs is None or c.set in fs) and (fk is None or c.kind in fk) for fs, fk in filters)
             )
-            if not codes and cards:
+            if not codes and cards and not self.broken:
                 self.fail(loc + ("include",), f"edition '{ed.key}' selects no playing cards")
             out.append(Edition(ed.key, ed.name, ed.description, codes, ed.expect))
         return out

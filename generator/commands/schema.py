@@ -1,0 +1,27 @@
+"""`county-uppy schema [--write]`: the JSON Schema of cards.yaml, for editors' autocomplete."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from generator.manifest_schema import json_schema
+from generator.outputs import write_atomic
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("schema", help="print (or write) the JSON Schema of cards.yaml",
+                       description="Print the JSON Schema that cards.yaml's first line points editors at.")
+    p.add_argument("--write", action="store_true", help="write it to cards.schema.json beside the manifest")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    text = json_schema()
+    if args.write:
+        target = Path(args.manifest).parent / "cards.schema.json"
+        write_atomic(target, text.encode("utf-8"))
+        print(f"wrote {target}")
+    else:
+        print(text, end="")
+    return 0

@@ -1,0 +1,210 @@
+"""One small broken manifest per kind of mistake: located one-line message, exit status, no traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from generator.cli import main
+
+FIELD_LINE = "  - {kind: number, set: base, colour: cyan, values: -2..7, copies: 3}"
+
+
+def run_validate(capsys, path) -> tuple[int, list[str]]:
+    status = main(["validate", "--manifest", str(path)])
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return status, err.splitlines()
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def variant(manifest_text: str, old: str, new: str) -> str:
+    assert old in manifest_text, old
+    return manifest_text.replace(old, new, 1)
+
+
+# (id, old text, new text, expected message, needle on the expected line, expected column or None)
+EDITS = [
+    ("unknown colour", "colour: cyan, values: -2..7", "colour: cyna, values: -2..7",
+     "unknown colour 'cyna' (did you mean 'cyan'?)", "colour: cyna", 39),
+    ("wrong type", FIELD_LINE, FIELD_LINE.replace("copies: 3", "copies: three"),
+     "'copies' must be a whole number, not 'three'", "copies: three", None),
+    ("copies below one", FIELD_LINE, FIELD_LINE.replace("copies: 3", "copies: 0"),
+     "'copies' must be at least 1, not 0", "copies: 0", None),
+    ("reversed range", FIELD_LINE, FIELD_LINE.replace("-2..7", "7..-2"),
+     "bad range '7..-2': it starts above where it ends (did you mean -2..7?)", "7..-2", None),
+    ("non-numeric range", FIELD_LINE, FIELD_LINE.replace("-2..7", "a..b"),
+     "bad range 'a..b': write two whole numbers like -2..7", "a..b", None),
+    ("unknown set", FIELD_LINE, FIELD_LINE.replace("set: base", "set: bsae"),
+     "unknown set 'bsae' (did you mean 'base'?)", "set: bsae", None),
+    ("unknown kind", FIELD_LINE, FIELD_LINE.replace("kind: number", "kind: numbr"),
+     "unknown kind 'numbr' (did you mean 'number'?)", "kind: numbr", None),
+    ("unknown effect", "effect: draw_extra", "effect: draw_xtra",
+     "unknown effect 'draw_xtra' (did you mean 'draw_extra'?)", "effect: draw_xtra", 13),
+    ("unknown key", FIELD_LINE, FIELD_LINE.replace("copies: 3", "copys: 3"),
+     "unknown key 'copys' (did you mean 'copies'?)", "copys: 3", None),
+    ("unknown top-level key", "editions:\n", "editoins:\n",
+     "unknown key 'editoins' (did you mean 'editions'?)", "editoins:", 1),
+    ("missing key", "    code: REV\n", "",
+     "a wild card needs 'code'", None, None),
+    ("duplicate code", "    code: STEAL\n", "    code: REV\n",
+     "duplicate card code 'REV'", None, None),
+    ("missed expect", "expect: 93", "expect: 94",
+     "edition 'only-chaos' has 93 playing cards, but expect says 94", "expect: 94", 13),
+    ("edition selects nothing", "include: [{set: chaos}]", "include: [{set: base, kind: dual}]",
+     "edition 'only-chaos' selects no playing cards", "kind: dual}]", None),
+    ("target below one", "target: 16", "target: 0",
+     "'target' must be at least 1, not 0", "target: 0", 11),
+    ("hand size below one", "hand_size: 5", "hand_size: -1",
+     "'hand_size' must be at least 1, not -1", "hand_size: -1", 14),
+    ("unknown effect parameter", "params: {factor: 2}", "params: {factr: 2}",
+     "effect 'multiply' has no parameter 'factr' (did you mean 'factor'?)", "factr", None),
+    ("unknown placeholder", "text: Multiply the current count by {factor}.", "text: Multiply the current count by {fator}.",
+     "unknown placeholder '{fator}' (did you mean 'factor'?)", "{fator}", None),
+    ("unknown colour in dual", "colours: [cyan, green]", "colours: [cyan, gren]",
+     "unknown colour 'gren' (did you mean 'green'?)", "gren", None),
+    ("duplicate key", "  target: 16\n", "  target: 16\n  target: 17\n",
+     "duplicate key 'target'", "target: 17", 3),
+    ("YAML syntax error", "  hand_size: 5\n", "  hand_size: [5\n",
+     "YAML syntax error", None, None),
+    ("object-building tag", "  name: County Uppy\n", "  name: !!python/object/apply:os.system ['echo pwned']\n",
+     "YAML tag '!!python/object/apply:os.system' is not allowed in a manifest", "!!python", 9),
+    ("empty section", "editions:\n", "editions: []\nunused:\n",
+     "'editions' must not be empty", "editions: []", 11),
+    ("section of the wrong type", "  players: {min: 2, max: 8}\n", "  players: many\n",
+     "'players' must be a mapping of keys to values, not text", "players: many", 12),
+    ("colour letter used twice", "name: green, code: G,", "name: green, code: C,",
+     "code letter 'C' is already used by cyan", "name: green, code: C,", 25),
+    ("dual with one colour", "colours: [cyan, green]", "colours: [cyan, cyan]",
+     "a dual card has two different colours", "colours: [cyan, cyan]", None),
+    ("number given an effect", FIELD_LINE, FIELD_LINE.replace("copies: 3}", "copies: 3, effect: skip}"),
+     "a number card takes no 'effect'", "effect: skip", None),
+    ("wild missing its parameter", "params: {factor: 2}", "params: {}",
+     "effect 'multiply' needs the parameter 'factor'", "params: {}", None),
+    ("bad print colour", '"#00A3D9"', '"cyan-ish"',
+     "'print' must be a colour like '#00A3D9', not 'cyan-ish'", "cyan-ish", None),
+    ("players min above max", "players: {min: 2, max: 8}", "players: {min: 9, max: 8}",
+     "players: min (9) is larger than max (8)", "min: 9", None),
+    ("top level not a mapping", None, "- just\n- a list\n",
+     "the top level must be a mapping with the keys game, colours, sets, cards, editions", None, None),
+]
+
+
+@pytest.mark.parametrize("case", EDITS, ids=[c[0] for c in EDITS])
+def test_each_mistake_is_located(tmp_path, capsys, manifest_text, case):
+    _, old, new, message, needle, column = case
+    text = new if old is None else variant(manifest_text, old, new)
+    path = tmp_path / "cards.yaml"
+    path.write_text(text, encoding="utf-8")
+    status, lines = run_validate(capsys, path)
+    assert status == 1
+    hits = [line for line in lines if message in line]
+    assert hits, lines
+    prefix = hits[0].split(": ", 1)[0]
+    file_, line, col = prefix.rsplit(":", 2)
+    assert file_ == str(path)
+    if needle is not None:
+        assert int(line) == line_of(text, needle)
+    if column is not None:
+        assert int(col) == column
+    assert int(line) >= 1 and int(col) >= 1
+
+
+def test_all_mistakes_of_a_file_in_one_run(tmp_path, capsys, manifest_text):
+    text = variant(manifest_text, "colour: cyan, values: -2..7", "colour: cyna, values: -2..7")
+    text = variant(text, "effect: reverse", "effect: revers")
+    text = variant(text, "interior: black", "interior: grey")
+    text = variant(text, "hand_size: 5", "hand_size: five")
+    path = tmp_path / "cards.yaml"
+    path.write_text(text)
+    status, lines = run_validate(capsys, path)
+    assert status == 1
+    assert len(lines) == 4, lines
+    assert [int(x.split(":")[1]) for x in lines] == sorted(int(x.split(":")[1]) for x in lines)
+
+
+def test_json_errors(tmp_path, capsys, manifest_text):
+    path = tmp_path / "cards.yaml"
+    path.write_text(variant(manifest_text, "colour: cyan, values: -2..7", "colour: cyna, values: -2..7"))
+    assert main(["validate", "--json", "--manifest", str(path)]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] is False
+    (error,) = out["errors"]
+    assert error == {"path": str(path), "line": line_of(path.read_text(), "colour: cyna"), "column": 39,
+                     "message": "unknown colour 'cyna' (did you mean 'cyan'?)"}
+
+
+@pytest.mark.parametrize("content,message", [
+    (b"", "the manifest is empty"),
+    (b"# only a comment\n\n", "the manifest is empty"),
+    (b"game:\n  name: Caf\xe9\n", "not UTF-8 text"),
+])
+def test_empty_and_undecodable_files(tmp_path, capsys, content, message):
+    path = tmp_path / "cards.yaml"
+    path.write_bytes(content)
+    status, lines = run_validate(capsys, path)
+    assert status == 1
+    assert len(lines) == 1 and message in lines[0] and lines[0].startswith(f"{path}:")
+
+
+def test_not_utf8_points_at_the_byte(tmp_path, capsys):
+    path = tmp_path / "cards.yaml"
+    path.write_bytes(b"game:\n  name: Caf\xe9\n")
+    _, lines = run_validate(capsys, path)
+    assert lines[0].startswith(f"{path}:2:12: ")
+
+
+def test_missing_file_and_directory_exit_2(tmp_path, capsys):
+    assert run_validate(capsys, tmp_path / "nope.yaml") == (2, [f"{tmp_path / 'nope.yaml'}: no such file"])
+    assert run_validate(capsys, tmp_path) == (2, [f"{tmp_path}: is a directory, not a manifest file"])
+
+
+def test_billion_laughs_is_refused_quickly(tmp_path, capsys):
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, 10):
+        prev, cur = chr(ord("a") + i - 1), chr(ord("a") + i)
+        lines.append(f"{cur}: &{cur} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]")
+    path = tmp_path / "cards.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    started = time.perf_counter()
+    status, out = run_validate(capsys, path)
+    assert time.perf_counter() - started < 1.0
+    assert status == 1
+    assert any("aliases expand into too large" in line for line in out)
+
+
+def test_python_tag_is_never_executed(tmp_path, capsys):
+    marker = tmp_path / "pwned"
+    path = tmp_path / "cards.yaml"
+    path.write_text(f"game: !!python/object/apply:os.system ['touch {marker}']\n")
+    status, lines = run_validate(capsys, path)
+    assert status == 1 and not marker.exists()
+    assert "is not allowed in a manifest" in lines[0]
+
+
+def test_failed_validation_touches_no_output(tmp_path, capsys, manifest_text):
+    out = tmp_path / "out"
+    assert main(["build", "--out", str(out)]) == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    bad = tmp_path / "cards.yaml"
+    bad.write_text(variant(manifest_text, "copies: 3}", "copies: three}"))
+    assert main(["build", "--out", str(out), "--manifest", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "nothing was built" in err and "'copies' must be a whole number" in err
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_the_console_script_reports_without_traceback(tmp_path):
+    path = tmp_path / "cards.yaml"
+    path.write_text("game: [\n")
+    proc = subprocess.run([sys.executable, "-m", "generator", "validate", "--manifest", str(path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith(f"{path}:") and "Traceback" not in proc.stderr

@@ -1,0 +1,63 @@
+"""The command-line front: help, usage errors, `python -m generator`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from generator.cli import COMMANDS, main
+
+
+def test_help_lists_every_command(capsys):
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for name in COMMANDS:
+        assert name in out
+
+
+def test_unknown_command_is_a_usage_error(capsys):
+    assert main(["bulid"]) == 2
+    assert "invalid choice: 'bulid'" in capsys.readouterr().err
+
+
+def test_no_command_is_a_usage_error(capsys):
+    assert main([]) == 2
+
+
+def test_every_command_takes_manifest(tmp_path, capsys):
+    missing = tmp_path / "missing.yaml"
+    for name in ("validate", "build"):
+        assert main([name, "--manifest", str(missing)]) == 2
+        assert f"{missing}: no such file" in capsys.readouterr().err
+
+
+def test_python_dash_m(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "generator", "validate", "--json"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert '"printed": 212' in proc.stdout
+
+
+def test_build_writes_deck_and_build_json(tmp_path, capsys):
+    import json
+
+    out = tmp_path / "out"
+    assert main(["build", "--out", str(out), "--only", "deck"]) == 0
+    deck = json.loads((out / "deck.json").read_text())
+    assert deck["printed"] == 212
+    assert {k: v["count"] for k, v in deck["editions"].items()} == {
+        "the-og": 201, "keep-it-simple": 90, "only-chaos": 93, "its-wild-time": 123, "math-is-fun": 168}
+    assert len(deck["editions"]["the-og"]["cards"]) == 201
+    record = json.loads((out / "build.json").read_text())
+    assert set(record) == {"artifacts", "seconds"}
+    (art,) = record["artifacts"]
+    assert art["path"] == "deck.json" and art["kind"] == "json" and len(art["sha256"]) == 64
+    first = (out / "deck.json").read_bytes()
+    assert main(["build", "--out", str(out), "--only", "deck"]) == 0
+    assert (out / "deck.json").read_bytes() == first
+
+
+def test_build_rejects_unknown_edition_and_product(tmp_path, capsys):
+    assert main(["build", "--out", str(tmp_path), "--edition", "the-of"]) == 2
+    assert "unknown edition 'the-of' (did you mean 'the-og'?)" in capsys.readouterr().err
+    assert main(["build", "--out", str(tmp_path), "--only", "dek"]) == 2
+    assert "unknown product 'dek' (did you mean 'deck'?)" in capsys.readouterr().err
