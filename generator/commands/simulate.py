@@ -1,0 +1,104 @@
+"""`county-uppy simulate`: play many seeded games between bots and summarise them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from generator.commands.common import load_deck, report
+from generator.problems import InputError
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("simulate", help="play many games between bots and summarise them",
+                       description="Play N seeded games between bots. Game i uses a seed derived from --seed and i, "
+                                   "so any game replays alone; results do not depend on --workers.")
+    p.add_argument("--games", type=int, required=True, metavar="N", help="how many games to play")
+    p.add_argument("--players", type=int, required=True, metavar="P", help="players per game (2..8)")
+    p.add_argument("--edition", default="the-og", metavar="KEY", help="edition key (default: the-og)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default: 0)")
+    p.add_argument("--bots", default="random", metavar="a,b,..",
+                   help="bot per seat, repeated cyclically: random, greedy, search (default: random)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule option (RULES.md), e.g. all_out=draw; repeatable")
+    p.add_argument("--workers", type=int, default=None, metavar="W", help="worker processes (default: all cores)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--record", default=None, metavar="DIR", help="save every game's record as DIR/game-NNNNNN.json")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    from generator.engine import EngineError, Game, format_summary, make_bot, simulate
+
+    def usage(message: str) -> int:
+        print(f"county-uppy simulate: {message}", file=sys.stderr)
+        return 2
+
+    if args.games < 0:
+        return usage("--games must be 0 or more")
+    if args.workers is not None and args.workers < 1:
+        return usage("--workers must be 1 or more")
+    options = {}
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            return usage(f"--option takes NAME=VALUE, not {item!r}")
+        options[name.strip()] = value.strip()
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if not bots:
+        return usage("--bots needs at least one bot name")
+    try:
+        deck = load_deck(args.manifest)
+    except InputError as err:
+        return report(err)
+    try:
+        for name in bots:
+            make_bot(name)
+        Game(deck, args.edition, args.players, options)
+    except EngineError as exc:
+        return usage(str(exc))
+    bar = None
+    if not args.no_progress and _is_terminal(sys.stderr):
+        bar = _Bar(args.games)
+    try:
+        summary = simulate(deck, games=args.games, players=args.players, edition=args.edition, seed=args.seed,
+                           bots=bots, options=options, workers=args.workers, record_dir=args.record,
+                           progress=bar.update if bar else None)
+    except EngineError as exc:
+        return usage(str(exc))
+    except OSError as exc:
+        return usage(f"{args.record}: {exc.strerror or exc}")
+    finally:
+        if bar is not None:
+            bar.close()
+    print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
+    return 0
+
+
+class _Bar:
+    """A rich progress bar on stderr (only used when stderr is a terminal)."""
+
+    def __init__(self, total: int):
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        self.progress = Progress("simulating", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                                 console=Console(stderr=True), transient=True)
+        self.task = self.progress.add_task("games", total=total)
+        self.progress.start()
+
+    def update(self, n: int) -> None:
+        self.progress.advance(self.task, n)
+
+    def close(self) -> None:
+        self.progress.stop()
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty() and os.environ.get("TERM") != "dumb"
+    except (AttributeError, ValueError):
+        return False

@@ -1,0 +1,35 @@
+"""County Uppy's reference rules engine (RULES.md), in the shape of OpenSpiel and python-chess.
+
+    from generator.manifest import load
+    from generator.engine import Game
+    game = Game(load("cards.yaml"), "the-og", players=4, options={"play2_draws": 2})
+    state = game.new_initial_state(seed=7)
+    while not state.is_terminal():
+        seat = state.current_player()          # who acts: to play, to discard (or give, Teams)
+        action = state.legal_actions()[0]      # Actions: str(a) == "play STEAL 2", Action.parse back
+        state.apply(action)                    # or state.apply("discard G7"); IllegalActionError if not
+    state.winner                               # seat (Teams: team), None for a draw or unfinished
+
+Depends only on generator.model and the standard library.
+"""
+
+from generator.engine.actions import Action
+from generator.engine.bots import BOTS, Bot, GreedyBot, RandomBot, make_bot
+from generator.engine.effects import EFFECTS
+from generator.engine.errors import ActionSyntaxError, EngineError, IllegalActionError, OptionError, PositionError
+from generator.engine.game import Game
+from generator.engine.log import decision_line, describe_position, playthrough
+from generator.engine.options import Options
+from generator.engine.position import DecisionError, apply_decisions, compare_expected, from_position, run_scenario, to_position
+from generator.engine.record import make_record, replay
+from generator.engine.simulate import format_summary, game_seed, play_game, simulate
+from generator.engine.state import State
+from generator.engine.view import PlayerView
+
+__all__ = [
+    "Action", "ActionSyntaxError", "BOTS", "Bot", "DecisionError", "EFFECTS", "EngineError", "Game", "GreedyBot",
+    "IllegalActionError", "OptionError", "Options", "PlayerView", "PositionError", "RandomBot", "State",
+    "apply_decisions", "compare_expected", "decision_line", "describe_position", "format_summary", "from_position",
+    "game_seed", "make_bot", "make_record", "play_game", "playthrough", "replay", "run_scenario", "simulate",
+    "to_position",
+]

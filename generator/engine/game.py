@@ -1,0 +1,139 @@
+"""Game: a deck, an edition, a player count and rule options, with the tables play runs on.
+
+Cards are small ints (indices of the deck's playing card types, manifest order); matching,
+values and effects are looked up in tables built once per Game, so a turn allocates little.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from generator.engine.actions import DISCARD, GIVE, LATE, PLAY, Action
+from generator.engine.effects import EFFECTS, SEAT_CHOICE
+from generator.engine.errors import ActionSyntaxError, OptionError, suggest
+from generator.engine.options import Options
+from generator.model import Deck
+
+#: Seat kinds of a played card: no seat, another player still in, anyone still in.
+NO_SEAT, OTHER_SEAT, ANY_SEAT = 0, 1, 2
+
+
+class Game:
+    """The fixed parts of a game. `new_initial_state(seed)` deals a new game.
+
+    `deck` is the validated manifest (generator.manifest.load), `edition` an edition key,
+    `players` 2..8, `options` an Options or a mapping of option names (RULES.md) to values.
+    """
+
+    def __init__(self, deck: Deck, edition: str = "the-og", players: int = 4, options: Options | Mapping[str, Any] | None = None):
+        self.deck = deck
+        try:
+            self.edition = deck.edition(edition)
+        except KeyError:
+            keys = [e.key for e in deck.editions]
+            raise OptionError(f"unknown edition '{edition}'{suggest(edition, keys)}; editions are {', '.join(keys)}") from None
+        self.options = options if isinstance(options, Options) else Options.from_dict(options)
+        p = deck.params
+        lo, hi = max(2, p.min_players), max(p.max_players, 2)
+        if not isinstance(players, int) or isinstance(players, bool) or not lo <= players <= hi:
+            raise OptionError(f"players must be {lo}..{hi}, not {players!r}")
+        self.players = players
+        if self.options.teams and (players < 4 or players % 2):
+            raise OptionError(f"the Teams variant needs an even number of players, 4 or more, not {players}")
+        if self.options.dealer >= players:
+            raise OptionError(f"option dealer is seat {self.options.dealer}, but there are only {players} seats")
+        self.target = p.target
+        self.hand_size = p.hand_size
+        self._build_tables()
+
+    # --- tables ----------------------------------------------------------------------
+    def _build_tables(self) -> None:
+        deck = self.deck
+        cards = [c for c in deck.cards if c.playing]
+        self.card_types = tuple(cards)
+        n = len(cards)
+        self.codes: tuple[str, ...] = tuple(c.code for c in cards)
+        self.index: dict[str, int] = {c.code: i for i, c in enumerate(cards)}
+        self.is_number = tuple(c.is_number for c in cards)
+        self.value = tuple(c.value if c.is_number else 0 for c in cards)
+        colour_bit = {c.name: 1 << i for i, c in enumerate(deck.colours)}
+        masks = [sum(colour_bit[name] for name in c.colours) for c in cards]
+        self.effect_name = tuple(c.effect.name if c.effect else "" for c in cards)
+        self.effect_fn = tuple(EFFECTS[c.effect.name] if c.effect else None for c in cards)
+        self.effect_param = tuple(
+            (c.effect.params[0][1] if c.effect and c.effect.params else None) for c in cards
+        )
+        self.seat_kind = tuple(
+            {"other": OTHER_SEAT, "any": ANY_SEAT}[SEAT_CHOICE[c.effect.name]] if c.effect and c.effect.name in SEAT_CHOICE else NO_SEAT
+            for c in cards
+        )
+        #: START is the match index of "0 of all colours"; every card matches it.
+        self.START = n
+        everything = (True,) * n
+        rows = []
+        for m in cards:
+            if not m.is_number:
+                rows.append(everything)  # only reachable with wild_sets_target
+            else:
+                rows.append(tuple((not c.is_number) or bool(masks[i] & masks[self.index[m.code]]) or c.value == m.value
+                                  for i, c in enumerate(cards)))
+        rows.append(everything)
+        #: matches[target][card]: does `card` match the match target?
+        self.matches: tuple[tuple[bool, ...], ...] = tuple(rows)
+        players = self.players
+        #: Interned actions, so legal_actions() allocates nothing but its list.
+        self.play_actions = tuple(
+            tuple(Action(PLAY, code, None if s < 0 else s, i) for s in range(-1, players)) for i, code in enumerate(self.codes)
+        )
+        self.discard_actions = tuple(Action(DISCARD, code, None, i) for i, code in enumerate(self.codes))
+        self.give_actions = tuple(tuple(Action(GIVE, code, g, i) for i, code in enumerate(self.codes)) for g in range(players))
+        self.late_action = Action(LATE)
+        #: Edition cards in manifest order (copies expanded), as card indices.
+        self.edition_cards = tuple(self.index[c.code] for c in deck.edition_cards(self.edition.key))
+
+    # --- states ----------------------------------------------------------------------
+    def new_initial_state(self, seed: int = 0):
+        """Shuffle the edition with `random.Random(seed)` and deal (R3)."""
+        from generator.engine.state import State
+
+        rng = random.Random(seed)
+        draw = list(self.edition_cards)
+        rng.shuffle(draw)
+        n = self.players
+        hands: list[list[int]] = [[] for _ in range(n)]
+        first = (self.options.dealer + 1) % n
+        for _ in range(self.hand_size):
+            for k in range(n):
+                if draw:
+                    hands[(first + k) % n].append(draw.pop())
+        return State(self, rng, seed, hands, draw, turn=first)
+
+    def action(self, decision: "str | Action") -> Action:
+        """The interned Action for a decision string or Action; raise ActionSyntaxError if unknown."""
+        a = Action.parse(decision) if isinstance(decision, str) else decision
+        if a.kind == LATE:
+            return self.late_action
+        i = self.index.get(a.code)
+        if i is None:
+            raise ActionSyntaxError(f"unknown card code {a.code!r}{suggest(a.code, self.codes)}")
+        if a.seat is not None and a.seat >= self.players:
+            raise ActionSyntaxError(f"there is no seat {a.seat} in a {self.players}-player game")
+        if a.kind == PLAY:
+            return self.play_actions[i][0 if a.seat is None else a.seat + 1]
+        if a.kind == DISCARD:
+            return self.discard_actions[i]
+        return self.give_actions[a.seat][i]  # type: ignore[index]
+
+    def card_index(self, code: str) -> int:
+        """The engine's index of a card code; raise KeyError naming a near miss."""
+        try:
+            return self.index[code]
+        except KeyError:
+            raise KeyError(f"unknown card code {code!r}{suggest(code, self.codes)}") from None
+
+    def team_of(self, seat: int) -> int:
+        return seat % 2
+
+    def __repr__(self) -> str:
+        return f"<Game {self.edition.key} players={self.players} options={self.options.to_dict()}>"

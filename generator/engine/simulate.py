@@ -1,0 +1,232 @@
+"""Play many seeded games between bots and summarise them (the balance report's data)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from generator.engine.actions import PLAY
+from generator.engine.bots import make_bot
+from generator.engine.errors import IllegalActionError
+from generator.engine.game import Game
+from generator.engine.options import Options
+from generator.engine.record import make_record
+from generator.engine.view import PlayerView
+from generator.model import Deck
+
+
+def game_seed(run_seed: int, index: int) -> int:
+    """The seed of game `index` of a run: stable across machines, Python versions and worker counts."""
+    digest = hashlib.sha256(f"county-uppy:{run_seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def bot_seed(seed: int) -> int:
+    """The seed of the bots' own RNG in a game (separate from the game's, so replays need only decisions)."""
+    return seed ^ 0x2545F4914F6CDD1D
+
+
+def play_game(game: Game, bots: Sequence, seed: int, stats: list[int] | None = None):
+    """Play one game from `seed` with one bot per seat; return the final State.
+
+    `stats`, if given, is a list of 2 * len(game.codes) counters: plays per card, then the
+    plays of it that cost its player a discard.
+    """
+    state = game.new_initial_state(seed)
+    rng = random.Random(bot_seed(seed))
+    ncards = len(game.codes)
+    while not state.done:
+        legal = state.legal_actions()
+        if not legal:
+            continue
+        seat = state.owed[0] if state.owed else state.turn
+        action = bots[seat].choose(PlayerView(state, seat), legal, rng)
+        if action not in legal:
+            raise IllegalActionError(f"bot {bots[seat].name} chose {action}, which is not legal")
+        state._apply(action)
+        if stats is not None and action.kind == PLAY:
+            stats[action.card] += 1
+            stats[ncards + action.card] += state.last_penalty
+    return state
+
+
+# --- one chunk of games (runs in a worker process) ------------------------------------
+def _run_chunk(args: tuple) -> list[tuple]:
+    deck, edition, players, options, bot_names, run_seed, indices, record_dir = args
+    game = Game(deck, edition, players, options)
+    bots = [make_bot(name) for name in bot_names]
+    out = []
+    for i in indices:
+        seed = game_seed(run_seed, i)
+        stats = [0] * (2 * len(game.codes))
+        state = play_game(game, bots, seed, stats)
+        if record_dir is not None:
+            rec = make_record(state, bot_names)
+            path = Path(record_dir) / f"game-{i:06d}.json"
+            tmp = path.with_suffix(".json.tmp")
+            tmp.write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
+            os.replace(tmp, path)
+        out.append((i, state.winner, state.stopped, state.turns, len(state.history), stats))
+    return out
+
+
+def simulate(deck: Deck, *, games: int, players: int, edition: str = "the-og", seed: int = 0,
+             bots: Sequence[str] = ("random",), options: Mapping[str, Any] | Options | None = None,
+             workers: int | None = None, record_dir: str | Path | None = None,
+             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Play `games` games and return the summary dict (see `county-uppy simulate --json`).
+
+    `bots` names one bot per seat, or fewer to repeat cyclically (`("greedy", "random")`).
+    Game i uses seed `game_seed(seed, i)`; results are the same for any `workers`
+    (None = all cores). `progress(n)` is called as n more games finish.
+    """
+    game = Game(deck, edition, players, options)  # validates edition, players, options
+    bot_names = [bots[s % len(bots)] for s in range(players)]
+    for name in set(bot_names):
+        make_bot(name)
+    if record_dir is not None:
+        Path(record_dir).mkdir(parents=True, exist_ok=True)
+    workers = max(1, min(workers or os.cpu_count() or 1, max(1, games)))
+    chunk = max(1, min(200, games // (workers * 4) or 1))
+    jobs = [(deck, edition, players, game.options, bot_names, seed, range(lo, min(lo + chunk, games)),
+             None if record_dir is None else str(record_dir)) for lo in range(0, games, chunk)]
+    results: list[tuple] = []
+    start = time.perf_counter()
+    if workers == 1:
+        for job in jobs:
+            part = _run_chunk(job)
+            results.extend(part)
+            if progress:
+                progress(len(part))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for part in pool.map(_run_chunk, jobs):
+                results.extend(part)
+                if progress:
+                    progress(len(part))
+    seconds = time.perf_counter() - start
+    results.sort(key=lambda r: r[0])
+    return summarise(game, results, bot_names, seed, seconds, workers)
+
+
+def summarise(game: Game, results: list[tuple], bot_names: list[str], seed: int, seconds: float, workers: int) -> dict[str, Any]:
+    n = game.players
+    teams = game.options.teams
+    wins_by_seat = [0] * n
+    wins_by_team = [0, 0]
+    wins_by_bot: dict[str, int] = {name: 0 for name in bot_names}
+    finished = draws = decisions = 0
+    turns: list[int] = []
+    ncards = len(game.codes)
+    totals = [0] * (2 * ncards)
+    for _i, winner, stopped, nturns, ndecisions, stats in results:
+        turns.append(nturns)
+        decisions += ndecisions
+        if not stopped:
+            finished += 1
+        if winner is None:
+            draws += 0 if stopped else 1
+        elif teams:
+            wins_by_team[winner] += 1
+        else:
+            wins_by_seat[winner] += 1
+            wins_by_bot[bot_names[winner]] += 1
+        for k, v in enumerate(stats):
+            totals[k] += v
+    if teams:  # every seat of the winning team shares the win
+        wins_by_seat = [wins_by_team[s % 2] for s in range(n)]
+    games = len(results)
+    all_plays = sum(totals[:ncards]) or 1
+    cards = {}
+    for c in sorted(set(game.edition_cards)):
+        plays = totals[c]
+        cards[game.codes[c]] = {
+            "plays": plays,
+            "play_rate": round(plays / all_plays, 6),
+            "penalty_rate": round(totals[ncards + c] / plays, 6) if plays else None,
+        }
+    total_turns = sum(turns)
+    summary: dict[str, Any] = {
+        "games": games,
+        "finished": finished,
+        "unfinished": games - finished,
+        "draws": draws,
+        "players": n,
+        "edition": game.edition.key,
+        "options": game.options.to_dict(),
+        "seed": seed,
+        "bots": bot_names,
+        "wins_by_seat": wins_by_seat,
+        "win_rate_by_seat": [round(w / games, 6) if games else 0.0 for w in wins_by_seat],
+        "wins_by_bot": wins_by_bot,
+        "mean_turns": round(total_turns / games, 4) if games else 0.0,
+        "median_turns": statistics.median(turns) if turns else 0,
+        "max_turns": max(turns) if turns else 0,
+        "decisions": decisions,
+        "cards": cards,
+        "workers": workers,
+        "seconds": round(seconds, 4),
+        "games_per_second": round(games / seconds, 2) if seconds else None,
+        "turns_per_second": round(total_turns / seconds, 1) if seconds else None,
+        "decisions_per_second": round(decisions / seconds, 1) if seconds else None,
+    }
+    if teams:
+        summary["wins_by_team"] = wins_by_team
+    return summary
+
+
+#: Summary keys that measure the machine rather than the games.
+TIMING_KEYS = ("seconds", "games_per_second", "turns_per_second", "decisions_per_second", "workers")
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """A 95% Wilson score interval for a win rate."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    denom = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * ((p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def format_summary(s: Mapping[str, Any]) -> str:
+    """The readable text summary `county-uppy simulate` prints without --json."""
+    lines = [
+        f"{s['games']} games, {s['players']} players, edition {s['edition']}, seed {s['seed']}, bots {','.join(s['bots'])}",
+    ]
+    if s["options"]:
+        lines.append("options: " + ", ".join(f"{k}={v}" for k, v in s["options"].items()))
+    lines.append(f"finished {s['finished']}, unfinished {s['unfinished']}, draws {s['draws']}")
+    lines.append(f"turns: mean {s['mean_turns']}, median {s['median_turns']}, longest {s['max_turns']}")
+    if "wins_by_team" in s:
+        for t, w in enumerate(s["wins_by_team"]):
+            lo, hi = wilson(w, s["games"])
+            lines.append(f"  team {t}: {w} wins ({w / max(1, s['games']):.1%}, 95% CI {lo:.1%}-{hi:.1%})")
+    else:
+        lines.append("wins by seat:")
+        for seat, w in enumerate(s["wins_by_seat"]):
+            lo, hi = wilson(w, s["games"])
+            lines.append(f"  seat {seat} ({s['bots'][seat]}): {w} wins ({w / max(1, s['games']):.1%}, 95% CI {lo:.1%}-{hi:.1%})")
+    lines.append("cards: plays (share)  penalty rate")
+    for code, c in s["cards"].items():
+        rate = "-" if c["penalty_rate"] is None else f"{c['penalty_rate']:.1%}"
+        lines.append(f"  {code:>7} {c['plays']:>8} ({c['play_rate']:.2%})  {rate}")
+    lines.append(f"{s['seconds']} s: {s['games_per_second']} games/s, {s['turns_per_second']} turns/s, "
+                 f"{s['decisions_per_second']} decisions/s on {s['workers']} worker(s)")
+    return "\n".join(lines)
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -1,0 +1,442 @@
+"""State: one game in progress, and the rules that move it (RULES.md §3–8).
+
+A State is mutated in place by `apply(action)`. Everything that needs no decision
+(discards owed by empty hands, eliminations, the winner, passing the turn, skips) is
+resolved right after each decision; the draw at the start of a turn (and its R4.2 check)
+happens when the turn's first decision is asked for (`legal_actions`, `current_player`,
+`apply`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from generator.engine.actions import DISCARD, GIVE, LATE, PLAY, Action
+from generator.engine.errors import IllegalActionError
+from generator.engine.game import ANY_SEAT, NO_SEAT, OTHER_SEAT
+
+if TYPE_CHECKING:
+    from generator.engine.view import PlayerView
+
+#: What the player to act is asked to do.
+PHASE_PLAY, PHASE_DISCARD, PHASE_OVER = "play", "discard", "over"
+
+
+class State:
+    """A game in progress.
+
+    Public attributes (read them; change them only through `apply`):
+    hands (card indices per seat), draw (top last), discard and in_play (most recent last),
+    count, match (card index or game.START), direction (1 clockwise, -1), turn (the seat
+    whose turn it is), out (bool per seat), out_order (seats in the order they went out),
+    winner (seat, Teams: team, or None), turns (turns completed), and the pending parts of a
+    turn: drawn, played, play2, play2_next, skip, gave, owed, invert.
+    """
+
+    __slots__ = (
+        "game", "rng", "seed", "hands", "draw", "discard", "in_play", "count", "match", "direction", "turn",
+        "out", "out_order", "n_in", "winner", "done", "stopped", "turns", "drawn", "played", "play2",
+        "play2_next", "skip", "gave", "owed", "invert", "sixteen_by", "last_penalty", "history", "_legal",
+        "_target", "_matches", "_is_number", "_value", "_effect_fn", "_effect_param", "_wst", "_itw", "_p2d",
+        "_others", "_teams", "_speed", "_max_turns", "_n",
+    )
+
+    def __init__(self, game, rng: random.Random, seed: int, hands: list[list[int]], draw: list[int], *, turn: int = 0,
+                 discard: list[int] | None = None, in_play: list[int] | None = None, count: int = 0,
+                 match: int | None = None, direction: int = 1, out: list[bool] | None = None,
+                 out_order: list[int] | None = None, winner: int | None = None, turns: int = 0):
+        self.game = game
+        self.rng = rng
+        self.seed = seed
+        self.hands = hands
+        self.draw = draw
+        self.discard = discard if discard is not None else []
+        self.in_play = in_play if in_play is not None else []
+        self.count = count
+        self.match = game.START if match is None else match
+        self.direction = direction
+        self.turn = turn
+        self._n = n = game.players
+        self.out = out if out is not None else [False] * n
+        self.out_order = out_order if out_order is not None else [s for s in range(n) if self.out[s]]
+        self.n_in = n - sum(self.out)
+        self.winner = winner
+        self.done = winner is not None
+        self.stopped = False
+        self.turns = turns
+        self.drawn = False
+        self.played = 0
+        self.play2 = 0
+        self.play2_next = False
+        self.skip = 0
+        self.gave = False
+        self.owed: list[int] = []
+        self.invert = False
+        self.sixteen_by = -1
+        #: Discards the last play cost its own player (mismatch and/or bust), for statistics.
+        self.last_penalty = 0
+        #: Every decision applied since the State was created, as Actions.
+        self.history: list[Action] = []
+        self._legal: list[Action] | None = None
+        o = game.options
+        self._target = game.target
+        self._matches = game.matches
+        self._is_number = game.is_number
+        self._value = game.value
+        self._effect_fn = game.effect_fn
+        self._effect_param = game.effect_param
+        self._wst = o.wild_sets_target
+        self._itw = o.invert_through_wilds
+        self._p2d = o.play2_draws
+        self._others = not (o.teams and o.sixteen_hits == "opponents")
+        self._teams = o.teams
+        self._speed = o.speed_seconds is not None
+        self._max_turns = o.max_turns
+
+    # --- the OpenSpiel / python-chess surface ------------------------------------------
+    def is_terminal(self) -> bool:
+        """The game is over: a winner, everyone out (a draw), or max_turns reached (unfinished)."""
+        return self.done
+
+    def current_player(self) -> int:
+        """The seat to act: who owes the next discard, else whose turn it is; -1 when over."""
+        self._prepare()
+        if self.done:
+            return -1
+        return self.owed[0] if self.owed else self.turn
+
+    def phase(self) -> str:
+        """What the player to act does next: "play" (or, in Teams, receive a give), "discard", "over"."""
+        self._prepare()
+        if self.done:
+            return PHASE_OVER
+        return PHASE_DISCARD if self.owed else PHASE_PLAY
+
+    def legal_actions(self) -> list[Action]:
+        """The decisions allowed now, in a fixed order (hand order, seats ascending).
+
+        Before the turn's first play in Teams this also lists each teammate's possible
+        gives (`give SEAT CODE`); the decision stands for the team. `late` (SPEED) is never
+        listed: the terminal applies it when a player is late.
+        """
+        legal = self._legal
+        if legal is not None:
+            return legal
+        self._prepare()
+        legal = []
+        if self.done:
+            self._legal = legal
+            return legal
+        game = self.game
+        if self.owed:
+            acts = game.discard_actions
+            seen = 0
+            for c in self.hands[self.owed[0]]:
+                if not (seen >> c) & 1:
+                    seen |= 1 << c
+                    legal.append(acts[c])
+            self._legal = legal
+            return legal
+        me = self.turn
+        seat_kind = game.seat_kind
+        plays = game.play_actions
+        seen = 0
+        for c in self.hands[me]:
+            if (seen >> c) & 1:
+                continue
+            seen |= 1 << c
+            k = seat_kind[c]
+            if k == NO_SEAT:
+                legal.append(plays[c][0])
+            else:
+                row = plays[c]
+                out = self.out
+                for s in range(self._n):
+                    if not out[s] and (k == ANY_SEAT or s != me):
+                        legal.append(row[s + 1])
+        if self._teams and not self.gave and self.played == 0:
+            out = self.out
+            for g in range(me % 2, self._n, 2):
+                if g != me and not out[g] and self.hands[g]:
+                    gives = game.give_actions[g]
+                    seen = 0
+                    for c in self.hands[g]:
+                        if not (seen >> c) & 1:
+                            seen |= 1 << c
+                            legal.append(gives[c])
+        self._legal = legal
+        return legal
+
+    def apply(self, action: "Action | str") -> None:
+        """Apply one decision (an Action or its string); raise IllegalActionError if not allowed.
+
+        `late` (SPEED only) makes the player whose turn it is owe one discard (RULES.md §7).
+        """
+        if isinstance(action, str) or action.card < 0 and action.kind != LATE:
+            action = self.game.action(action)
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if action in legal:
+            self._apply(action)
+            return
+        if action.kind == LATE and self._speed and not self.done and not self.owed:
+            self.history.append(action)
+            self._legal = None
+            self.owed.append(self.turn)
+            self._settle()
+            return
+        raise IllegalActionError(self._why_illegal(action))
+
+    def _apply(self, action: Action) -> None:
+        """Apply an action known to be legal (taken from legal_actions())."""
+        self.history.append(action)
+        self._legal = None
+        kind = action.kind
+        if kind == PLAY:
+            self._play(action.card, -1 if action.seat is None else action.seat)
+        elif kind == DISCARD:
+            seat = self.owed.pop(0)
+            self.hands[seat].remove(action.card)
+            self.discard.append(action.card)
+        else:  # GIVE
+            self.hands[action.seat].remove(action.card)  # type: ignore[index]
+            self.hands[self.turn].append(action.card)
+            self.gave = True
+            return
+        self._settle()
+
+    def returns(self) -> list[float]:
+        """+1 for the winning seat(s), -1 for the others, 0 for all in a draw or unfinished game."""
+        n = self._n
+        if self.winner is None:
+            return [0.0] * n
+        if self._teams:
+            return [1.0 if s % 2 == self.winner else -1.0 for s in range(n)]
+        return [1.0 if s == self.winner else -1.0 for s in range(n)]
+
+    def view(self, seat: int) -> "PlayerView":
+        """What `seat` may see (own hand, hand sizes, count, match, in play, direction...)."""
+        from generator.engine.view import PlayerView
+
+        return PlayerView(self, seat)
+
+    def clone(self) -> "State":
+        """An independent copy (its RNG too), for search."""
+        new = object.__new__(State)
+        for name in State.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.hands = [list(h) for h in self.hands]
+        new.draw = list(self.draw)
+        new.discard = list(self.discard)
+        new.in_play = list(self.in_play)
+        new.out = list(self.out)
+        new.out_order = list(self.out_order)
+        new.owed = list(self.owed)
+        new.history = list(self.history)
+        return new
+
+    # --- helpers used by effects ---------------------------------------------------------
+    def seats_in(self) -> list[int]:
+        """Seats still in, ascending."""
+        return [s for s in range(self._n) if not self.out[s]]
+
+    def next_in(self, seat: int) -> int:
+        """The next seat still in after `seat` in the current direction."""
+        n, d, out = self._n, self.direction, self.out
+        s = (seat + d) % n
+        while out[s]:
+            s = (s + d) % n
+        return s
+
+    def order_from(self, seat: int) -> list[int]:
+        """Seats still in, in order of play, starting with `seat` (which must be in)."""
+        order = [seat]
+        s = self.next_in(seat)
+        while s != seat:
+            order.append(s)
+            s = self.next_in(s)
+        return order
+
+    def team_in(self, team: int) -> bool:
+        return any(not self.out[s] for s in range(team, self._n, 2))
+
+    def _draw(self, seat: int) -> None:
+        """R4.1: draw one card, reshuffling the discard pile into an empty draw pile."""
+        draw = self.draw
+        if not draw:
+            if not self.discard:
+                return
+            draw.extend(self.discard)
+            self.discard.clear()
+            self.rng.shuffle(draw)
+        self.hands[seat].append(draw.pop())
+
+    # --- the rules ---------------------------------------------------------------------
+    def _prepare(self) -> None:
+        """The draw before a play (R4.1) and the R4.2 check, when a play is owed and not yet drawn for."""
+        while not self.drawn and not self.done and not self.owed:
+            me = self.turn
+            self._draw(me)
+            self.drawn = True
+            if not self.hands[me]:
+                self._legal = None
+                self._eliminate(me)
+                self._settle()
+
+    def _play(self, card: int, arg: int) -> None:
+        me = self.turn
+        self.hands[me].remove(card)
+        self.in_play.append(card)
+        self.played += 1
+        self.sixteen_by = -1
+        penalties = 0 if self._matches[self.match][card] else 1
+        if self._is_number[card]:
+            v = self._value[card]
+            if self.invert:
+                v = -v
+                self.invert = False
+            self.count += v
+            self.match = card
+        else:
+            if self.invert and not self._itw:
+                self.invert = False
+            self._effect_fn[card](self, self._effect_param[card], arg)
+            if self._wst:
+                self.match = card
+        if self.played >= 2:
+            self.play2 = 0
+        elif self.play2 and self._p2d == 2:
+            self.drawn = False
+        c = self.count
+        owed = self.owed
+        if c > self._target or c < 0:
+            penalties += 1
+            self._reset()
+        elif c == self._target:
+            self._reset()
+            self.sixteen_by = me
+            self.last_penalty = penalties
+            owed.extend([me] * penalties)
+            out, n, d = self.out, self._n, self.direction
+            s = (me + d) % n
+            while s != me:
+                if not out[s] and (self._others or s % 2 != me % 2):
+                    owed.append(s)
+                s = (s + d) % n
+            return
+        self.last_penalty = penalties
+        if penalties:
+            owed.extend([me] * penalties)
+
+    def _reset(self) -> None:
+        self.discard.extend(self.in_play)
+        self.in_play.clear()
+        self.count = 0
+        self.match = self.game.START
+        self.invert = False
+
+    def _eliminate(self, seat: int) -> None:
+        """The player is out; whatever else they owe lapses (R4.6)."""
+        self.out[seat] = True
+        self.out_order.append(seat)
+        self.n_in -= 1
+        if seat in self.owed:
+            self.owed[:] = [s for s in self.owed if s != seat]
+        if seat == self.turn and self.played == 0 and self.play2:
+            self.play2 = 0
+            self.play2_next = True  # R6.8: out before they could play, so it passes on
+
+    def _judge(self) -> bool:
+        """R5: set the winner (or a draw) once the last discards have resolved."""
+        if self._teams:
+            alive = [t for t in (0, 1) if self.team_in(t)]
+        else:
+            if self.n_in > 1:
+                return False
+            alive = [s for s in range(self._n) if not self.out[s]]
+        if len(alive) > 1:
+            return False
+        if alive:
+            self.winner = alive[0]
+        elif self.sixteen_by >= 0 and self.game.options.all_out == "sixteen_wins":
+            self.winner = self.sixteen_by % 2 if self._teams else self.sixteen_by
+        self.done = True
+        self.owed.clear()
+        return True
+
+    def _settle(self) -> None:
+        """Resolve what needs no decision, then stop at the next decision (or the end)."""
+        owed, hands, out = self.owed, self.hands, self.out
+        while True:
+            while owed:
+                s = owed[0]
+                if hands[s]:
+                    return
+                self._eliminate(s)
+            if (self.n_in <= 1 or self._teams) and self._judge():
+                return
+            me = self.turn
+            if not out[me] and (self.played == 0 or self.play2):
+                if self.drawn and not hands[me]:
+                    self._eliminate(me)  # R4.2 / R6.8: no card to play
+                    continue
+                return
+            self._end_turn()
+            return
+
+    def _end_turn(self) -> None:
+        self.turns += 1
+        if self.turns >= self._max_turns:
+            self.done = self.stopped = True
+            return
+        s = self.next_in(self.turn)
+        for _ in range(self.skip):
+            s = self.next_in(s)
+        self.skip = 0
+        self.turn = s
+        self.drawn = False
+        self.played = 0
+        self.gave = False
+        self.play2 = 1 if self.play2_next else 0
+        self.play2_next = False
+
+    def _why_illegal(self, action: Action) -> str:
+        if self.done:
+            return "the game is over"
+        game = self.game
+        if action.kind == LATE:
+            if not self._speed:
+                return "'late' applies only to SPEED games (option speed_seconds)"
+            return f"seat {self.owed[0]} owes a discard; 'late' applies to the player whose turn it is"
+        if self.owed:
+            seat = self.owed[0]
+            if action.kind != DISCARD:
+                return f"seat {seat} owes a discard first, not a {action.kind}"
+            return f"seat {seat} has no {action.code} to discard"
+        me = self.turn
+        if action.kind == DISCARD:
+            return f"nobody owes a discard; seat {me} is to play"
+        if action.kind == GIVE:
+            g = action.seat
+            if not self._teams:
+                return "'give' is only for the Teams variant"
+            if g == me or g % 2 != me % 2:  # type: ignore[operator]
+                return f"seat {g} is not a teammate of seat {me}"
+            if self.out[g]:  # type: ignore[index]
+                return f"seat {g} is out"
+            if self.gave or self.played:
+                return "a teammate may give only once per turn, before the first play"
+            return f"seat {g} has no {action.code} to give"
+        card = action.card
+        if card not in self.hands[me]:
+            return f"seat {me} has no {action.code} to play"
+        k = game.seat_kind[card]
+        if k == NO_SEAT:
+            return f"{action.code} names no seat; play it as 'play {action.code}'"
+        if action.seat is None:
+            return f"{action.code} needs a seat: 'play {action.code} SEAT'"
+        if action.seat == me and k == OTHER_SEAT:
+            return f"{action.code} must name another player, not seat {me} itself"
+        return f"seat {action.seat} is out"

@@ -1,0 +1,135 @@
+"""PlayerView: what one seat may see. Bots get this instead of the State."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from generator.engine.state import State
+
+
+class PlayerView:
+    """One seat's view of a game: its own hand, everyone's hand sizes and the public table.
+
+    Fields are computed when read, so making a view costs one small object. Card values
+    are codes (strings); `*_ids` variants give the engine's card indices for fast bots.
+    """
+
+    __slots__ = ("_state", "seat")
+
+    def __init__(self, state: "State", seat: int):
+        self._state = state
+        self.seat = seat  #: the seat this view belongs to
+
+    @property
+    def game(self):
+        """The Game (deck, edition, options, card tables): public knowledge."""
+        return self._state.game
+
+    @property
+    def hand(self) -> list[str]:
+        return [self._state.game.codes[c] for c in self._state.hands[self.seat]]
+
+    @property
+    def hand_ids(self) -> list[int]:
+        return list(self._state.hands[self.seat])
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        return [len(h) for h in self._state.hands]
+
+    @property
+    def count(self) -> int:
+        return self._state.count
+
+    @property
+    def target(self) -> int:
+        return self._state.game.target
+
+    @property
+    def match(self) -> str:
+        s = self._state
+        return "start" if s.match == s.game.START else s.game.codes[s.match]
+
+    @property
+    def match_id(self) -> int:
+        return self._state.match
+
+    @property
+    def in_play(self) -> list[str]:
+        return [self._state.game.codes[c] for c in self._state.in_play]
+
+    @property
+    def discard(self) -> list[str]:
+        """The discard pile, bottom first (every card in it was seen)."""
+        return [self._state.game.codes[c] for c in self._state.discard]
+
+    @property
+    def draw_size(self) -> int:
+        return len(self._state.draw)
+
+    @property
+    def direction(self) -> int:
+        return self._state.direction
+
+    @property
+    def turn(self) -> int:
+        return self._state.turn
+
+    @property
+    def out(self) -> list[bool]:
+        return list(self._state.out)
+
+    @property
+    def owed(self) -> list[int]:
+        return list(self._state.owed)
+
+    @property
+    def invert(self) -> bool:
+        return self._state.invert
+
+    @property
+    def play2(self) -> int:
+        return self._state.play2
+
+    @property
+    def played(self) -> int:
+        return self._state.played
+
+    @property
+    def players(self) -> int:
+        return self._state.game.players
+
+    @property
+    def teams(self) -> bool:
+        return self._state.game.options.teams
+
+    def next_in(self, seat: int) -> int:
+        return self._state.next_in(seat)
+
+    def unseen(self) -> Counter[int]:
+        """Card indices this seat cannot place: the cards of the game minus own hand, discard, in play."""
+        s = self._state
+        total = Counter(s.game.edition_cards) if not _custom(s) else _all_cards(s)
+        total.subtract(s.hands[self.seat])
+        total.subtract(s.discard)
+        total.subtract(s.in_play)
+        return +total
+
+    def __repr__(self) -> str:
+        return f"<PlayerView seat={self.seat} hand={self.hand} count={self.count} match={self.match}>"
+
+
+def _all_cards(s: "State") -> Counter[int]:
+    c: Counter[int] = Counter(s.draw)
+    c.update(s.discard)
+    c.update(s.in_play)
+    for h in s.hands:
+        c.update(h)
+    return c
+
+
+def _custom(s: "State") -> bool:
+    # A position may hold a stacked deck rather than the whole edition.
+    return sum(len(h) for h in s.hands) + len(s.draw) + len(s.discard) + len(s.in_play) != len(s.game.edition_cards)

@@ -1,0 +1,34 @@
+"""Every scenario file here runs through the same code path as `county-uppy scenario FILE --json`."""
+
+from __future__ import annotations
+
+import io
+import json
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.engine.position import compare_expected
+
+HERE = Path(__file__).resolve().parent
+MANIFEST = HERE.parent.parent / "cards.yaml"
+FILES = sorted(HERE.glob("*.json"))
+
+
+def test_there_are_enough_scenarios():
+    assert len(FILES) >= 40
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_scenario(path: Path):
+    scenario = json.loads(path.read_text(encoding="utf-8"))
+    assert scenario.get("rule") or scenario.get("description"), "say what the scenario checks"
+    out = io.StringIO()
+    with redirect_stdout(out):
+        status = main(["scenario", str(path), "--json", "--manifest", str(MANIFEST)])
+    assert status == 0
+    position = json.loads(out.getvalue())
+    problems = compare_expected(scenario["expected"], position)
+    assert not problems, f"{path.name} ({scenario.get('rule')}):\n  " + "\n  ".join(problems)
