@@ -1,0 +1,238 @@
+"""output/rulebook.html: the rulebook, rendered from the manifest, the engine and templates/.
+
+The templates hold every word and all markup; this module hands them data only: game
+parameters, card counts, wild texts, rule options (from the engine), the quick reference
+(from generator.quickref, the same data the reference card prints), worked examples played
+by the engine at build time, and the card images as data: URIs. So a designer's change to
+cards.yaml reaches the rulebook without anyone editing prose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping
+
+import jinja2
+
+from generator import rulebook_images
+from generator.model import CardType, Deck
+from generator.rulebook_images import CardImage
+from generator.outputs import Artifact, write_artifact
+
+if TYPE_CHECKING:
+    from generator.build import BuildContext
+
+RULEBOOK = "rulebook.html"
+
+
+class TemplatesNotFound(RuntimeError):
+    """The templates/ folder is missing (an install without the project's top-level files)."""
+
+
+def templates_dir() -> Path:
+    """templates/ at the project's top level, beside the generator package.
+
+    Found the same way from a source checkout and an editable install (both import the
+    package from the checkout). A plain wheel does not ship templates/, so say so clearly.
+    """
+    here = Path(__file__).resolve().parent.parent / "templates"
+    if (here / "rulebook.html.j2").is_file():
+        return here
+    raise TemplatesNotFound(
+        f"cannot find the rulebook templates: expected {here}/rulebook.html.j2; "
+        "install County Uppy from a checkout of the project (pip install -e .)"
+    )
+
+
+def environment(folder: Path | None = None) -> jinja2.Environment:
+    """Autoescaping, strict environment: a missing value is an error, never an empty string."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(folder or templates_dir())),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["signed"] = signed
+    return env
+
+
+def signed(value: int) -> str:
+    """A number as printed in running text, with a true minus sign (−2)."""
+    return f"\u2212{-value}" if value < 0 else str(value)
+
+
+# --- data for the templates ---------------------------------------------------------------
+def runs(values: list[int]) -> list[tuple[int, int]]:
+    """Sorted values as (first, last) runs; a run of two is written as two single values."""
+    out: list[tuple[int, int]] = []
+    for v in sorted(set(values)):
+        if out and v == out[-1][1] + 1:
+            out[-1] = (out[-1][0], v)
+        else:
+            out.append((v, v))
+    split: list[tuple[int, int]] = []
+    for a, b in out:
+        split.extend([(a, a), (b, b)] if b == a + 1 else [(a, b)])
+    return split
+
+
+def colour_data(deck: Deck, names: tuple[str, ...]) -> list[dict[str, str]]:
+    return [{"name": c.name, "rgb": c.rgb, "shape": c.shape} for c in (deck.colour(n) for n in names)]
+
+
+def card_data(deck: Deck, card: CardType, images: Mapping[str, CardImage]) -> dict[str, Any]:
+    return {
+        "code": card.code,
+        "kind": card.kind,
+        "set": card.set,
+        "name": card.name,
+        "text": card.text,
+        "copies": card.copies,
+        "value": card.value,
+        "colours": colour_data(deck, card.colours),
+        "effect": card.effect.name if card.effect else None,
+        "params": dict(card.effect.params) if card.effect else {},
+        "image": images.get(card.code),
+    }
+
+
+def contents(deck: Deck, images: Mapping[str, CardImage]) -> list[dict[str, Any]]:
+    """The box contents, per set: card groups in manifest order with their printed counts."""
+    out = []
+    for card_set in deck.sets:
+        groups: list[dict[str, Any]] = []
+        by_key: dict[tuple, dict[str, Any]] = {}
+        for card in deck.cards:
+            if card.set != card_set.key:
+                continue
+            if card.is_number:
+                key: tuple = (card.kind, card.colours)
+                group = by_key.get(key)
+                if group is None:
+                    group = by_key[key] = {"kind": card.kind, "colours": colour_data(deck, card.colours), "count": 0, "values": []}
+                    groups.append(group)
+                group["count"] += card.copies
+                group["values"].append(card.value)
+            elif card.kind == "wild":
+                group = by_key.get(("wild",))
+                if group is None:
+                    group = by_key[("wild",)] = {"kind": "wild", "count": 0, "cards": []}
+                    groups.append(group)
+                group["count"] += card.copies
+                group["cards"].append(card_data(deck, card, images))
+            else:
+                groups.append({"kind": card.kind, "count": card.copies, "name": card.name})
+        for group in groups:
+            if "values" in group:
+                group["runs"] = runs(group.pop("values"))
+        out.append({
+            "key": card_set.key,
+            "name": card_set.name,
+            "interior": card_set.interior,
+            "printed": deck.set_totals()[card_set.key],
+            "groups": groups,
+        })
+    return out
+
+
+def editions(deck: Deck) -> list[dict[str, Any]]:
+    return [
+        {
+            "key": e.key,
+            "name": e.name,
+            "description": e.description,
+            "count": deck.edition_count(e.key),
+            "breakdown": [{"group": g, "count": n} for g, n in deck.edition_breakdown(e.key).items() if n],
+        }
+        for e in deck.editions
+    ]
+
+
+def wild_sets(deck: Deck, images: Mapping[str, CardImage]) -> list[dict[str, Any]]:
+    """Wild cards grouped by set (base wilds, then chaos wilds), in manifest order."""
+    out = []
+    for card_set in deck.sets:
+        wilds = [card_data(deck, c, images) for c in deck.cards if c.kind == "wild" and c.set == card_set.key]
+        if wilds:
+            out.append({"key": card_set.key, "name": card_set.name, "interior": card_set.interior, "cards": wilds})
+    return out
+
+
+def effect_cards(deck: Deck, images: Mapping[str, CardImage]) -> dict[str, dict[str, Any]]:
+    """The first wild of each effect, by effect name, in manifest order."""
+    out: dict[str, dict[str, Any]] = {}
+    for card in deck.cards:
+        if card.effect and card.effect.name not in out:
+            out[card.effect.name] = card_data(deck, card, images)
+    return out
+
+
+def rule_options() -> list[dict[str, Any]]:
+    """Every engine option with its default and its other choices (the engine is the source)."""
+    from generator.engine.options import CHOICES, Options, option_names
+
+    default = asdict(Options())
+    return [
+        {"name": name, "default": default[name], "choices": list(CHOICES.get(name) or ()),
+         "others": [c for c in CHOICES.get(name) or () if not (c == default[name] and type(c) is type(default[name]))]}
+        for name in option_names()
+    ]
+
+
+def number_range(deck: Deck) -> dict[str, int]:
+    """The lowest and highest printed numbers, for the rulebook's "a 7 adds 7" sentences."""
+    values = [c.value for c in deck.cards if c.is_number and c.value is not None]
+    return {"low": min(values), "high": max(values)}
+
+
+def context(deck: Deck, images: Mapping[str, CardImage], examples: list[dict[str, Any]], quickref: Any) -> dict[str, Any]:
+    p = deck.params
+    options = rule_options()
+    return {
+        "game": {"name": p.name, "target": p.target, "hand_size": p.hand_size, "min_players": p.min_players, "max_players": p.max_players},
+        "colours": colour_data(deck, tuple(c.name for c in deck.colours)),
+        "printed": deck.printed,
+        "playing": sum(c.copies for c in deck.cards if c.playing),
+        "contents": contents(deck, images),
+        "editions": editions(deck),
+        "wild_sets": wild_sets(deck, images),
+        "effect_cards": effect_cards(deck, images),
+        "options": options,
+        "examples": examples,
+        "quickref": quickref,
+        "css": (templates_dir() / "rulebook.css").read_text(encoding="utf-8"),
+        "cards": {c.code: card_data(deck, c, images) for c in deck.cards},
+        "numbers": number_range(deck),
+        "opts": {o["name"]: o for o in options},
+    }
+
+
+# --- the product --------------------------------------------------------------------------
+def render(deck: Deck, images: Mapping[str, CardImage] | None = None) -> str:
+    """The whole page as text. `images` maps card codes to pictures (default: card_images)."""
+    from generator.rulebook_examples import play_examples
+
+    images = dict(images if images is not None else card_images(deck))
+    ctx = context(deck, images, play_examples(deck), quick_reference(deck))
+    return environment().get_template("rulebook.html.j2").render(ctx)
+
+
+def quick_reference(deck: Deck) -> Any:
+    """The quick-reference card's summary: the same data the card face prints."""
+    from generator.quickref import quick_reference as summary
+
+    return summary(deck)
+
+
+def card_images(deck: Deck) -> dict[str, CardImage]:
+    """Pictures of every wild and of the quick-reference card."""
+    codes = [c.code for c in deck.cards if c.kind in ("wild", "reference")]
+    return rulebook_images.card_images(deck, codes)
+
+
+def build_rulebook(ctx: "BuildContext") -> list[Artifact]:
+    html = render(ctx.deck)
+    return [write_artifact(ctx.out, RULEBOOK, html.encode("utf-8"), "html", cards=ctx.deck.printed)]

@@ -1,0 +1,155 @@
+"""The rulebook's worked examples: small positions the engine plays at build time.
+
+Each example is a CONTRACT.md position plus decisions. The engine plays them step by step
+and the rulebook prints what the engine's positions say (count, cards in play, hands, who
+owes a discard, who is out), so the text and the result cannot disagree. Counts are set
+relative to the manifest's target (and the x2 card's factor), so a tweak to cards.yaml
+gives examples that still show what their captions say; `expect` checks that they do and
+stops the build, naming the example, when a rule change makes one show something else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from generator.model import Deck
+
+
+class ExampleError(RuntimeError):
+    """An example no longer shows what its caption says (or the engine refused it)."""
+
+
+@dataclass(frozen=True)
+class Example:
+    key: str  #: names the caption partial templates/examples/KEY.html.j2
+    position: Callable[[Deck], dict[str, Any]]  #: the position before the play
+    decisions: tuple[str, ...]
+    #: what the engine's position right after the first decision must show: "reset" (the
+    #: count went back to 0), "target" (the count hit the target), "owed" (seats owing a
+    #: discard, in order), "out" (seats out after every decision), "winner"
+    expect: Mapping[str, Any] = field(default_factory=dict)
+
+
+def _factor(deck: Deck) -> int:
+    return next(c.effect.param("factor") for c in deck.cards if c.effect and c.effect.name == "multiply")
+
+
+def _multiply_code(deck: Deck) -> str:
+    return next(c.code for c in deck.cards if c.effect and c.effect.name == "multiply")
+
+
+def _pos(count: int, match: str, hands: list[list[str]], in_play: list[str], **more: Any) -> dict[str, Any]:
+    """A position standing just before the play of seat 0, who has already drawn."""
+    return {
+        "players": len(hands), "edition": "the-og", "count": count, "match": match, "hands": hands,
+        "in_play": in_play, "draw": ["G1", "M2", "C3"], "discard": [], "turn": 0,
+        "pending": {"drawn": True}, **more,
+    }
+
+
+EXAMPLES: tuple[Example, ...] = (
+    Example(
+        "miss",
+        lambda d: _pos(d.params.target - 7, "G4", [["M6", "C1", "G7"], ["C2", "M0"], ["G5", "C7"]], ["C4", "G4"]),
+        ("play M6", "discard C1"),
+        {"reset": False, "target": False, "owed": [0]},
+    ),
+    Example(
+        "over",
+        lambda d: _pos(d.params.target - 3, "C2", [["C5", "M1", "G3"], ["C2", "M0"], ["G5", "C7"]], ["G2", "C2"]),
+        ("play C5", "discard M1"),
+        {"reset": True, "target": False, "owed": [0]},
+    ),
+    Example(
+        "under",
+        lambda d: _pos(1, "G3", [["G-2", "M5", "C6"], ["C2", "M0"], ["G5", "C7"]], ["M-2", "G3"]),
+        ("play G-2", "discard M5"),
+        {"reset": True, "target": False, "owed": [0]},
+    ),
+    Example(
+        "target",
+        lambda d: _pos(d.params.target - 4, "M7", [["M4", "C1", "G6"], ["C2", "M0"], ["G5", "C7"]], ["M3", "M7"]),
+        ("play M4", "discard M0", "discard G5"),
+        {"reset": True, "target": True, "owed": [1, 2]},
+    ),
+    Example(
+        "stack",
+        lambda d: _pos(d.params.target - 2, "C3", [["G5", "M1", "C0"], ["C2", "M0"], ["G5", "C7"]], ["M3", "C3"]),
+        ("play G5", "discard M1", "discard C0"),
+        {"reset": True, "target": False, "owed": [0, 0]},
+    ),
+    Example(
+        "stack_target",
+        lambda d: _pos(d.params.target - 5, "C2", [["M5", "G1", "C6"], ["C3", "M0"], ["G7", "C7"]], ["G2", "C2"]),
+        ("play M5", "discard G1", "discard M0", "discard G7"),
+        {"reset": True, "target": True, "owed": [0, 1, 2]},
+    ),
+    Example(
+        "multiply",
+        lambda d: _pos(d.params.target // _factor(d) + 1, "G6",
+                       [[_multiply_code(d), "C1", "M3"], ["C2", "M0"], ["G5", "C7"]], ["G6"]),
+        ("play {multiply}", "discard M3"),
+        {"reset": True, "target": False, "owed": [0]},
+    ),
+    Example(
+        "out",
+        lambda d: _pos(d.params.target - 6, "G1", [["G6", "M2"], []], ["M5", "G1"]),
+        ("play G6",),
+        {"reset": True, "target": True, "out": [1], "winner": 0},
+    ),
+)
+
+
+def play_examples(deck: Deck, examples: tuple[Example, ...] = EXAMPLES) -> list[dict[str, Any]]:
+    """Play every example with the engine; the steps as data for the templates."""
+    return [play_example(deck, ex) for ex in examples]
+
+
+def play_example(deck: Deck, ex: Example) -> dict[str, Any]:
+    from generator.engine.errors import EngineError
+    from generator.engine.position import from_position, to_position
+
+    decisions = [d.format(multiply=_multiply_code(deck)) for d in ex.decisions]
+    try:
+        state = from_position(deck, ex.position(deck))
+        before = to_position(state)
+        steps = []
+        previous = before
+        for decision in decisions:
+            actor = state.current_player()
+            state.apply(decision)
+            after = to_position(state)
+            steps.append({
+                "decision": decision, "kind": decision.split()[0], "seat": actor, "card": decision.split()[1],
+                "position": after, "target": state.sixteen_by >= 0,
+                "reset": after["count"] == 0 and not after["in_play"] and bool(previous["in_play"] or previous["count"]),
+                "owed": _tally(after["pending"]["owed"]),
+                "now_out": [s for s in after["out"] if s not in previous["out"]],
+            })
+            previous = after
+    except (EngineError, KeyError, StopIteration) as exc:
+        raise ExampleError(f"rulebook example '{ex.key}': the engine refused it: {exc}") from exc
+    first = steps[0]["position"]
+    seen = {
+        "reset": steps[0]["reset"],
+        "target": steps[0]["target"],
+        "owed": first["pending"]["owed"],
+        "out": steps[-1]["position"]["out"],
+        "winner": steps[-1]["position"]["winner"],
+    }
+    wrong = [f"{k}: expected {v!r}, the engine gave {seen[k]!r}" for k, v in ex.expect.items() if seen[k] != v]
+    if wrong:
+        raise ExampleError(f"rulebook example '{ex.key}' no longer shows what its caption says: {'; '.join(wrong)}")
+    return {"key": ex.key, "before": before, "steps": steps, "seen": seen}
+
+
+def _tally(seats: list[int]) -> list[dict[str, int]]:
+    """Seats owing discards, in the order they discard, with how many each owes."""
+    out: list[dict[str, int]] = []
+    for s in seats:
+        if out and out[-1]["seat"] == s:
+            out[-1]["count"] += 1
+        else:
+            out.append({"seat": s, "count": 1})
+    return out
