@@ -1,0 +1,183 @@
+"""`county-uppy report`: simulate a grid of games and write the balance report (HTML + JSON)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import Any
+
+from generator.commands.common import load_deck, report as report_problems
+from generator.engine import Game, make_bot
+from generator.engine.errors import EngineError
+from generator.engine.options import Options
+from generator.model import Deck
+from generator.problems import InputError
+
+DEFAULT_GAMES = 2000
+DEFAULT_PLAYERS = "2,4,6"
+DEFAULT_BOTS = "greedy"
+
+EPILOG = """\
+Compare a tweak: --against OTHER.yaml (another manifest) and/or --option NAME=VALUE (a rule
+option) plays the design (this manifest, default rules) and the tweak side by side on the
+same seeds, and marks the differences that are statistically significant.
+
+Ctrl-C stops the run: the report is written from the games that finished, says it is
+partial, and the exit status is 130 (so scripts can tell it from a complete run, status 0).
+"""
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("report", help="simulate many games and write the balance report (balance.html, balance.json)",
+                       description="Simulate a grid of editions x player counts x bots and write DIR/balance.html "
+                                   "and DIR/balance.json: seat win rates, game length, card play, penalties, "
+                                   "a verdict per edition.",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--games", type=int, default=DEFAULT_GAMES, metavar="N",
+                   help=f"games per cell of the grid (default {DEFAULT_GAMES})")
+    p.add_argument("--players", default=DEFAULT_PLAYERS, metavar="LIST",
+                   help=f"player counts, comma-separated (default {DEFAULT_PLAYERS})")
+    p.add_argument("--edition", action="append", metavar="KEY", help="an edition to include (repeatable; default all)")
+    p.add_argument("--bots", action="append", metavar="MIX",
+                   help="a bot mix: names comma-separated, given to seats in turn, e.g. greedy or greedy,random "
+                        f"(repeatable: each mix is a row of the grid; default {DEFAULT_BOTS})")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed; game i uses the same seed as in simulate (default 0)")
+    p.add_argument("--workers", type=int, default=None, metavar="W", help="worker processes (default: all cores)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule option for the tweak side of a comparison (repeatable)")
+    p.add_argument("--against", metavar="PATH", help="another manifest to compare with (the tweak side)")
+    p.add_argument("--out", default="output", metavar="DIR", help="where to write balance.html and balance.json (default output/)")
+    return p
+
+
+class UsageError(Exception):
+    pass
+
+
+def parse_players(text: str, deck: Deck) -> list[int]:
+    try:
+        counts = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise UsageError(f"--players takes whole numbers separated by commas, not {text!r}") from None
+    lo, hi = max(2, deck.params.min_players), deck.params.max_players
+    bad = [n for n in counts if not lo <= n <= hi]
+    if not counts or bad:
+        raise UsageError(f"--players must be between {lo} and {hi}, not {text!r}")
+    return sorted(set(counts))
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    raw: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"--option takes NAME=VALUE, not {item!r}")
+        raw[name.strip()] = value.strip()
+    return Options.from_dict(raw).to_dict()
+
+
+def run(args: argparse.Namespace) -> int:
+    from generator.report.assemble import assemble
+    from generator.report.render import write
+    from generator.report.run import Variant, run as run_grid
+    from generator.report.summarize import Cell
+
+    try:
+        deck = load_deck(args.manifest)
+        other = load_deck(args.against) if args.against else None
+    except InputError as err:
+        return report_problems(err)
+    try:
+        if args.games < 1:
+            raise UsageError("--games must be at least 1")
+        if args.workers is not None and args.workers < 1:
+            raise UsageError("--workers must be at least 1")
+        players = parse_players(args.players, deck)
+        editions = args.edition or [e.key for e in deck.editions]
+        mixes = args.bots or [DEFAULT_BOTS]
+        tweak = parse_options(args.option)
+        for mix in mixes:
+            for name in mix.split(","):
+                make_bot(name.strip())
+        mixes = [",".join(n.strip() for n in mix.split(",")) for mix in mixes]
+        variants = [Variant("design", args.manifest, deck, {})]
+        if other is not None or args.option:
+            label = (args.against or args.manifest) + "".join(f" + {k}={v}" for k, v in tweak.items())
+            variants.append(Variant("tweak", label, other or deck, tweak))
+        else:
+            variants[0] = Variant("design", args.manifest, deck, {})
+        cells = [Cell(e, n, mix) for e in editions for n in players for mix in mixes]
+        for variant in variants:
+            for cell in cells:
+                if variant.deck is deck or any(e.key == cell.edition for e in variant.deck.editions):
+                    Game(variant.deck, cell.edition, cell.players, variant.options)
+    except (UsageError, EngineError) as err:
+        print(f"county-uppy report: {err}", file=sys.stderr)
+        return 2
+    settings = {"games": args.games, "players": players, "editions": editions, "bots": mixes, "seed": args.seed,
+                "manifest": args.manifest, "against": args.against, "options": tweak}
+    planned = args.games * len(cells) * len(variants)
+    workers = args.workers or os.cpu_count() or 1
+    print(f"playing {planned} games ({len(cells)} cells x {args.games} games"
+          f"{' x 2 sides' if len(variants) == 2 else ''}) on {min(workers, planned)} worker(s)...", file=sys.stderr)
+    start = time.perf_counter()
+    with progress_bar(planned) as tick:
+        outcome = run_grid(variants, cells, args.games, seed=args.seed, workers=args.workers, progress=tick)
+    seconds = time.perf_counter() - start
+    data = assemble(variants, cells, outcome, settings)
+    html_path, json_path = write(data, args.out, deck.params.name)
+    for line in headline_lines(data):
+        print(line)
+    print(f"wrote {html_path} and {json_path} ({outcome.games_done} games in {seconds:.1f} s)")
+    if outcome.interrupted:
+        print(f"county-uppy report: interrupted; the report counts the {outcome.games_done} of {planned} games "
+              f"that finished", file=sys.stderr)
+        return 130
+    return 0
+
+
+def headline_lines(data: dict[str, Any]) -> list[str]:
+    lines = []
+    for row in data["headline"]:
+        for k, v in enumerate(row["variants"]):
+            if v is None:
+                continue
+            who = f" [{data['variants'][k]['name']}]" if len(data["variants"]) == 2 else ""
+            lines.append(f"{row['edition_name']}{who}: {v['sentence']}")
+        if "differences" in row:
+            lines.append(f"  {row['differences']} significant difference(s) between design and tweak")
+    return lines
+
+
+class progress_bar:
+    """A rich progress bar with time left, on stderr, only when stderr is a terminal."""
+
+    def __init__(self, total: int):
+        self.total = total
+        self.progress = None
+
+    def __enter__(self):
+        if not _stderr_tty():
+            return lambda done, planned: None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        self.progress = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("elapsed"),
+                                 TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                                 console=Console(stderr=True), transient=False)
+        self.progress.start()
+        task = self.progress.add_task("games", total=self.total)
+        return lambda done, planned: self.progress.update(task, completed=done)
+
+    def __exit__(self, *exc) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+
+def _stderr_tty() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False

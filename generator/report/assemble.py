@@ -1,0 +1,153 @@
+"""Put a run's tallies together into the report's data: cells, verdicts, headline, comparison."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from generator.report import charts
+from generator.report.compare import compare
+from generator.report.run import Outcome, Variant
+from generator.report.summarize import CAUSE_LABELS, TOLERANCE, Cell, add_verdicts, pct, summarize
+
+FORMAT = "county-uppy-balance/1"
+#: The player count the headline speaks of, when the grid has it.
+HEADLINE_PLAYERS = 4
+
+
+def assemble(variants: Sequence[Variant], cells: Sequence[Cell], outcome: Outcome, settings: dict[str, Any]) -> dict[str, Any]:
+    """The whole report as JSON-ready data (charts included, for the page)."""
+    per_variant: list[list[dict[str, Any]]] = []
+    for v, variant in enumerate(variants):
+        dealer = int(variant.options.get("dealer", 0))
+        teams = bool(variant.options.get("teams", False))
+        summaries = []
+        for cell in cells:
+            tally = outcome.tallies.get((v, cell))
+            if tally is None or tally.games == 0:
+                continue
+            summaries.append(summarize(variant.deck, cell, tally, dealer=dealer, teams=teams))
+        add_verdicts(summaries)
+        per_variant.append(summaries)
+    comparison = compare(per_variant[0], per_variant[1]) if len(variants) == 2 else None
+    names = [v.name for v in variants]
+    sections = details(per_variant, names)
+    report = {
+        "format": FORMAT,
+        "settings": settings,
+        "variants": [{"name": v.name, "label": v.label, "options": dict(v.options)} for v in variants],
+        "complete": not outcome.interrupted and outcome.games_done == outcome.games_planned,
+        "games_played": outcome.games_done,
+        "games_planned": outcome.games_planned,
+        "headline": headline(per_variant, comparison),
+        "player_counts": sorted({c.players for c in cells}),
+        "cells": {name: [public(c) for c in cs] for name, cs in zip(names, per_variant)},
+        "comparison": comparison,
+        "methods": methods(),
+    }
+    report["_sections"] = sections
+    return report
+
+
+def public(cell: dict[str, Any]) -> dict[str, Any]:
+    """A cell without the raw per-game list (the histogram stands for it in the JSON)."""
+    return {k: v for k, v in cell.items() if k != "turns"}
+
+
+def headline(per_variant: list[list[dict[str, Any]]], comparison: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """Per edition: a verdict per player count (first bot mix) and one sentence for the headline count."""
+    first = per_variant[0]
+    if not first:
+        return []
+    bots = first[0]["bots"]
+    rows = []
+    for edition in dict.fromkeys(c["edition"] for c in first):
+        entry: dict[str, Any] = {"edition": edition, "bots": bots, "variants": []}
+        for cells in per_variant:
+            mine = [c for c in cells if c["edition"] == edition and c["bots"] == bots]
+            if not mine:
+                entry["variants"].append(None)
+                continue
+            entry["edition_name"] = mine[0]["edition_name"]
+            lead = next((c for c in mine if c["players"] == HEADLINE_PLAYERS), mine[0])
+            fp = lead["first_player"]
+            going_first = (f"Going first wins {pct(fp['rate'])} against a fair {pct(fp['fair'])} "
+                           f"({'a real' if fp['p'] < 0.05 else 'no clear'} {'advantage' if fp['advantage'] >= 0 else 'disadvantage'}, "
+                           f"p = {fp['p']:.3g}).")
+            entry["variants"].append({
+                "players": lead["players"],
+                "sentence": f"{lead['players']} players: {lead['verdict']['text']} {going_first}",
+                "verdicts": {c["players"]: {"label": c["verdict"]["label"], "first": fp_rate(c)} for c in mine},
+                "unfinished": sum(c["unfinished"] for c in mine),
+            })
+        if comparison is not None:
+            entry["differences"] = sum(e["significant"] for e in comparison if e["edition"] == edition)
+        rows.append(entry)
+    return rows
+
+
+def fp_rate(c: dict[str, Any]) -> str:
+    return pct(c["first_player"]["rate"])
+
+
+def details(per_variant: list[list[dict[str, Any]]], names: Sequence[str]) -> list[dict[str, Any]]:
+    """Per edition, per cell: the variants' summaries side by side and their charts."""
+    keyed = [{(c["edition"], c["players"], c["bots"]): c for c in cells} for cells in per_variant]
+    order = list(dict.fromkeys((c["edition"], c["players"], c["bots"]) for cells in per_variant for c in cells))
+    sections: list[dict[str, Any]] = []
+    for key in order:
+        sides = [k.get(key) for k in keyed]
+        present = [s for s in sides if s is not None]
+        shown_names = [n for n, s in zip(names, sides) if s is not None]
+        if not sections or sections[-1]["edition"] != key[0]:
+            sections.append({"edition": key[0], "edition_name": present[0]["edition_name"], "cells": []})
+        same_sides = len({len(s["sides"]) for s in present}) == 1
+        sections[-1]["cells"].append({
+            "players": key[1], "bots": key[2], "sides": sides,
+            "seat_chart": charts.seat_chart(present if same_sides else present[:1], shown_names),
+            "length_chart": charts.length_chart([s["turns"] for s in present], shown_names),
+            "cards": card_table(sides),
+            "penalties": penalty_table(sides),
+        })
+    return sections
+
+
+def card_table(sides: list[dict[str, Any] | None]) -> list[dict[str, Any]]:
+    codes: dict[str, dict[str, Any]] = {}
+    for k, side in enumerate(sides):
+        if side is None:
+            continue
+        for row in side["cards"]:
+            entry = codes.setdefault(row["code"], {"code": row["code"], "name": row["name"], "kind": row["kind"],
+                                                   "by": [None] * len(sides)})
+            entry["by"][k] = row
+    return list(codes.values())
+
+
+def penalty_table(sides: list[dict[str, Any] | None]) -> list[dict[str, Any]]:
+    causes = list(dict.fromkeys(p["cause"] for s in sides if s for p in s["penalties"]))
+    rows = []
+    for cause in causes:
+        by = []
+        for s in sides:
+            by.append(None if s is None else next((p for p in s["penalties"] if p["cause"] == cause), None))
+        rows.append({"cause": cause, "label": CAUSE_LABELS.get(cause, cause), "by": by})
+    return rows
+
+
+def methods() -> dict[str, str]:
+    return {
+        "win_rates": "Wilson score 95% intervals.",
+        "seat_balance": ("Chi-square goodness-of-fit of wins per seat (or team) against equal shares, "
+                         "Holm-Bonferroni corrected over all cells of a report."),
+        "verdict": (f"unbalanced: the seat test is significant and some seat's rate is more than "
+                    f"{round(TOLERANCE * 100)}% away from the fair share; small seat effect: significant, every rate "
+                    f"within that band; balanced: not significant and every seat's 95% interval within the band; "
+                    f"inconclusive: none of these, more games are needed."),
+        "first_player": "One-proportion score z-test of the first player's win rate against the fair share.",
+        "comparison": ("Win rates and unfinished shares: pooled two-proportion z-test; game length: Mann-Whitney U "
+                       "(normal approximation, tie-corrected); penalties per turn: conditional binomial test of two "
+                       "Poisson rates. Holm-Bonferroni over every test of the comparison; marked when the adjusted "
+                       "p < 0.05. Both sides play the same seeds."),
+        "card_lift": ("Share of a card's plays made by the player who went on to win, minus that share over all "
+                      "plays: positive means winners play it more than other cards. An association, not a cause."),
+    }

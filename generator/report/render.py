@@ -1,0 +1,44 @@
+"""Write the report: balance.json (the numbers) and balance.html (one self-contained page)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from generator.report.summarize import TOLERANCE
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+def to_json(report: dict[str, Any]) -> str:
+    data = {k: v for k, v in report.items() if not k.startswith("_")}
+    return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def to_html(report: dict[str, Any], game_name: str) -> str:
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True, undefined=StrictUndefined,
+                      keep_trailing_newline=True)
+    template = env.get_template("balance.html.j2")
+    n_tests = sum(len(e["rows"]) for e in report["comparison"] or [])
+    return template.render(report=report, sections=report["_sections"], game_name=game_name,
+                           tolerance=round(TOLERANCE * 100), n_tests=n_tests)
+
+
+def write(report: dict[str, Any], out_dir: str | Path, game_name: str) -> tuple[Path, Path]:
+    """Write both files atomically; return their paths."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    html_path, json_path = out / "balance.html", out / "balance.json"
+    _atomic(json_path, to_json(report))
+    _atomic(html_path, to_html(report, game_name))
+    return html_path, json_path
+
+
+def _atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)

@@ -1,0 +1,108 @@
+"""`county-uppy report`: files, determinism, comparison, bad input and Ctrl-C."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.commands import report as report_command
+
+ROOT = Path(__file__).resolve().parents[2]
+MANIFEST = str(ROOT / "cards.yaml")
+SMALL = ["report", "--manifest", MANIFEST, "--games", "40", "--players", "2,4", "--edition", "keep-it-simple",
+         "--edition", "only-chaos"]
+
+
+def run(tmp_path: Path, name: str, *extra: str) -> tuple[int, Path]:
+    out = tmp_path / name
+    status = main([*SMALL, "--out", str(out), *extra])
+    return status, out
+
+
+def test_writes_html_and_json_with_a_verdict_per_edition(tmp_path, capsys):
+    status, out = run(tmp_path, "a", "--workers", "1")
+    assert status == 0
+    data = json.loads((out / "balance.json").read_text())
+    assert data["complete"] and data["games_played"] == 160
+    assert [h["edition"] for h in data["headline"]] == ["keep-it-simple", "only-chaos"]
+    for h in data["headline"]:
+        v = h["variants"][0]
+        assert v["players"] == 4 and set(v["verdicts"]) == {"2", "4"}
+    cell = data["cells"]["design"][0]
+    assert {"sides", "length", "cards", "penalties", "unfinished", "verdict", "first_player", "seat_test"} <= set(cell)
+    assert sum(s["wins"] for s in cell["sides"]) + cell["draws"] == cell["finished"]
+    assert {p["cause"] for p in cell["penalties"]} <= {"mismatch", "bust", "target", "late"}
+    html = (out / "balance.html").read_text()
+    assert "<svg" in html and "At a glance" in html and "Keep it Simple" in html
+    assert "<script" not in html and "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    printed = capsys.readouterr().out
+    assert "Keep it Simple: 4 players:" in printed and "balance.html" in printed
+
+
+def test_same_inputs_give_byte_identical_files_whatever_the_workers(tmp_path):
+    _, a = run(tmp_path, "a", "--workers", "1")
+    _, b = run(tmp_path, "b", "--workers", "2")
+    for name in ("balance.html", "balance.json"):
+        assert (a / name).read_bytes() == (b / name).read_bytes()
+
+
+def test_option_tweak_is_compared_side_by_side(tmp_path):
+    status, out = run(tmp_path, "c", "--workers", "1", "--option", "all_out=draw", "--option", "play2_draws=2")
+    assert status == 0
+    data = json.loads((out / "balance.json").read_text())
+    assert [v["name"] for v in data["variants"]] == ["design", "tweak"]
+    assert data["variants"][1]["options"] == {"all_out": "draw", "play2_draws": 2}
+    rows = data["comparison"][0]["rows"]
+    assert {"test", "p", "p_adjusted", "significant"} <= set(rows[0])
+    assert any(r["test"] == "Mann-Whitney U" for r in rows)
+    html = (out / "balance.html").read_text()
+    assert "Design vs tweak" in html
+
+
+def test_against_another_manifest(tmp_path):
+    other = tmp_path / "other.yaml"
+    text = (ROOT / "cards.yaml").read_text().replace("target: 16", "target: 12", 1)
+    other.write_text(text)
+    status, out = run(tmp_path, "d", "--workers", "1", "--against", str(other), "--games", "30")
+    assert status == 0
+    data = json.loads((out / "balance.json").read_text())
+    assert data["variants"][1]["label"] == str(other)
+    assert len(data["comparison"]) == 4
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--edition", "the-ogg"], "did you mean 'the-og'"),
+    (["--players", "1,4"], "--players"),
+    (["--bots", "greedyy"], "unknown bot"),
+    (["--option", "all_out=maybe"], "all_out"),
+    (["--option", "nonsense"], "NAME=VALUE"),
+])
+def test_bad_input_is_a_usage_error(tmp_path, capsys, extra, message):
+    status, _ = run(tmp_path, "e", *extra)
+    assert status == 2
+    assert message in capsys.readouterr().err
+
+
+def test_ctrl_c_keeps_the_finished_games(tmp_path, monkeypatch, capsys):
+    class Interrupting:
+        def __init__(self, total):
+            pass
+
+        def __enter__(self):
+            def tick(done, planned):
+                if done >= 40:
+                    raise KeyboardInterrupt
+            return tick
+
+        def __exit__(self, *exc):
+            return None
+
+    monkeypatch.setattr(report_command, "progress_bar", Interrupting)
+    monkeypatch.setattr("generator.report.run.CHUNK", 20)
+    status, out = run(tmp_path, "f", "--workers", "1")
+    assert status == 130
+    data = json.loads((out / "balance.json").read_text())
+    assert not data["complete"] and data["games_played"] == 40 and data["games_planned"] == 160
+    assert "Partial report" in (out / "balance.html").read_text()
+    assert "interrupted" in capsys.readouterr().err
