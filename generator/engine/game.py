@@ -49,48 +49,25 @@ class Game:
 
     # --- tables ----------------------------------------------------------------------
     def _build_tables(self) -> None:
-        deck = self.deck
-        cards = [c for c in deck.cards if c.playing]
-        self.card_types = tuple(cards)
-        n = len(cards)
-        self.codes: tuple[str, ...] = tuple(c.code for c in cards)
-        self.index: dict[str, int] = {c.code: i for i, c in enumerate(cards)}
-        self.is_number = tuple(c.is_number for c in cards)
-        self.value = tuple(c.value if c.is_number else 0 for c in cards)
-        colour_bit = {c.name: 1 << i for i, c in enumerate(deck.colours)}
-        masks = [sum(colour_bit[name] for name in c.colours) for c in cards]
-        self.effect_name = tuple(c.effect.name if c.effect else "" for c in cards)
-        self.effect_fn = tuple(EFFECTS[c.effect.name] if c.effect else None for c in cards)
-        self.effect_param = tuple(
-            (c.effect.params[0][1] if c.effect and c.effect.params else None) for c in cards
-        )
-        self.seat_kind = tuple(
-            {"other": OTHER_SEAT, "any": ANY_SEAT}[SEAT_CHOICE[c.effect.name]] if c.effect and c.effect.name in SEAT_CHOICE else NO_SEAT
-            for c in cards
-        )
+        t = _deck_tables(self.deck)
+        self.card_types = t["card_types"]
+        self.codes: tuple[str, ...] = t["codes"]
+        self.index: dict[str, int] = t["index"]
+        self.is_number = t["is_number"]
+        self.value = t["value"]
+        self.effect_name = t["effect_name"]
+        self.effect_fn = t["effect_fn"]
+        self.effect_param = t["effect_param"]
+        self.seat_kind = t["seat_kind"]
         #: START is the match index of "0 of all colours"; every card matches it.
-        self.START = n
-        everything = (True,) * n
-        rows = []
-        for m in cards:
-            if not m.is_number:
-                rows.append(everything)  # only reachable with wild_sets_target
-            else:
-                rows.append(tuple((not c.is_number) or bool(masks[i] & masks[self.index[m.code]]) or c.value == m.value
-                                  for i, c in enumerate(cards)))
-        rows.append(everything)
-        #: matches[target][card]: does `card` match the match target?
-        self.matches: tuple[tuple[bool, ...], ...] = tuple(rows)
-        players = self.players
+        self.START = len(self.codes)
+        #: matches[target][card]: does `card` match the match target (a card index or START)?
+        self.matches: tuple[tuple[bool, ...], ...] = t["matches"]
         #: Interned actions, so legal_actions() allocates nothing but its list.
-        self.play_actions = tuple(
-            tuple(Action(PLAY, code, None if s < 0 else s, i) for s in range(-1, players)) for i, code in enumerate(self.codes)
-        )
-        self.discard_actions = tuple(Action(DISCARD, code, None, i) for i, code in enumerate(self.codes))
-        self.give_actions = tuple(tuple(Action(GIVE, code, g, i) for i, code in enumerate(self.codes)) for g in range(players))
+        self.play_actions, self.discard_actions, self.give_actions = _action_tables(self.deck, self.codes, self.players)
         self.late_action = Action(LATE)
         #: Edition cards in manifest order (copies expanded), as card indices.
-        self.edition_cards = tuple(self.index[c.code] for c in deck.edition_cards(self.edition.key))
+        self.edition_cards = tuple(self.index[c.code] for c in self.deck.edition_cards(self.edition.key))
 
     # --- states ----------------------------------------------------------------------
     def new_initial_state(self, seed: int = 0):
@@ -137,3 +114,57 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.edition.key} players={self.players} options={self.options.to_dict()}>"
+
+
+# Tables depend only on the (immutable) deck, and actions on the deck and player count; both are
+# cached so that loading many positions or replaying many records stays cheap.
+_TABLE_CACHE: dict[int, tuple[Deck, dict]] = {}
+_ACTION_CACHE: dict[tuple[int, int], tuple[Deck, tuple]] = {}
+
+
+def _deck_tables(deck: Deck) -> dict:
+    hit = _TABLE_CACHE.get(id(deck))
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    cards = [c for c in deck.cards if c.playing]
+    n = len(cards)
+    colour_bit = {c.name: 1 << i for i, c in enumerate(deck.colours)}
+    masks = [sum(colour_bit[name] for name in c.colours) for c in cards]
+    numbers = [c.is_number for c in cards]
+    values = [c.value if c.is_number else 0 for c in cards]
+    everything = (True,) * n
+    rows = []
+    for m in range(n):
+        if not numbers[m]:
+            rows.append(everything)  # a wild target (wild_sets_target): everything matches
+        else:
+            mm, mv = masks[m], values[m]
+            rows.append(tuple((not numbers[i]) or bool(masks[i] & mm) or values[i] == mv for i in range(n)))
+    rows.append(everything)  # START
+    tables = {
+        "card_types": tuple(cards),
+        "codes": tuple(c.code for c in cards),
+        "index": {c.code: i for i, c in enumerate(cards)},
+        "is_number": tuple(numbers),
+        "value": tuple(values),
+        "effect_name": tuple(c.effect.name if c.effect else "" for c in cards),
+        "effect_fn": tuple(EFFECTS[c.effect.name] if c.effect else None for c in cards),
+        "effect_param": tuple((c.effect.params[0][1] if c.effect and c.effect.params else None) for c in cards),
+        "seat_kind": tuple(
+            {"other": OTHER_SEAT, "any": ANY_SEAT}[SEAT_CHOICE[c.effect.name]] if c.effect and c.effect.name in SEAT_CHOICE
+            else NO_SEAT for c in cards),
+        "matches": tuple(rows),
+    }
+    _TABLE_CACHE[id(deck)] = (deck, tables)
+    return tables
+
+
+def _action_tables(deck: Deck, codes: tuple[str, ...], players: int) -> tuple:
+    hit = _ACTION_CACHE.get((id(deck), players))
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    plays = tuple(tuple(Action(PLAY, code, None if s < 0 else s, i) for s in range(-1, players)) for i, code in enumerate(codes))
+    discards = tuple(Action(DISCARD, code, None, i) for i, code in enumerate(codes))
+    gives = tuple(tuple(Action(GIVE, code, g, i) for i, code in enumerate(codes)) for g in range(players))
+    _ACTION_CACHE[(id(deck), players)] = (deck, (plays, discards, gives))
+    return plays, discards, gives

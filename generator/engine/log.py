@@ -47,7 +47,15 @@ def decision_line(before, action, after) -> str:
     parts = [f"seat {actor}: {text}"]
     if action.kind == "play":
         match = "start" if after.match == game.START else game.codes[after.match]
-        parts.append(f"count {after.count} match {match}")
+        notes = []
+        matched = game.matches[before.match][game.index[action.code]]
+        if not matched:
+            notes.append("no match")
+        if after.last_penalty > (0 if matched else 1):
+            notes.append("bust, reset")
+        if after.sixteen_by == actor:
+            notes.append(f"hits {game.target}, reset")
+        parts.append(f"count {after.count} match {match}" + (f" ({', '.join(notes)})" if notes else ""))
     new_owed = after.owed
     if new_owed:
         parts.append("owed " + ",".join(map(str, new_owed)))

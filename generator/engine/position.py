@@ -140,7 +140,7 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
     if state.winner is not None or state.stopped or state.n_in == 0:
         state.done = True
         return state
-    if out[turn]:
+    if out[turn] and not state.owed:
         raise PositionError(f"seat {turn} is to act but is out")
     state._settle()
     return state

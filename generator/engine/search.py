@@ -71,6 +71,8 @@ class SearchBot:
             if state.done:
                 break
             legal = state.legal_actions()
+            if not legal:
+                continue
             seat = state.owed[0] if state.owed else state.turn
             state._apply(greedy.choose(PlayerView(state, seat), legal, rng))
         if state.done:

@@ -1,0 +1,19 @@
+"""The engine depends on generator.model and the standard library only (ARCHITECTURE.md)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+
+def test_engine_never_imports_rendering_libraries():
+    code = (
+        "import sys, json\n"
+        "import generator.engine, generator.engine.search, generator.engine.simulate\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    modules = json.loads(out)
+    for banned in ("reportlab", "PIL", "jinja2", "yaml", "pydantic", "generator.faces", "generator.pdf", "generator.manifest"):
+        assert not any(m == banned or m.startswith(banned + ".") for m in modules), f"the engine imports {banned}"
