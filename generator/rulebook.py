@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
 import jinja2
+from markupsafe import Markup
 
 from generator import rulebook_images
 from generator.model import CardType, Deck
@@ -182,6 +183,14 @@ def rule_options() -> list[dict[str, Any]]:
     ]
 
 
+def stylesheet() -> Markup:
+    """templates/rulebook.css, trusted markup for the <style> element (escaping would break it)."""
+    css = (templates_dir() / "rulebook.css").read_text(encoding="utf-8")
+    if "</" in css:
+        raise ValueError("templates/rulebook.css must not contain '</' (it would end the <style> element)")
+    return Markup(css)
+
+
 def number_range(deck: Deck) -> dict[str, int]:
     """The lowest and highest printed numbers, for the rulebook's "a 7 adds 7" sentences."""
     values = [c.value for c in deck.cards if c.is_number and c.value is not None]
@@ -203,7 +212,8 @@ def context(deck: Deck, images: Mapping[str, CardImage], examples: list[dict[str
         "options": options,
         "examples": examples,
         "quickref": quickref,
-        "css": (templates_dir() / "rulebook.css").read_text(encoding="utf-8"),
+        "ref_card": next((card_data(deck, c, images) for c in deck.cards if c.kind == "reference"), None),
+        "css": stylesheet(),
         "cards": {c.code: card_data(deck, c, images) for c in deck.cards},
         "numbers": number_range(deck),
         "opts": {o["name"]: o for o in options},
