@@ -9,7 +9,7 @@ import sys
 from generator import __version__
 
 #: Command modules under generator/commands/, in the order `--help` lists them.
-COMMANDS = ("validate", "build", "schema", "scenario", "replay", "simulate", "report")
+COMMANDS = ("validate", "build", "schema", "scenario", "replay", "simulate", "report", "play")
 
 
 def build_parser() -> argparse.ArgumentParser:

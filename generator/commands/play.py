@@ -1,0 +1,113 @@
+"""`county-uppy play`: a person plays County Uppy against bots in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import sys
+import time
+from pathlib import Path
+
+from generator.commands.common import load_deck, report
+
+EPILOG = """\
+At a terminal the screen is redrawn after every move and a SPEED timer counts down while you
+type. Otherwise one answer is read per line of standard input (a number from 1, or the
+decision itself such as 'play C5'), so a game can be scripted. Bad answers are asked again;
+'q', end of input or Ctrl-C end the game.
+
+The game record is saved at the end (default output/games/play-DATE-seedS.json) and
+`county-uppy replay FILE` plays it back. Exit status: 0 when the game ends or you leave it,
+130 after Ctrl-C, 2 for bad options.
+"""
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("play", help="play against bots in the terminal",
+                       description="Play County Uppy against bots: you are one seat, bots play the others.",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--players", type=int, default=4, metavar="N", help="players at the table, you included (default 4)")
+    p.add_argument("--edition", default="the-og", metavar="KEY", help="which cards are shuffled in (default the-og)")
+    p.add_argument("--bots", default="greedy", metavar="LIST",
+                   help="bot names for the other seats, comma-separated, repeated in turn (default greedy)")
+    p.add_argument("--teams", action="store_true", help="the Teams variant (an even number of players, 4 or more)")
+    p.add_argument("--speed", type=float, default=None, metavar="SECONDS",
+                   help="SPEED: seconds you have for each play; late costs a discard")
+    p.add_argument("--seed", type=int, default=None, metavar="S", help="deal this game (default: a new random deal)")
+    p.add_argument("--seat", type=int, default=0, metavar="N", help="your seat (default 0, the dealer: you play last)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
+    p.add_argument("--record", default=None, metavar="PATH",
+                   help="where to save the game record (default output/games/play-DATE-seedS.json)")
+    p.add_argument("--delay", type=float, default=0.7, metavar="SECONDS",
+                   help="pause after each bot move at a terminal (default 0.7)")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from generator.engine import EngineError, Game, make_bot, make_record
+    from generator.play.inputs import LineInput, TerminalInput
+    from generator.play.session import Session
+    from generator.problems import InputError
+
+    try:
+        deck = load_deck(args.manifest)
+    except InputError as err:
+        return report(err)
+    options: dict[str, object] = {}
+    try:
+        for item in args.option:
+            name, sep, value = item.partition("=")
+            if not sep:
+                raise EngineError(f"--option takes NAME=VALUE, not {item!r}")
+            options[name.strip()] = value.strip()
+        if args.teams:
+            options["teams"] = True
+        if args.speed is not None:
+            options["speed_seconds"] = args.speed
+        game = Game(deck, args.edition, args.players, options)
+        if not 0 <= args.seat < args.players:
+            raise EngineError(f"--seat must be 0..{args.players - 1}, not {args.seat}")
+        names = [n.strip() for n in args.bots.split(",") if n.strip()] or ["greedy"]
+        for n in names:
+            make_bot(n)
+    except EngineError as exc:
+        print(f"county-uppy play: {exc}", file=sys.stderr)
+        return 2
+    others = [s for s in range(args.players) if s != args.seat]
+    bot_names = ["human"] * args.players
+    for k, s in enumerate(others):
+        bot_names[s] = names[k % len(names)]
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    interactive = _is_tty(sys.stdin) and _is_tty(sys.stdout)
+    console = Console(highlight=False)
+    if interactive:
+        inp = TerminalInput(console, delay=args.delay)
+    else:
+        inp = LineInput(sys.stdin, console)
+    session = Session(game, seed, args.seat, bot_names, inp)
+    outcome = session.run()
+    session.screen.acting = -1 if session.state.is_terminal() else session.screen.acting
+    inp.show(session.screen)
+    console.print(session.result_text(), style="bold", soft_wrap=True)
+    path = Path(args.record) if args.record else Path("output") / "games" / f"play-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.json"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(make_record(session.state, bot_names), indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        print(f"county-uppy play: could not save the game record to {path}: {exc}", file=sys.stderr)
+        return 1
+    console.print(f"game record saved to {path}; play it back with: county-uppy replay {path}", soft_wrap=True)
+    return 130 if outcome == "interrupted" else 0
+
+
+def _is_tty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

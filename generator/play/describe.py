@@ -1,0 +1,69 @@
+"""Words and styles for what the terminal shows: cards, the match target, players, decisions.
+
+Every colour is shown with its name and its shape, never by colour alone.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from generator.engine import Action, Game, State
+from generator.model import CardType
+
+SHAPES = {"circle": "●", "triangle": "▲", "square": "■", "diamond": "◆", "star": "★", "hexagon": "⬢"}
+
+
+def colour_tag(game: Game, colour: str) -> Text:
+    c = game.deck.colour(colour)
+    return Text(f"{SHAPES.get(c.shape, '?')} {c.name}", style=f"bold {c.rgb}")
+
+
+def card_text(game: Game, code: str, *, long: bool = False) -> Text:
+    """`● cyan 5`, `● cyan / ▲ green -4`, or a wild's name (and its effect text when long)."""
+    card: CardType = game.deck.card(code)
+    if card.is_number:
+        out = Text()
+        for i, colour in enumerate(card.colours):
+            if i:
+                out.append(" / ")
+            out.append_text(colour_tag(game, colour))
+        out.append(f" {card.value}", style="bold")
+        return out
+    out = Text(card.name, style="bold magenta")
+    if long and card.text:
+        out.append(f" ({card.text})", style="dim")
+    return out
+
+
+def match_text(state: State) -> Text:
+    """The match target: colour name, shape and number, or the start marker."""
+    game = state.game
+    if state.match == game.START:
+        return Text("start: any card matches (0 of all colours)")
+    return card_text(game, game.codes[state.match])
+
+
+def seat_name(seat: int, human: int, bots: list[str]) -> str:
+    return f"seat {seat} (you)" if seat == human else f"seat {seat} ({bots[seat]} bot)"
+
+
+def action_text(state: State, action: Action, human: int, bots: list[str]) -> Text:
+    """A choice as the player reads it: `play ● cyan 5`, `play Steal a Card from seat 2`."""
+    game = state.game
+    out = Text()
+    if action.kind == "play":
+        out.append("play ")
+        out.append_text(card_text(game, action.code, long=True))
+        if action.seat is not None:
+            effect = game.deck.card(action.code).effect
+            verb = {"steal": "from", "trade_hands": "with", "redeal": "dealing first to"}.get(effect.name if effect else "", "naming")
+            out.append(f" {verb} {seat_name(action.seat, human, bots)}, {len(state.hands[action.seat])} cards")
+    elif action.kind == "discard":
+        out.append("discard ")
+        out.append_text(card_text(game, action.code))
+    elif action.kind == "give":
+        out.append(f"{seat_name(action.seat, human, bots)} gives you ")  # type: ignore[arg-type]
+        out.append_text(card_text(game, action.code))
+    else:
+        out.append(str(action))
+    return out

@@ -1,0 +1,139 @@
+"""Where the human's answers come from: a terminal (live timer, line editing) or lines of text.
+
+Both return an Answer; neither ever raises for bad input. At a terminal the prompt line is
+redrawn in place by rich (the SPEED timer counts down while you type); elsewhere one answer
+is read per line, so a game can be scripted.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+import time
+from dataclasses import dataclass
+from typing import IO, Callable
+
+from rich.console import Console
+from rich.live import Live
+from rich.text import Text
+
+from generator.play.screen import Screen
+
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True)
+class Answer:
+    kind: str  #: "text" (see `text`), "timeout" (SPEED limit passed), "eof" (no more input)
+    text: str = ""
+
+
+class LineInput:
+    """One answer per line from a stream (a pipe, a file, a test's StringIO)."""
+
+    def __init__(self, stream: IO[str], console: Console, clock: Clock = time.monotonic):
+        self.stream = stream
+        self.console = console
+        self.clock = clock
+
+    def show(self, screen: Screen) -> None:
+        self.console.print(screen.renderable(with_status=False))
+
+    def event(self, screen: Screen, line: Text) -> None:
+        self.console.print(Text("  ").append_text(line), soft_wrap=True)
+
+    def problem(self, screen: Screen) -> None:
+        assert screen.prompt is not None
+        self.console.print(screen.prompt.problem, style="bold red")
+
+    def ask(self, screen: Screen, deadline: float | None) -> Answer:
+        assert screen.prompt is not None
+        if deadline is not None:
+            left = deadline - self.clock()
+            if left <= 0 or not self._ready(left):
+                return Answer("timeout")
+        self.console.print(screen.status(), end="")
+        line = self.stream.readline()
+        if not line:
+            self.console.print()
+            return Answer("eof")
+        text = line.strip()
+        self.console.print(text)
+        return Answer("text", text)
+
+    def _ready(self, seconds: float) -> bool:
+        """Wait up to `seconds` for a line; True if there is one (always True where select cannot tell)."""
+        try:
+            fd = self.stream.fileno()
+        except (AttributeError, OSError, ValueError):
+            return True
+        try:
+            ready, _, _ = select.select([fd], [], [], seconds)
+        except (OSError, ValueError):
+            return True
+        return bool(ready)
+
+
+class TerminalInput:
+    """Keys from a terminal in cbreak mode, with the prompt line (and SPEED timer) redrawn live."""
+
+    def __init__(self, console: Console, clock: Clock = time.monotonic, stream: IO[str] = sys.stdin, delay: float = 0.7):
+        self.console = console
+        self.clock = clock
+        self.fd = stream.fileno()
+        self.delay = delay  #: seconds to let each bot move sink in
+
+    def show(self, screen: Screen) -> None:
+        self.console.clear()
+        self.console.print(screen.renderable(with_status=False))
+
+    def event(self, screen: Screen, line: Text) -> None:
+        self.show(screen)
+        if self.delay:
+            time.sleep(self.delay if not screen.watching else min(self.delay, 0.15))
+
+    def problem(self, screen: Screen) -> None:
+        self.show(screen)
+
+    def ask(self, screen: Screen, deadline: float | None) -> Answer:
+        import termios
+        import tty
+
+        prompt = screen.prompt
+        assert prompt is not None
+        prompt.typed = ""
+        old = termios.tcgetattr(self.fd)
+        try:
+            tty.setcbreak(self.fd)
+            with Live(screen.status(), console=self.console, auto_refresh=False, transient=True) as live:
+                while True:
+                    if deadline is not None:
+                        left = deadline - self.clock()
+                        if left <= 0:
+                            return Answer("timeout")
+                        prompt.timer = f"{left:4.1f} s left"
+                    live.update(screen.status(), refresh=True)
+                    ready, _, _ = select.select([self.fd], [], [], 0.1)
+                    if not ready:
+                        continue
+                    data = os.read(self.fd, 64).decode("utf-8", "ignore")
+                    if not data:
+                        return Answer("eof")
+                    if data.startswith("\x1b"):
+                        continue  # arrow keys and other escape sequences
+                    for ch in data:
+                        if ch in "\r\n":
+                            self.console.print(screen.status())
+                            return Answer("text", prompt.typed.strip())
+                        if ch == "\x04":
+                            if not prompt.typed:
+                                return Answer("eof")
+                        elif ch in "\x7f\x08":
+                            prompt.typed = prompt.typed[:-1]
+                        elif ch == "\x15":
+                            prompt.typed = ""
+                        elif ch.isprintable() and len(prompt.typed) < 40:
+                            prompt.typed += ch
+        finally:
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, old)

@@ -1,0 +1,206 @@
+"""A person against bots: the game loop of `county-uppy play`, on the engine's public API.
+
+The human answers for one seat; bots (the engine's, seeded as in `simulate`) for the rest.
+SPEED: each of the human's plays has `speed_seconds`; past it the engine's `late` decision
+is applied (the player owes a discard, then still plays), at most once per turn.
+Teams: on the human's turn a bot teammate may give a card first (the bot decides, as the
+rules let the giver choose); on a bot teammate's turn the human is asked whether to give.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from rich.text import Text
+
+from generator.engine import Action, Game, State, make_bot
+from generator.engine.actions import DISCARD, GIVE, PLAY
+from generator.engine.simulate import bot_seed
+from generator.play.describe import action_text, card_text
+from generator.play.events import event_text
+from generator.play.screen import Prompt, Screen
+
+QUIT_WORDS = ("q", "quit", "exit")
+
+
+@dataclass
+class Session:
+    game: Game
+    seed: int
+    human: int
+    bot_names: list[str]  #: one per seat; the human's entry is "human"
+    inp: object  #: a LineInput or TerminalInput
+    clock: object = None
+    state: State = field(init=False)
+    outcome: str = field(init=False, default="")  #: "over", "quit", "eof" or "interrupted"
+
+    def __post_init__(self) -> None:
+        self.state = self.game.new_initial_state(self.seed)
+        self.rng = random.Random(bot_seed(self.seed))
+        self.bots = {s: make_bot(n) for s, n in enumerate(self.bot_names) if s != self.human}
+        self.screen = Screen(self.state, self.human, self.bot_names, self.seed)
+        self.late_turn = -1  #: the turn in which the human was last late
+        if self.clock is None:
+            self.clock = self.inp.clock  # type: ignore[attr-defined]
+
+    # --- the loop ----------------------------------------------------------------------
+    def run(self) -> str:
+        """Play until the game ends or the human stops; return why it stopped."""
+        try:
+            self.outcome = self._loop()
+        except KeyboardInterrupt:
+            self.outcome = "interrupted"
+        self.screen.prompt = None
+        self.screen.acting = -1 if self.state.is_terminal() else self.screen.acting
+        return self.outcome
+
+    def _loop(self) -> str:
+        s = self.state
+        while not s.is_terminal():
+            drawing = s.turn == self.human and not s.drawn and not s.owed
+            before = Counter(s.hands[self.human]) if drawing else None
+            actor = s.current_player()
+            if before is not None:
+                self._tell_draw(before)
+            if s.is_terminal():
+                break
+            self.screen.acting = actor
+            if actor == self.human:
+                stop = self._human_turn()
+            else:
+                stop = self._bot_turn(actor)
+            if stop:
+                return stop
+        self.screen.acting = -1
+        return "over"
+
+    def _human_turn(self) -> str | None:
+        s = self.state
+        legal = s.legal_actions()
+        if legal[0].kind == DISCARD:
+            return self._ask_and_apply("You owe a discard: which card goes?", legal)
+        if any(a.kind == GIVE for a in legal):
+            self._teammate_gives(legal)
+            legal = s.legal_actions()
+        plays = [a for a in legal if a.kind == PLAY]
+        speed = self.game.options.speed_seconds
+        deadline = None
+        if speed and self.late_turn != s.turns:
+            deadline = self.clock() + speed  # type: ignore[operator]
+        second = " (your second card: Play 2)" if s.played else ""
+        return self._ask_and_apply(f"Your turn{second}: which card do you play?", plays, deadline=deadline)
+
+    def _bot_turn(self, actor: int) -> str | None:
+        s = self.state
+        legal = s.legal_actions()
+        mine = [a for a in legal if a.kind == GIVE and a.seat == self.human]
+        if mine:
+            offer = [None, *mine]
+            pick = self._ask(f"Seat {actor}, your teammate, is about to play. Give them a card?", offer)
+            if isinstance(pick, str):
+                return pick
+            if pick is not None:
+                self._apply(pick, self.human)
+                legal = s.legal_actions()
+            legal = [a for a in legal if not (a.kind == GIVE and a.seat == self.human)]
+        action = self.bots[actor].choose(s.view(actor), legal, self.rng)
+        self._apply(action, actor)
+        return None
+
+    def _teammate_gives(self, legal: Sequence[Action]) -> None:
+        """A bot teammate decides whether to give the human a card (and which)."""
+        givers = list(dict.fromkeys(a.seat for a in legal if a.kind == GIVE))
+        for g in givers:
+            if g == self.human or g not in self.bots:
+                continue
+            choice = self.bots[g].choose(self.state.view(self.human), legal, self.rng)
+            if choice.kind == GIVE and choice.seat == g:
+                self._apply(choice, g)
+                return
+
+    # --- asking ------------------------------------------------------------------------
+    def _ask_and_apply(self, question: str, choices: list[Action], deadline: float | None = None) -> str | None:
+        pick = self._ask(question, choices, deadline)
+        if isinstance(pick, str):
+            return pick
+        if pick is None:  # SPEED: too slow
+            self.late_turn = self.state.turns
+            self._apply(self.game.late_action, self.human)
+            return None
+        self._apply(pick, self.human)
+        return None
+
+    def _ask(self, question: str, choices: list, deadline: float | None = None):
+        """The chosen Action (or None for "no card" / a timeout), or a stop reason string."""
+        s = self.state
+        labels = [Text("no card") if c is None else action_text(s, c, self.human, self.bot_names) for c in choices]
+        prompt = Prompt(question, labels)
+        self.screen.prompt = prompt
+        self.inp.show(self.screen)  # type: ignore[attr-defined]
+        while True:
+            answer = self.inp.ask(self.screen, deadline)  # type: ignore[attr-defined]
+            if answer.kind == "timeout":
+                self.screen.prompt = None
+                return None
+            if answer.kind == "eof":
+                return "eof"
+            text = answer.text
+            if text.lower() in QUIT_WORDS:
+                return "quit"
+            index = self._parse(text, choices)
+            if index is not None:
+                self.screen.prompt = None
+                return choices[index]
+            prompt.problem = (f"'{text}' is not one of the choices: type a number from 1 to {len(choices)}"
+                              if text else f"type a number from 1 to {len(choices)}")
+            self.inp.problem(self.screen)  # type: ignore[attr-defined]
+
+    @staticmethod
+    def _parse(text: str, choices: list) -> int | None:
+        """A number from 1, a decision as text (`play STEAL 2`), or a card code that names one choice."""
+        if text.isdigit():
+            k = int(text)
+            return k - 1 if 1 <= k <= len(choices) else None
+        lowered = text.lower()
+        for i, c in enumerate(choices):
+            if c is not None and str(c).lower() == lowered:
+                return i
+        by_code = [i for i, c in enumerate(choices) if c is not None and c.code.lower() == lowered]
+        return by_code[0] if len(by_code) == 1 else None
+
+    # --- applying and telling -----------------------------------------------------------
+    def _apply(self, action: Action, actor: int) -> None:
+        before = self.state.clone()
+        self.state.apply(action)
+        line = event_text(before, action, self.state, actor, self.human, self.bot_names)
+        self._log(line)
+
+    def _tell_draw(self, before: Counter) -> None:
+        got = Counter(self.state.hands[self.human]) - before
+        if got:
+            codes = self.game.codes
+            line = Text("you drew ")
+            line.append_text(Text(", ").join(card_text(self.game, codes[c]) for c in sorted(got.elements())))
+            self._log(line)
+
+    def _log(self, line: Text) -> None:
+        self.screen.log.append(line)
+        self.screen.prompt = None
+        self.inp.event(self.screen, line)  # type: ignore[attr-defined]
+
+    # --- the end -------------------------------------------------------------------------
+    def result_text(self) -> str:
+        s = self.state
+        if s.is_terminal():
+            if s.stopped:
+                return f"The game stopped unfinished after {s.turns} turns."
+            if s.winner is None:
+                return "Everyone is out: a draw."
+            if self.game.options.teams:
+                return "Your team wins!" if s.winner == self.human % 2 else f"Team {s.winner} wins."
+            return "You win!" if s.winner == self.human else f"Seat {s.winner} ({self.bot_names[s.winner]} bot) wins."
+        return {"quit": "You left the game.", "eof": "End of input: the game stops here.",
+                "interrupted": "Interrupted: the game stops here."}.get(self.outcome, "The game stops here.")

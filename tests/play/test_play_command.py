@@ -1,0 +1,127 @@
+"""`county-uppy play` driven through standard input, to the end of a game, then replayed."""
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from generator.cli import main
+from generator.engine import Game, replay
+from generator.manifest import load
+from generator.play.inputs import LineInput
+from generator.play.session import Session
+
+ROOT = Path(__file__).resolve().parents[2]
+MANIFEST = str(ROOT / "cards.yaml")
+DECK = load(MANIFEST)
+
+
+def play(monkeypatch, tmp_path, lines: str, *args: str) -> tuple[int, Path]:
+    record = tmp_path / "game.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
+    status = main(["play", "--manifest", MANIFEST, "--record", str(record), *args])
+    return status, record
+
+
+def test_a_scripted_game_plays_to_the_end_and_replays(monkeypatch, tmp_path, capsys):
+    status, record = play(monkeypatch, tmp_path, "1\n" * 400, "--seed", "5")
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "Your turn: which card do you play?" in out and "COUNT" in out and "MATCH" in out
+    assert "wins" in out or "You win!" in out
+    assert f"game record saved to {record}" in out
+    data = json.loads(record.read_text())
+    assert data["seed"] == 5 and data["bots"] == ["human", "greedy", "greedy", "greedy"]
+    state, same = replay(DECK, data)
+    assert same and state.is_terminal() and state.winner is not None
+    assert main(["replay", "--manifest", MANIFEST, str(record)]) == 0
+
+
+def test_same_seed_and_answers_give_the_same_game(monkeypatch, tmp_path):
+    _, a = play(monkeypatch, tmp_path / "a", "2\n1\n" * 300, "--seed", "11", "--players", "3", "--edition", "keep-it-simple")
+    _, b = play(monkeypatch, tmp_path / "b", "2\n1\n" * 300, "--seed", "11", "--players", "3", "--edition", "keep-it-simple")
+    assert json.loads(a.read_text()) == json.loads(b.read_text())
+
+
+def test_bad_answers_are_asked_again(monkeypatch, tmp_path, capsys):
+    status, record = play(monkeypatch, tmp_path, "banana\n0\n99\n\n" + "1\n" * 400, "--seed", "5")
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "'banana' is not one of the choices" in out and "'99' is not one of the choices" in out
+    assert replay(DECK, json.loads(record.read_text()))[1]
+
+
+def test_end_of_input_stops_cleanly_and_saves(monkeypatch, tmp_path, capsys):
+    status, record = play(monkeypatch, tmp_path, "1\n1\n", "--seed", "5")
+    out = capsys.readouterr().out
+    assert status == 0 and "End of input" in out
+    data = json.loads(record.read_text())
+    state, same = replay(DECK, data)
+    assert same and not state.is_terminal()
+
+
+def test_quit_and_decision_text(monkeypatch, tmp_path, capsys):
+    # seed 5: the first hand holds =15; answering with the decision itself works too.
+    status, record = play(monkeypatch, tmp_path, "play =15\nq\n", "--seed", "5")
+    assert status == 0 and "You left the game." in capsys.readouterr().out
+    assert "play =15" in json.loads(record.read_text())["decisions"]
+
+
+def test_ctrl_c_stops_cleanly_and_saves(monkeypatch, tmp_path, capsys):
+    class Interrupt(io.StringIO):
+        def readline(self, *a):
+            raise KeyboardInterrupt
+
+    record = tmp_path / "game.json"
+    monkeypatch.setattr("sys.stdin", Interrupt())
+    assert main(["play", "--manifest", MANIFEST, "--record", str(record), "--seed", "5"]) == 130
+    assert "Interrupted" in capsys.readouterr().out and record.exists()
+
+
+def test_teams_game_asks_the_human_to_give(monkeypatch, tmp_path, capsys):
+    status, record = play(monkeypatch, tmp_path, "2\n" * 600, "--seed", "3", "--teams", "--players", "4")
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "your teammate, is about to play. Give them a card?" in out
+    data = json.loads(record.read_text())
+    assert data["options"] == {"teams": True}
+    assert any(d.startswith("give 0 ") for d in data["decisions"])
+    state, same = replay(DECK, data)
+    assert same and state.is_terminal()
+
+
+def test_speed_late_player_owes_a_discard_then_plays():
+    class SlowClock:
+        """Every look at the clock is 100 s later: the human is always too slow."""
+        t = 0.0
+
+        def __call__(self):
+            self.t += 100.0
+            return self.t
+
+    out = io.StringIO()
+    console = Console(file=out, width=100)
+    game = Game(DECK, "keep-it-simple", 2, {"speed_seconds": 5})
+    inp = LineInput(io.StringIO("1\n" * 300), console, clock=SlowClock())
+    session = Session(game, 9, 0, ["human", "greedy"], inp)
+    assert session.run() in ("over", "eof")
+    decisions = [str(a) for a in session.state.history]
+    assert "late" in decisions
+    late = decisions.index("late")
+    assert decisions[late + 1].startswith("discard") and decisions[late + 2].startswith("play")
+    assert "took too long (SPEED)" in out.getvalue()
+    record = {"seed": 9, "players": 2, "edition": "keep-it-simple", "options": {"speed_seconds": 5}, "decisions": decisions}
+    assert replay(DECK, record)[0].history == session.state.history
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--teams", "--players", "3"], "Teams"),
+    (["--edition", "the-ogg"], "did you mean"),
+    (["--bots", "clever"], "unknown bot"),
+    (["--seat", "7"], "--seat"),
+])
+def test_bad_options_are_usage_errors(monkeypatch, tmp_path, capsys, args, message):
+    status, _ = play(monkeypatch, tmp_path, "", *args)
+    assert status == 2 and message in capsys.readouterr().err
