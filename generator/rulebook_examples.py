@@ -25,9 +25,10 @@ class Example:
     key: str  #: names the caption partial templates/examples/KEY.html.j2
     position: Callable[[Deck], dict[str, Any]]  #: the position before the play
     decisions: tuple[str, ...]
-    #: what the engine's position right after the first decision must show: "reset" (the
-    #: count went back to 0), "target" (the count hit the target), "owed" (seats owing a
-    #: discard, in order), "out" (seats out after every decision), "winner"
+    #: what the engine made of the first decision: "matched" (the card matched), "bust" (the
+    #: count went over the target or under 0), "target" (it hit the target exactly), "reset"
+    #: (the count went back to 0), "owed" (seats owing a discard, in order); and after every
+    #: decision: "out" (seats out), "winner"
     expect: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -53,50 +54,50 @@ EXAMPLES: tuple[Example, ...] = (
         "miss",
         lambda d: _pos(d.params.target - 7, "G4", [["M6", "C1", "G7"], ["C2", "M0"], ["G5", "C7"]], ["C4", "G4"]),
         ("play M6", "discard C1"),
-        {"reset": False, "target": False, "owed": [0]},
+        {"matched": False, "bust": False, "reset": False, "target": False, "owed": [0]},
     ),
     Example(
         "over",
         lambda d: _pos(d.params.target - 3, "C2", [["C5", "M1", "G3"], ["C2", "M0"], ["G5", "C7"]], ["G2", "C2"]),
         ("play C5", "discard M1"),
-        {"reset": True, "target": False, "owed": [0]},
+        {"matched": True, "bust": True, "reset": True, "target": False, "owed": [0]},
     ),
     Example(
         "under",
         lambda d: _pos(1, "G3", [["G-2", "M5", "C6"], ["C2", "M0"], ["G5", "C7"]], ["M-2", "G3"]),
         ("play G-2", "discard M5"),
-        {"reset": True, "target": False, "owed": [0]},
+        {"matched": True, "bust": True, "reset": True, "target": False, "owed": [0]},
     ),
     Example(
         "target",
         lambda d: _pos(d.params.target - 4, "M7", [["M4", "C1", "G6"], ["C2", "M0"], ["G5", "C7"]], ["M3", "M7"]),
         ("play M4", "discard M0", "discard G5"),
-        {"reset": True, "target": True, "owed": [1, 2]},
+        {"matched": True, "bust": False, "reset": True, "target": True, "owed": [1, 2]},
     ),
     Example(
         "stack",
         lambda d: _pos(d.params.target - 2, "C3", [["G5", "M1", "C0"], ["C2", "M0"], ["G5", "C7"]], ["M3", "C3"]),
         ("play G5", "discard M1", "discard C0"),
-        {"reset": True, "target": False, "owed": [0, 0]},
+        {"matched": False, "bust": True, "reset": True, "target": False, "owed": [0, 0]},
     ),
     Example(
         "stack_target",
         lambda d: _pos(d.params.target - 5, "C2", [["M5", "G1", "C6"], ["C3", "M0"], ["G7", "C7"]], ["G2", "C2"]),
         ("play M5", "discard G1", "discard M0", "discard G7"),
-        {"reset": True, "target": True, "owed": [0, 1, 2]},
+        {"matched": False, "bust": False, "reset": True, "target": True, "owed": [0, 1, 2]},
     ),
     Example(
         "multiply",
         lambda d: _pos(d.params.target // _factor(d) + 1, "G6",
                        [[_multiply_code(d), "C1", "M3"], ["C2", "M0"], ["G5", "C7"]], ["G6"]),
         ("play {multiply}", "discard M3"),
-        {"reset": True, "target": False, "owed": [0]},
+        {"matched": True, "bust": True, "reset": True, "target": False, "owed": [0]},
     ),
     Example(
         "out",
         lambda d: _pos(d.params.target - 6, "G1", [["G6", "M2"], []], ["M5", "G1"]),
         ("play G6",),
-        {"reset": True, "target": True, "out": [1], "winner": 0},
+        {"matched": True, "bust": False, "reset": True, "target": True, "out": [1], "winner": 0},
     ),
 )
 
@@ -118,11 +119,14 @@ def play_example(deck: Deck, ex: Example) -> dict[str, Any]:
         previous = before
         for decision in decisions:
             actor = state.current_player()
+            kind, code = decision.split()[:2]
+            matched = kind != "play" or state.game.matches[state.match][state.game.card_index(code)]
             state.apply(decision)
             after = to_position(state)
             steps.append({
-                "decision": decision, "kind": decision.split()[0], "seat": actor, "card": decision.split()[1],
-                "position": after, "target": state.sixteen_by >= 0,
+                "decision": decision, "kind": kind, "seat": actor, "card": code, "position": after,
+                "matched": matched, "target": kind == "play" and state.sixteen_by >= 0,
+                "bust": kind == "play" and state.last_penalty > (0 if matched else 1),
                 "reset": after["count"] == 0 and not after["in_play"] and bool(previous["in_play"] or previous["count"]),
                 "owed": _tally(after["pending"]["owed"]),
                 "now_out": [s for s in after["out"] if s not in previous["out"]],
@@ -133,6 +137,8 @@ def play_example(deck: Deck, ex: Example) -> dict[str, Any]:
     first = steps[0]["position"]
     seen = {
         "reset": steps[0]["reset"],
+        "matched": steps[0]["matched"],
+        "bust": steps[0]["bust"],
         "target": steps[0]["target"],
         "owed": first["pending"]["owed"],
         "out": steps[-1]["position"]["out"],
