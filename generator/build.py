@@ -14,6 +14,7 @@ from typing import Callable
 from generator.deck_json import deck_json
 from generator.model import Deck
 from generator.outputs import Artifact, json_bytes, write_artifact
+from generator.render_build import build_cards, build_pod, build_print, build_tts
 
 
 @dataclass
@@ -25,6 +26,9 @@ class BuildContext:
     papers: tuple[str, ...] = ("letter", "a4")
     jobs: int = 0  #: worker processes; 0 means one per core
     progress: bool = False  #: show a progress bar (only on a terminal)
+    pod: tuple[str, ...] = ("tgc", "mpc", "dtc")  #: print-on-demand profiles (--pod)
+    tts_url: str = ""  #: where TTS loads the deck sheets from (--tts-url); default: file URI of output/tts
+    shared: dict = field(default_factory=dict)  #: work products share within one build (rendered faces)
     notes: list[str] = field(default_factory=list)  #: lines to print after the build
 
 
@@ -38,6 +42,10 @@ Product = Callable[[BuildContext], list[Artifact]]
 #: name -> product, in build order. Later products may use files earlier ones wrote.
 PRODUCTS: dict[str, Product] = {
     "deck": build_deck_json,
+    "cards": build_cards,
+    "print": build_print,
+    "pod": build_pod,
+    "tts": build_tts,
 }
 
 

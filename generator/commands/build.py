@@ -19,6 +19,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--paper", action="append", choices=("letter", "a4"), default=[], help="paper size of the print sheets (default: both)")
     p.add_argument("--only", action="append", default=[], metavar="PRODUCT", help=f"build only these products: {', '.join(PRODUCTS)} (repeatable)")
     p.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: one per core)")
+    p.add_argument("--pod", action="append", choices=("tgc", "mpc", "dtc"), default=[],
+                   help="print-on-demand profiles (repeatable; default all): tgc The Game Crafter 825x1125 "
+                        "(output/cards), mpc MakePlayingCards 822x1122 (output/pod/mpc), dtc DriveThruCards-style "
+                        "PDF, one card per page (output/pod)")
+    p.add_argument("--tts-url", default="", metavar="URL",
+                   help="where Tabletop Simulator will load output/tts/*.png from (default: their file:// address)")
     return p
 
 
@@ -48,8 +54,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"county-uppy build: {out} exists and is not a folder", file=sys.stderr)
         return 2
     ctx = BuildContext(deck, out, Path(args.manifest), tuple(args.edition), tuple(args.paper) or ("letter", "a4"),
-                       args.jobs, progress=sys.stderr.isatty())
-    artifacts = build(ctx, only)
+                       args.jobs, progress=sys.stderr.isatty(), pod=tuple(dict.fromkeys(args.pod)) or ("tgc", "mpc", "dtc"),
+                       tts_url=args.tts_url)
+    try:
+        artifacts = build(ctx, only)
+    except OSError as err:
+        where = f" {err.filename}" if err.filename else ""
+        print(f"county-uppy build: cannot write{where}: {err.strerror or err}; files built before are kept",
+              file=sys.stderr)
+        return 2
     for line in ctx.notes:
         print(line)
     print(f"built {len(artifacts)} files into {out}/ (listed in {out}/build.json)")

@@ -1,0 +1,429 @@
+"""What a card looks like: one definition per card kind, as a small display list.
+
+A face is a tuple of drawing items in *dots* (300 dpi pixels) measured from the top-left of
+the trim, y downwards. The PNG backend (png.py) rasterizes it with Pillow, the PDF backend
+(pdf.py) draws the same items as vectors with reportlab, so the two cannot drift.
+The background extends past the trim far enough for any bleed a print profile asks for.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Union
+
+from generator import typeface as tf
+from generator.model import CardType, Deck
+from generator.quickref import quick_reference
+from generator.units import BLEED, SAFE, TRIM_H, TRIM_W
+
+W, H = TRIM_W, TRIM_H
+#: Backgrounds reach exactly the 1/8 in bleed (every print profile fits inside it).
+OVERSCAN = BLEED
+#: Interior colour -> (background, ink).
+INTERIORS = {"white": ("#FFFFFF", "#1A1A1A"), "black": ("#121212", "#FFFFFF")}
+NEUTRAL_FRAME = "#6B6B78"
+BACK_BG = "#23233A"
+BACK_INK = "#F4F1E8"
+
+FRAME_INSET = 14.0  # the coloured frame starts this far inside the trim
+FRAME_WIDTH = 34.0
+FRAME_RADIUS = 44.0
+INDEX_CX = 122.0  # centre of the corner index column
+INDEX_TOP = 62.0
+
+#: A large glyph per wild effect (decoration; the title and the text carry the meaning).
+EFFECT_GLYPHS = {
+    "draw_extra": "+1",
+    "invert_next": "±",
+    "reverse": "⇄",
+    "steal": "☚",
+    "trade_hands": "⇅",
+    "multiply": "×{factor}",
+    "set_count": "={value}",
+    "play_two": "▶▶",
+    "redeal": "♻",
+    "rotate_hands": "↻",
+    "skip": "⊘",
+}
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Poly:
+    """A filled polygon."""
+
+    points: tuple[Point, ...]
+    fill: str
+
+
+@dataclass(frozen=True)
+class Stroke:
+    """A polyline of `width`, closed when `closed`."""
+
+    points: tuple[Point, ...]
+    width: float
+    colour: str
+    closed: bool = False
+
+
+@dataclass(frozen=True)
+class Text:
+    """One line of text; (x, y) is on the baseline at the left, middle or right (`align`).
+
+    `rot180` turns it upside down about (x, y), for the bottom-right corner index.
+    """
+
+    x: float
+    y: float
+    text: str
+    size: float
+    fill: str
+    bold: bool = False
+    align: str = "m"
+    rot180: bool = False
+    stroke: float = 0.0  #: outline width around the glyphs (0: none)
+    stroke_colour: str = ""
+
+    def bbox(self) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) in dots, from the font's advance widths and ascent."""
+        w = tf.width(self.text, self.size, self.bold)
+        left = {"l": self.x, "m": self.x - w / 2, "r": self.x - w}[self.align]
+        top, bottom = self.y - tf.ASCENT * self.size - self.stroke, self.y + tf.DESCENT * self.size + self.stroke
+        left, right = left - self.stroke, left + w + self.stroke
+        if self.rot180:
+            left, right = 2 * self.x - right, 2 * self.x - left
+            top, bottom = 2 * self.y - bottom, 2 * self.y - top
+        return left, top, right, bottom
+
+
+Item = Union[Poly, Stroke, Text]
+
+
+@dataclass(frozen=True)
+class Face:
+    """Everything printed on one side of one card type."""
+
+    key: str  #: card code, or "back"
+    items: tuple[Item, ...]
+
+    def texts(self) -> list[Text]:
+        return [i for i in self.items if isinstance(i, Text)]
+
+    def colours(self) -> list[str]:
+        """Every colour the face uses, first use first (the PNG palette is built from them)."""
+        seen: dict[str, None] = {}
+        for item in self.items:
+            for c in (getattr(item, "fill", ""), getattr(item, "colour", ""), getattr(item, "stroke_colour", "")):
+                if c:
+                    seen.setdefault(c)
+        return list(seen)
+
+
+# --- geometry -----------------------------------------------------------------------------
+
+def rect(x0: float, y0: float, x1: float, y1: float) -> tuple[Point, ...]:
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+def rounded_rect(x0: float, y0: float, x1: float, y1: float, r: float, steps: int = 7) -> tuple[Point, ...]:
+    pts: list[Point] = []
+    for cx, cy, start in ((x1 - r, y0 + r, -90), (x1 - r, y1 - r, 0), (x0 + r, y1 - r, 90), (x0 + r, y0 + r, 180)):
+        for i in range(steps + 1):
+            a = math.radians(start + 90 * i / steps)
+            pts.append((round(cx + r * math.cos(a), 2), round(cy + r * math.sin(a), 2)))
+    return tuple(pts)
+
+
+def shape_points(shape: str, cx: float, cy: float, r: float) -> tuple[Point, ...]:
+    """A colour's shape, fitting a circle of radius `r` around (cx, cy)."""
+    def ring(n: int, radius: float, phase: float) -> list[Point]:
+        return [(cx + radius * math.cos(phase + 2 * math.pi * k / n), cy + radius * math.sin(phase + 2 * math.pi * k / n))
+                for k in range(n)]
+
+    up = -math.pi / 2
+    if shape == "triangle":
+        pts = [(cx, cy - r), (cx + r, cy + 0.8 * r), (cx - r, cy + 0.8 * r)]
+    elif shape == "square":
+        s = r * 0.86
+        pts = list(rect(cx - s, cy - s, cx + s, cy + s))
+    elif shape == "diamond":
+        pts = [(cx, cy - r), (cx + 0.8 * r, cy), (cx, cy + r), (cx - 0.8 * r, cy)]
+    elif shape == "star":
+        outer, inner = ring(5, r, up), ring(5, r * 0.45, up + math.pi / 5)
+        pts = [p for pair in zip(outer, inner) for p in pair]
+    elif shape == "hexagon":
+        pts = ring(6, r, 0.0)
+    else:  # circle
+        pts = ring(48, r, 0.0)
+    return tuple((round(x, 2), round(y, 2)) for x, y in pts)
+
+
+def clip(poly: tuple[Point, ...], a: float, b: float, c: float) -> tuple[Point, ...]:
+    """The part of a convex polygon where a*x + b*y <= c (Sutherland-Hodgman, one edge)."""
+    out: list[Point] = []
+    n = len(poly)
+    for i in range(n):
+        p, q = poly[i], poly[(i + 1) % n]
+        fp, fq = a * p[0] + b * p[1] - c, a * q[0] + b * q[1] - c
+        if fp <= 0:
+            out.append(p)
+        if (fp < 0 < fq) or (fq < 0 < fp):
+            t = fp / (fp - fq)
+            out.append((round(p[0] + t * (q[0] - p[0]), 2), round(p[1] + t * (q[1] - p[1]), 2)))
+    return tuple(out)
+
+
+def rotate180(item: Item) -> Item:
+    """The item turned half a turn about the card's centre."""
+    if isinstance(item, Text):
+        return Text(W - item.x, H - item.y, item.text, item.size, item.fill, item.bold, item.align,
+                    not item.rot180, item.stroke, item.stroke_colour)
+    pts = tuple((round(W - x, 2), round(H - y, 2)) for x, y in item.points)
+    if isinstance(item, Poly):
+        return Poly(pts, item.fill)
+    return Stroke(pts, item.width, item.colour, item.closed)
+
+
+def luminance(hex_rgb: str) -> float:
+    def lin(v: int) -> float:
+        s = v / 255
+        return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
+    r, g, b = (int(hex_rgb[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def number_text(value: int) -> str:
+    """A printed number; negatives carry a true minus sign, wider than a hyphen."""
+    return f"\u2212{-value}" if value < 0 else str(value)
+
+
+# --- building blocks ----------------------------------------------------------------------
+
+def background(colour: str) -> Poly:
+    return Poly(rect(-OVERSCAN, -OVERSCAN, W + OVERSCAN, H + OVERSCAN), colour)
+
+
+def frame(colours: list[str], interior: str) -> list[Item]:
+    """A frame inside the trim: one band per colour along the diagonal, then the interior."""
+    outer = rounded_rect(FRAME_INSET, FRAME_INSET, W - FRAME_INSET, H - FRAME_INSET, FRAME_RADIUS)
+    items: list[Item] = []
+    n = len(colours)
+    for i, colour in enumerate(colours):
+        band = outer
+        # t = x/W + y/H runs 0..2 from the top-left corner to the bottom-right one.
+        if i > 0:
+            band = clip(band, -1 / W, -1 / H, -2 * i / n)
+        if i < n - 1:
+            band = clip(band, 1 / W, 1 / H, 2 * (i + 1) / n)
+        items.append(Poly(band, colour))
+    inner = FRAME_INSET + FRAME_WIDTH
+    items.append(Poly(rounded_rect(inner, inner, W - inner, H - inner, FRAME_RADIUS - FRAME_WIDTH / 2), interior))
+    return items
+
+
+def shape(kind: str, cx: float, cy: float, r: float, fill: str, outline: str) -> list[Item]:
+    pts = shape_points(kind, cx, cy, r)
+    return [Poly(pts, fill), Stroke(pts, max(2.0, r * 0.08), outline, closed=True)]
+
+
+def underline(text: Text) -> Poly:
+    left, _, right, _ = Text(text.x, text.y, text.text, text.size, text.fill, text.bold, text.align).bbox()
+    y0 = text.y + 0.1 * text.size
+    return Poly(rect(left, y0, right, y0 + 0.075 * text.size), text.fill)
+
+
+def corner(items: list[Item]) -> list[Item]:
+    """The top-left index and the same index turned to the bottom-right."""
+    return items + [rotate180(i) for i in items]
+
+
+def needs_underline(value: int) -> bool:
+    return abs(value) in (6, 9)
+
+
+# --- faces by kind ------------------------------------------------------------------------
+
+def number_face(card: CardType, deck: Deck) -> Face:
+    bg, ink = INTERIORS[deck.card_set(card.set).interior]
+    colours = [deck.colour(c) for c in card.colours]
+    items: list[Item] = [background(bg), *frame([c.rgb for c in colours], bg)]
+    label = number_text(card.value or 0)
+
+    # Corner index: the number, then the shape of each colour under it.
+    size = tf.fit_size(label, 150, 84, bold=True)
+    idx = Text(INDEX_CX, INDEX_TOP + tf.ASCENT * 84, label, size, ink, bold=True)
+    index: list[Item] = [idx]
+    if needs_underline(card.value or 0):
+        index.append(underline(idx))
+    y = INDEX_TOP + 84 + 46
+    for c in colours:
+        index += shape(c.shape, INDEX_CX, y, 27, c.rgb, ink)
+        y += 64
+    items += corner(index)
+
+    # Centre: the shapes, the big number, the colour names.
+    n = len(colours)
+    for k, c in enumerate(colours):
+        items += shape(c.shape, W / 2 + (k - (n - 1) / 2) * 150, 300, 58, c.rgb, ink)
+    big_size = tf.fit_size(label, 470, 330, bold=True)
+    fill = colours[0].rgb if n == 1 else ink
+    stroke = 7.0 if n == 1 and contrast(fill, bg) < 4.5 else 0.0
+    big = Text(W / 2, 525 + 0.73 * big_size / 2, label, big_size, fill, bold=True, stroke=stroke, stroke_colour=ink)
+    items.append(big)
+    if needs_underline(card.value or 0):
+        items.append(underline(Text(big.x, big.y, label, big_size, ink, bold=True)))
+    names = " / ".join(c.name.upper() for c in colours)
+    items.append(Text(W / 2, 800, names, tf.fit_size(names, 400, 44, bold=True), ink, bold=True))
+    return Face(card.code, tuple(items))
+
+
+def paragraph(text: str, x0: float, y0: float, x1: float, y1: float, max_size: float, ink: str,
+              min_size: float = 18.0) -> list[Item]:
+    """Text wrapped and shrunk to fit the box, lines centred."""
+    size, lines = tf.fit_paragraph(text, x1 - x0, y1 - y0, max_size, min_size)
+    lead = size * 1.22
+    top = y0 + (y1 - y0 - lead * len(lines)) / 2
+    return [Text((x0 + x1) / 2, round(top + tf.ASCENT * size + k * lead + (lead - size) / 2, 2), line, size, ink)
+            for k, line in enumerate(lines)]
+
+
+def fitted_lines(text: str, box_w: float, box_h: float, max_size: float, cx: float, top: float, ink: str,
+                 bold: bool = True) -> list[Item]:
+    """A short label (a wild's name in the corner): one line if it fits, else wrapped."""
+    one = tf.fit_size(text, box_w, max_size, bold)
+    if one >= max_size * 0.55 or " " not in text:
+        size, lines = min(one, box_h / 1.1), [text]
+    else:
+        size, lines = tf.fit_paragraph(text, box_w, box_h, max_size, 10, leading=1.1, bold=bold)
+    return [Text(cx, round(top + tf.ASCENT * size + k * size * 1.1, 2), line, size, ink, bold=bold)
+            for k, line in enumerate(lines)]
+
+
+def wild_glyph(card: CardType) -> str:
+    assert card.effect is not None
+    glyph = EFFECT_GLYPHS.get(card.effect.name, "").format(**dict(card.effect.params))
+    return glyph if glyph and all(tf.has_glyph(ch, True) for ch in glyph) else card.name
+
+
+def wild_face(card: CardType, deck: Deck) -> Face:
+    bg, ink = INTERIORS[deck.card_set(card.set).interior]
+    items: list[Item] = [background(bg), *frame([c.rgb for c in deck.colours], bg)]
+    items += corner(fitted_lines(card.name, 230, 130, 84, 170, INDEX_TOP, ink))
+    glyph = wild_glyph(card)
+    gsize = tf.fit_size(glyph, 300, 250, bold=True)
+    items.append(Text(W / 2, 250 + tf.ASCENT * gsize / 2, glyph, gsize, ink, bold=True))
+    tsize = tf.fit_size(card.name, 560, 66, bold=True)
+    items.append(Text(W / 2, 470, card.name, tsize, ink, bold=True))
+    items.append(Poly(rect(W / 2 - 120, 500, W / 2 + 120, 504), ink))
+    items += paragraph(card.text, 95, 525, W - 95, 800, 46, ink)
+    return Face(card.code, tuple(items))
+
+
+def reference_face(card: CardType, deck: Deck) -> Face:
+    bg, ink = INTERIORS[deck.card_set(card.set).interior]
+    ref = quick_reference(deck)
+    items: list[Item] = [background(bg), *frame([NEUTRAL_FRAME], bg)]
+    items.append(Text(W / 2, 130, ref.title, tf.fit_size(ref.title, 560, 56, bold=True), ink, bold=True))
+    blocks: list[tuple[str, list[tuple[str, str]]]] = [
+        ("", [("", ref.goal)]),
+        ("Your turn", [(f"{k}.", step) for k, step in enumerate(ref.turn, 1)]),
+        ("Penalties", [("•", p) for p in ref.penalties]),
+        ("Wilds", [(w.name, w.short) for w in ref.wilds]),
+    ]
+    items += rich_blocks(blocks, 80, 160, W - 80, H - 70, ink)
+    return Face(card.code, tuple(items))
+
+
+def rich_blocks(blocks: list[tuple[str, list[tuple[str, str]]]], x0: float, y0: float, x1: float, y1: float,
+                ink: str) -> list[Item]:
+    """Headed lists of (bold lead, text) entries, shrunk until they fit the box."""
+    size = 40.0
+    while True:
+        items, y = _lay_blocks(blocks, x0, y0, x1, size, ink)
+        if y <= y1 or size < 12:
+            return items
+        size = round(size * 0.96, 2)
+
+
+def _lay_blocks(blocks, x0: float, y0: float, x1: float, size: float, ink: str) -> tuple[list[Item], float]:
+    lead = size * 1.18
+    items: list[Item] = []
+    y = y0
+    for head, entries in blocks:
+        if head:
+            y += size * 0.5
+            items.append(Text(x0, round(y + tf.ASCENT * size * 1.1, 2), head.upper(), round(size * 1.1, 2), ink,
+                              bold=True, align="l"))
+            y += size * 1.1 * 1.25
+        for lead_text, text in entries:
+            indent = x0
+            if lead_text:
+                items.append(Text(x0, round(y + tf.ASCENT * size, 2), lead_text, size, ink, bold=True, align="l"))
+                indent = x0 + tf.width(lead_text + " ", size, True)
+            words = tf.wrap(text, size, x1 - indent)
+            if lead_text and words and tf.width(words[0], size) > x1 - indent:
+                indent = x0 + size
+            for k, line in enumerate(tf.wrap(text, size, x1 - indent)):
+                items.append(Text(round(indent, 2), round(y + tf.ASCENT * size, 2), line, size, ink, align="l"))
+                y += lead
+        y += size * 0.25
+    return items, y
+
+
+def blank_face(card: CardType, deck: Deck) -> Face:
+    bg, ink = INTERIORS[deck.card_set(card.set).interior]
+    faint = "#9A9AA6"
+    items: list[Item] = [background(bg), *frame([NEUTRAL_FRAME], bg)]
+    items += corner([Stroke(rounded_rect(INDEX_CX - 62, INDEX_TOP, INDEX_CX + 62, INDEX_TOP + 170, 14), 4, faint, True)])
+    items.append(Stroke(rounded_rect(W / 2 - 150, 110, W / 2 + 150, 390, 24), 4, faint, True))
+    items.append(Stroke(((110, 470), (W - 110, 470)), 4, faint))
+    for k in range(5):
+        y = 560 + k * 62
+        items.append(Stroke(((110, y), (W - 110 if y < 780 else W - 230, y)), 3, faint))
+    return Face(card.code, tuple(items))
+
+
+def back_face(deck: Deck) -> Face:
+    items: list[Item] = [background(BACK_BG)]
+    inset = 62.0
+    items.append(Stroke(rounded_rect(inset, inset, W - inset, H - inset, 36), 8, BACK_INK, True))
+    items.append(Stroke(rounded_rect(inset + 22, inset + 22, W - inset - 22, H - inset - 22, 24), 3, BACK_INK, True))
+    words = deck.params.name.split() or [deck.params.name]
+    size = min(tf.fit_size(w, 500, 150, bold=True) for w in words)
+    lead = size * 1.1
+    top = H / 2 - lead * len(words) / 2
+    for k, word in enumerate(words):
+        items.append(Text(W / 2, round(top + k * lead + tf.ASCENT * size + (lead - size) / 2, 2), word, size,
+                          BACK_INK, bold=True))
+    row: list[Item] = []
+    n = len(deck.colours)
+    for k, c in enumerate(deck.colours):
+        row += shape(c.shape, W / 2 + (k - (n - 1) / 2) * 120, 250, 42, c.rgb, BACK_INK)
+    items += row + [rotate180(i) for i in row]
+    return Face("back", tuple(items))
+
+
+FACES = {"number": number_face, "dual": number_face, "wild": wild_face, "reference": reference_face,
+         "blank": blank_face}
+
+
+def face(card: CardType, deck: Deck) -> Face:
+    """The face of one card type."""
+    return FACES[card.kind](card, deck)
+
+
+def all_faces(deck: Deck) -> list[Face]:
+    """Every distinct face in manifest order, then the back."""
+    return [face(c, deck) for c in deck.cards] + [back_face(deck)]
+
+
+def safe_box() -> tuple[float, float, float, float]:
+    """Where text may go: the trim less the safe margin."""
+    return SAFE, SAFE, W - SAFE, H - SAFE

@@ -1,0 +1,175 @@
+"""PDF backend: faces drawn as vectors with reportlab, imposed on sheets by sheets.py.
+
+Each distinct face becomes one form XObject, drawn wherever a copy of the card sits, so the
+files stay small and every copy is identical. `invariant=1` and fixed fonts make the bytes
+depend on the inputs only.
+"""
+
+from __future__ import annotations
+
+import io
+
+from reportlab import rl_config
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from generator import sheets
+from generator import typeface as tf
+from generator.faces import Face, Poly, Stroke, Text
+from generator.units import BLEED, PAPERS, TRIM_H, TRIM_W, dots_to_pt
+
+FOOTER_SIZE = 6.0
+FOOTER_INK = "#444444"
+CROP_INK = "#000000"
+#: Binary (not ASCII85) compressed streams: smaller files, less work.
+rl_config.useA85 = 0
+
+
+def _xy(x: float, y: float) -> tuple[float, float]:
+    """Face dots (y down, from the trim's top-left) to points (y up, from its bottom-left)."""
+    return dots_to_pt(x), dots_to_pt(TRIM_H - y)
+
+
+def draw_face(c: Canvas, face: Face) -> None:
+    """Draw the display list with the trim's bottom-left corner at the origin."""
+    for item in face.items:
+        if isinstance(item, (Poly, Stroke)):
+            path = c.beginPath()
+            pts = [_xy(*p) for p in item.points]
+            path.moveTo(*pts[0])
+            for p in pts[1:]:
+                path.lineTo(*p)
+            if isinstance(item, Poly):
+                path.close()
+                c.setFillColor(HexColor(item.fill))
+                c.drawPath(path, stroke=0, fill=1)
+            else:
+                if item.closed:
+                    path.close()
+                c.setStrokeColor(HexColor(item.colour))
+                c.setLineWidth(dots_to_pt(item.width))
+                c.setLineJoin(1)
+                c.setLineCap(1)
+                c.drawPath(path, stroke=1, fill=0)
+        elif isinstance(item, Text):
+            _text(c, item)
+
+
+def _text(c: Canvas, t: Text) -> None:
+    font, size = tf.pdf_font(t.bold), dots_to_pt(t.size)
+    x, y = _xy(t.x, t.y)
+    c.saveState()
+    c.translate(x, y)
+    if t.rot180:
+        c.rotate(180)
+    w = tf.width(t.text, size, t.bold)
+    dx = {"l": 0.0, "m": -w / 2, "r": -w}[t.align]
+    obj = c.beginText(round(dx, 3), 0)
+    obj.setFont(font, size)
+    c.setFillColor(HexColor(t.fill))
+    if t.stroke:
+        c.setStrokeColor(HexColor(t.stroke_colour))
+        c.setLineWidth(2 * dots_to_pt(t.stroke))
+        c.setLineJoin(1)
+        obj.setTextRenderMode(2)
+    obj.textOut(t.text)
+    c.drawText(obj)
+    c.restoreState()
+
+
+def form_name(face: Face, index: int) -> str:
+    return f"face{index}"
+
+
+def define_forms(c: Canvas, faces: list[Face]) -> dict[str, str]:
+    """One form XObject per face, clipped to trim plus bleed; return key -> form name."""
+    b = dots_to_pt(BLEED)
+    w, h = dots_to_pt(TRIM_W), dots_to_pt(TRIM_H)
+    names = {}
+    for i, face in enumerate(faces):
+        name = form_name(face, i)
+        c.beginForm(name, -b, -b, w + b, h + b)
+        draw_face(c, face)
+        c.endForm()
+        names[face.key] = name
+    return names
+
+
+def new_canvas(buf: io.BytesIO, size: tuple[float, float], title: str, subject: str) -> Canvas:
+    c = Canvas(buf, pagesize=size, invariant=1, pageCompression=1)
+    c.setTitle(title)
+    c.setSubject(subject)
+    c.setAuthor("county-uppy")
+    c.setCreator("county-uppy")
+    return c
+
+
+def place(c: Canvas, form: str, s: sheets.Slot) -> None:
+    """Draw a card in its slot, letting the bleed show only on the grid's outer edges."""
+    left, bottom, right, top = (sheets.BLEED if o else 0.0 for o in s.outer)
+    c.saveState()
+    path = c.beginPath()
+    path.rect(s.x - left, s.y - bottom, s.w + left + right, s.h + bottom + top)
+    c.clipPath(path, stroke=0, fill=0)
+    c.translate(s.x, s.y)
+    c.doForm(form)
+    c.restoreState()
+
+
+def _marks(c: Canvas, paper: str) -> None:
+    c.setStrokeColor(HexColor(CROP_INK))
+    c.setLineWidth(sheets.MARK_WIDTH)
+    c.setLineCap(0)
+    for x0, y0, x1, y1 in sheets.crop_marks(paper):
+        c.line(round(x0, 3), round(y0, 3), round(x1, 3), round(y1, 3))
+
+
+def _footer(c: Canvas, paper: str, text: str) -> None:
+    x, y, rot = sheets.footer_place(paper)
+    c.saveState()
+    c.translate(x, y)
+    c.rotate(rot)
+    c.setFont(tf.pdf_font(False), FOOTER_SIZE)
+    c.setFillColor(HexColor(FOOTER_INK))
+    c.drawCentredString(0, 0, text)
+    c.restoreState()
+
+
+def sheet_pdf(faces: dict[str, Face], back: Face, pages: list[sheets.Page], set_names: dict[str, str],
+              paper: str, mode: str, filename: str) -> tuple[bytes, int]:
+    """A print-and-play file: `mode` is duplex (front, mirrored back, ...), fronts or backs."""
+    buf = io.BytesIO()
+    c = new_canvas(buf, PAPERS[paper], filename, f"County Uppy print sheets, {paper}, {mode}")
+    used = [faces[k] for k in sorted({code for p in pages for code in p.codes}, key=list(faces).index)]
+    forms = define_forms(c, used + [back])
+    sides = {"duplex": (False, True), "fronts": (False,), "backs": (True,)}[mode]
+    total = len(pages) * len(sides)
+    n = 0
+    for page in pages:
+        for is_back in sides:
+            n += 1
+            for i, code in enumerate(page.codes):
+                place(c, forms["back" if is_back else code], sheets.slot(paper, i, mirrored=is_back))
+            _marks(c, paper)
+            side = "backs" if is_back else "fronts"
+            _footer(c, paper, f"{filename} · {set_names[page.set]} · {side} · page {n} of {total}")
+            c.showPage()
+    c.save()
+    return buf.getvalue(), total
+
+
+def single_cards_pdf(faces: dict[str, Face], back: Face, codes: list[str], filename: str) -> tuple[bytes, int]:
+    """One card per page with its bleed (DriveThruCards style): front, back, front, back, ..."""
+    b = dots_to_pt(BLEED)
+    size = (dots_to_pt(TRIM_W) + 2 * b, dots_to_pt(TRIM_H) + 2 * b)
+    buf = io.BytesIO()
+    c = new_canvas(buf, size, filename, "County Uppy cards, one per page with bleed, front then back")
+    used = [faces[k] for k in sorted(set(codes), key=list(faces).index)]
+    forms = define_forms(c, used + [back])
+    for code in codes:
+        for key in (code, "back"):
+            c.translate(b, b)
+            c.doForm(forms[key])
+            c.showPage()
+    c.save()
+    return buf.getvalue(), 2 * len(codes)

@@ -1,0 +1,81 @@
+"""The quick-reference summary as data: the turn, the penalties and the wilds.
+
+Pure data from the Deck, no rendering: the quick-reference card (faces.py) and the rulebook
+print the same summary, so the two cannot disagree. Game numbers (target, hand size) and wild
+parameters come from the manifest, never from literals here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.model import CardType, Deck
+
+#: One short line per wild effect; `{factor}`, `{value}`, `{target}`, `{hand_size}` are filled
+#: from the card's parameters and the game parameters.
+SHORT_EFFECTS: dict[str, str] = {
+    "draw_extra": "Draw an extra card.",
+    "invert_next": "The next number card's sign flips.",
+    "reverse": "Reverse the order of play.",
+    "steal": "Take a card from a player.",
+    "trade_hands": "Trade hands with a player.",
+    "multiply": "Multiply the count by {factor}.",
+    "set_count": "The count becomes {value}.",
+    "play_two": "The next player plays two cards.",
+    "redeal": "Shuffle all hands together; re-deal.",
+    "rotate_hands": "Everyone passes their hand on.",
+    "skip": "The next player loses a turn.",
+}
+
+
+@dataclass(frozen=True)
+class WildLine:
+    """One wild on the quick reference."""
+
+    code: str  #: card code, e.g. "x2"
+    name: str  #: printed name, e.g. "x2" (already templated)
+    set: str  #: set key, so a renderer can group base and chaos wilds
+    short: str  #: one-line effect
+
+
+@dataclass(frozen=True)
+class QuickRef:
+    """What the quick-reference card says, in reading order."""
+
+    title: str  #: the reference card's printed name
+    goal: str  #: the objective in one line
+    turn: tuple[str, ...]  #: turn steps, in order
+    penalties: tuple[str, ...]  #: penalty lines; they stack
+    wilds: tuple[WildLine, ...]  #: every wild of the deck, manifest order
+
+
+def short_effect(card: CardType, deck: Deck) -> str:
+    """The one-line effect of a wild card, with its parameters filled in."""
+    assert card.effect is not None
+    fields = {"target": deck.params.target, "hand_size": deck.params.hand_size, **dict(card.effect.params)}
+    return SHORT_EFFECTS.get(card.effect.name, card.text).format(**fields)
+
+
+def quick_reference(deck: Deck) -> QuickRef:
+    """The quick-reference summary of `deck`."""
+    p = deck.params
+    ref = next((c for c in deck.cards if c.kind == "reference"), None)
+    return QuickRef(
+        title=ref.name if ref else "Quick Reference",
+        goal=f"Get the count to exactly {p.target}, and be the last player able to play.",
+        turn=(
+            "Draw a card.",
+            "Play a card: it must match the colour or number of the last number card played.",
+            "Add its number to the count.",
+            "Pass the turn on.",
+        ),
+        penalties=(
+            "No match: discard 1.",
+            f"Count over {p.target} or under 0: discard 1, then reset to 0.",
+            f"Count exactly {p.target}: everyone else discards 1, then reset to 0.",
+            "Penalties stack. Cannot discard: you are out.",
+        ),
+        wilds=tuple(
+            WildLine(c.code, c.name, c.set, short_effect(c, deck)) for c in deck.cards if c.kind == "wild"
+        ),
+    )

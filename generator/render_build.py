@@ -1,0 +1,340 @@
+"""Build products drawn from the card faces: card images, print sheets, print-on-demand files
+and the Tabletop Simulator deck. Each is registered in build.PRODUCTS.
+
+Rendering runs on every core (ctx.jobs) and goes through a cache keyed by each face's inputs,
+so a rebuild after editing one card re-renders that card only.
+"""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import os
+import re
+from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING, Any, Callable
+
+from PIL import Image
+
+from generator import pdf, sheets, tts
+from generator.faces import Face, all_faces
+from generator.model import Deck
+from generator.outputs import Artifact, json_bytes, write_artifact
+from generator.png import RENDERER_VERSION, encode, face_png, palette_for
+from generator.render_cache import RenderCache, key
+from generator.units import BLEED, TRIM_H, TRIM_W
+
+if TYPE_CHECKING:
+    from generator.build import BuildContext
+
+#: Print-on-demand image sizes (px at 300 dpi, trim centred): The Game Crafter's poker
+#: template is output/cards; MakePlayingCards wants 822×1122.
+PROFILES = {"tgc": (825, 1125), "mpc": (822, 1122)}
+POD_CHOICES = ("tgc", "mpc", "dtc")
+_WORDS = {"+": "plus", "-": "minus", "/": "slash", "=": "eq", "*": "times", ".": "dot", " ": "_"}
+
+
+# --- file names ---------------------------------------------------------------------------
+
+def safe_name(code: str) -> str:
+    """A file name stem for a card code, the same on every system.
+
+    Letters and digits stay; a minus sign before a digit stays (`C-2`); every other
+    character becomes a word between underscores: `+/-` -> `plus_slash_minus`,
+    `=15` -> `eq_15`, `+1` -> `plus_1`.
+    """
+    parts: list[str] = []
+    for i, ch in enumerate(code):
+        nxt = code[i + 1] if i + 1 < len(code) else ""
+        if ch.isascii() and ch.isalnum():
+            parts.append(ch)
+        elif ch == "-" and nxt.isdigit() and i > 0:
+            parts.append(ch)
+        else:
+            parts.append(f"_{_WORDS.get(ch, f'u{ord(ch):04x}')}_")
+    return re.sub("_+", "_", "".join(parts)).strip("_") or "card"
+
+
+def file_names(deck: Deck) -> dict[str, str]:
+    """Card code -> image file name; names that would clash (case-insensitively) get a suffix."""
+    names: dict[str, str] = {}
+    taken = {"back"}
+    for card in deck.cards:
+        stem = safe_name(card.code)
+        base, n = stem, 2
+        while stem.lower() in taken:
+            stem, n = f"{base}_{n}", n + 1
+        taken.add(stem.lower())
+        names[card.code] = f"{stem}.png"
+    return names
+
+
+# --- shared work ----------------------------------------------------------------------------
+
+def _shared(ctx: BuildContext, name: str, make: Callable[[], Any]) -> Any:
+    if name not in ctx.shared:
+        ctx.shared[name] = make()
+    return ctx.shared[name]
+
+
+def faces(ctx: BuildContext) -> tuple[dict[str, Face], Face]:
+    """Every card face by code (manifest order) and the back, computed once per build."""
+    def make() -> tuple[dict[str, Face], Face]:
+        found = all_faces(ctx.deck)
+        return {f.key: f for f in found[:-1]}, found[-1]
+    return _shared(ctx, "faces", make)
+
+
+def cache(ctx: BuildContext) -> RenderCache:
+    return _shared(ctx, "cache", lambda: RenderCache(ctx.out))
+
+
+def workers(ctx: BuildContext) -> int:
+    return ctx.jobs or os.cpu_count() or 1
+
+
+def run_jobs(ctx: BuildContext, fn: Callable, jobs: list[tuple], label: str) -> list:
+    """fn(*job) for every job, on ctx.jobs processes, with a progress bar on a terminal."""
+    if not jobs:
+        return []
+    n = min(workers(ctx), len(jobs))
+    bar = _bar(ctx, len(jobs), label)
+    try:
+        if n <= 1:
+            results = []
+            for job in jobs:
+                results.append(fn(*job))
+                bar.update(1)
+            return results
+        methods = multiprocessing.get_all_start_methods()
+        mp = multiprocessing.get_context("fork" if "fork" in methods else None)
+        with ProcessPoolExecutor(n, mp_context=mp) as pool:
+            futures = [pool.submit(fn, *job) for job in jobs]
+            results = []
+            for fut in futures:
+                results.append(fut.result())
+                bar.update(1)
+            return results
+    finally:
+        bar.close()
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class _RichBar:
+    """A transient rich progress bar on stderr."""
+
+    def __init__(self, total: int, label: str):
+        from rich.console import Console
+        from rich.progress import Progress
+
+        self.progress = Progress(console=Console(stderr=True), transient=True)
+        self.progress.start()
+        self.task = self.progress.add_task(label, total=total)
+
+    def update(self, n: int) -> None:
+        self.progress.advance(self.task, n)
+
+    def close(self) -> None:
+        self.progress.stop()
+
+
+def _bar(ctx: BuildContext, total: int, label: str):
+    if not ctx.progress:
+        return _NoBar()
+    return _RichBar(total, label)
+
+
+# --- card images ------------------------------------------------------------------------------
+
+def _render(face: Face, size: tuple[int, int], cell_colours: tuple[str, ...]) -> tuple[bytes, bytes | None]:
+    """Worker: the print PNG of a face and, if `cell_colours` are given, its TTS cell.
+
+    The cell is the trim reduced to the sheet's cell size, in the deck-wide palette made from
+    `cell_colours`, so cells paste into one palette sheet without another quantize.
+    """
+    data, im = face_png(face, size)
+    cell = None
+    if cell_colours:
+        ox, oy = round((size[0] - TRIM_W) / 2), round((size[1] - TRIM_H) / 2)
+        small = im.crop((ox, oy, ox + int(TRIM_W), oy + int(TRIM_H))).resize(
+            (tts.CELL_W, tts.CELL_H), Image.Resampling.BOX)
+        cell = encode(small, palette_for(list(cell_colours)), dpi=72, level=1)
+    return data, cell
+
+
+def deck_colours(ctx: BuildContext) -> tuple[str, ...]:
+    """Every colour any face uses, in first-use order: the palette of the TTS sheets."""
+    by_code, back = faces(ctx)
+    seen: dict[str, None] = {}
+    for face in [*by_code.values(), back]:
+        for c in face.colours():
+            seen.setdefault(c)
+    return tuple(seen)
+
+
+def images(ctx: BuildContext, profile: str) -> dict[str, tuple[bytes, bytes | None]]:
+    """Face key -> (print PNG, TTS cell or None) for a profile, from the cache where possible."""
+    def make() -> dict[str, tuple[bytes, bytes | None]]:
+        by_code, back = faces(ctx)
+        size = PROFILES[profile]
+        thumb = profile == "tgc"
+        colours = deck_colours(ctx) if thumb else ()
+        store = cache(ctx)
+        out: dict[str, tuple[bytes, bytes | None]] = {}
+        todo: list[tuple[Face, str]] = []
+        for face in [*by_code.values(), back]:
+            k = key(RENDERER_VERSION, profile, size, face)
+            data = store.get(profile, k)
+            cell = store.get("tts-cell", key(k, colours)) if thumb else None
+            if data is None or (thumb and cell is None):
+                todo.append((face, k))
+            else:
+                out[face.key] = (data, cell)
+        ctx.shared.setdefault("rendered", {})[profile] = [f.key for f, _ in todo]
+        results = run_jobs(ctx, _render, [(f, size, colours) for f, _ in todo], f"{profile} images")
+        for (face, k), (data, cell) in zip(todo, results):
+            store.put(profile, k, data)
+            if cell is not None:
+                store.put("tts-cell", key(k, colours), cell)
+            out[face.key] = (data, cell)
+        store.prune(profile)
+        if thumb:
+            store.prune("tts-cell")
+        return out
+    return _shared(ctx, f"images-{profile}", make)
+
+
+def _write_images(ctx: BuildContext, folder: str, profile: str) -> list[Artifact]:
+    rendered = images(ctx, profile)
+    names = file_names(ctx.deck)
+    arts = [write_artifact(ctx.out, f"{folder}/{names[c.code]}", rendered[c.code][0], "png", cards=1)
+            for c in ctx.deck.cards]
+    arts.append(write_artifact(ctx.out, f"{folder}/back.png", rendered["back"][0], "png", cards=1))
+    return arts
+
+
+def build_cards(ctx: BuildContext) -> list[Artifact]:
+    """output/cards/: one 825×1125 PNG per distinct face, back.png, and index.json (code -> file)."""
+    arts = _write_images(ctx, "cards", "tgc")
+    names = file_names(ctx.deck)
+    w, h = PROFILES["tgc"]
+    index = {
+        "size_px": [w, h], "dpi": 300, "bleed_px": round(BLEED, 1), "safe_px": round(BLEED, 1),
+        "naming": "letters and digits kept; a minus before a digit kept (C-2); any other character "
+                  "becomes a word between underscores: + plus, - minus, / slash, = eq (+/- -> plus_slash_minus)",
+        "back": "back.png",
+        "cards": {c.code: {"file": names[c.code], "name": c.name, "kind": c.kind, "set": c.set, "copies": c.copies}
+                  for c in ctx.deck.cards},
+    }
+    arts.append(write_artifact(ctx.out, "cards/index.json", json_bytes(index), "json", cards=len(ctx.deck.cards)))
+    return arts
+
+
+# --- print sheets ---------------------------------------------------------------------------------
+
+def _sheet_job(by_code: dict[str, Face], back: Face, pages: list[sheets.Page], set_names: dict[str, str],
+               paper: str, mode: str, filename: str) -> tuple[bytes, int]:
+    return pdf.sheet_pdf(by_code, back, pages, set_names, paper, mode, filename)
+
+
+def print_sets(ctx: BuildContext) -> list[tuple[str, list]]:
+    """(file suffix, card types): the complete printed set, then each edition asked for.
+
+    An edition's file holds its playing cards plus the quick-reference cards.
+    """
+    deck = ctx.deck
+    sets: list[tuple[str, list]] = [("", list(deck.cards))]
+    for key_ in ctx.editions:
+        codes = set(deck.edition(key_).codes)
+        sets.append((f"-{key_}", [c for c in deck.cards if c.code in codes or c.kind == "reference"]))
+    return sets
+
+
+def build_print(ctx: BuildContext) -> list[Artifact]:
+    """output/print/county-uppy-PAPER[-EDITION][-fronts|-backs].pdf."""
+    by_code, back = faces(ctx)
+    set_names = {s.key: s.name for s in ctx.deck.sets}
+    jobs, meta = [], []
+    for paper in ctx.papers:
+        for suffix, cards in print_sets(ctx):
+            pages = sheets.pages(ctx.deck, cards)
+            used = {code for p in pages for code in p.codes}
+            subset = {k: f for k, f in by_code.items() if k in used}
+            count = sum(len(p.codes) for p in pages)
+            for mode, tail in (("duplex", ""), ("fronts", "-fronts"), ("backs", "-backs")):
+                name = f"county-uppy-{paper}{suffix}{tail}.pdf"
+                jobs.append((subset, back, pages, set_names, paper, mode, name))
+                meta.append((name, count))
+    results = run_jobs(ctx, _sheet_job, jobs, "print sheets")
+    return [write_artifact(ctx.out, f"print/{name}", data, "pdf", cards=count, pages=n)
+            for (name, count), (data, n) in zip(meta, results)]
+
+
+# --- print on demand -----------------------------------------------------------------------------
+
+def build_pod(ctx: BuildContext) -> list[Artifact]:
+    """output/pod/: MakePlayingCards images (822×1122) and a DriveThruCards-style PDF."""
+    arts: list[Artifact] = []
+    if "mpc" in ctx.pod:
+        arts += _write_images(ctx, "pod/mpc", "mpc")
+    if "dtc" in ctx.pod:
+        by_code, back = faces(ctx)
+        codes = [c.code for c in ctx.deck.cards for _ in range(c.copies)]
+        data, n = pdf.single_cards_pdf(by_code, back, codes, "county-uppy-drivethrucards.pdf")
+        arts.append(write_artifact(ctx.out, "pod/county-uppy-drivethrucards.pdf", data, "pdf", cards=len(codes), pages=n))
+    return arts
+
+
+# --- Tabletop Simulator -----------------------------------------------------------------------------
+
+def _sheet_png(cells: list[bytes], sheet: tts.Sheet, hidden: bytes) -> bytes:
+    """Worker: one deck sheet. Cells share the deck palette, so the sheet is a palette image."""
+    first = Image.open(io.BytesIO(hidden))
+    im = Image.new("P", sheet.size, 0)
+    im.putpalette(first.getpalette() or [])
+    for slot, data in enumerate(cells):
+        im.paste(Image.open(io.BytesIO(data)), sheet.cell(slot))
+    im.paste(first, sheet.cell(sheet.hidden_slot))
+    return encode(im, dpi=72)
+
+
+def build_tts(ctx: BuildContext) -> list[Artifact]:
+    """output/tts/: deck sheets, the back, and county-uppy.json (a TTS saved object)."""
+    rendered = images(ctx, "tgc")
+    keys = [c.code for c in ctx.deck.cards]
+    layout = tts.layout(keys)
+    store = cache(ctx)
+    hidden = rendered["back"][1]
+    assert hidden is not None
+    jobs, todo, arts = [], [], []
+    done: dict[int, bytes] = {}
+    for sheet in layout:
+        cells = [rendered[k][1] for k in sheet.keys]
+        k = key("tts-sheet-1", sheet, cells, hidden)
+        data = store.get("tts-sheet", k)
+        if data is None:
+            jobs.append((cells, sheet, hidden))
+            todo.append((sheet.number, k))
+        else:
+            done[sheet.number] = data
+    for (number, k), data in zip(todo, run_jobs(ctx, _sheet_png, jobs, "tts sheets")):
+        store.put("tts-sheet", k, data)
+        done[number] = data
+    store.prune("tts-sheet")
+    for sheet in layout:
+        arts.append(write_artifact(ctx.out, f"tts/{sheet.filename}", done[sheet.number], "png", cards=len(sheet.keys)))
+    arts.append(write_artifact(ctx.out, "tts/back.png", hidden, "png", cards=1))
+    url = ctx.tts_url.rstrip("/") if ctx.tts_url else (ctx.out.resolve() / "tts").as_uri()
+    obj = tts.saved_object(ctx.deck, layout, url)
+    arts.append(write_artifact(ctx.out, "tts/county-uppy.json", json_bytes(obj), "tts", cards=ctx.deck.printed))
+    return arts
+
+
+

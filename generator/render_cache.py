@@ -1,0 +1,57 @@
+"""A cache of rendered images inside the output folder, keyed by what each image depends on.
+
+The key is a hash of the renderer's version, the output variant and the face's display list,
+so editing one card re-renders one face. Files are written atomically; entries a build did
+not use are removed at its end, so the cache does not grow without bound.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from generator.outputs import write_atomic
+
+CACHE_DIR = ".cache"
+
+
+def key(*parts: object) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(repr(part).encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()[:40]
+
+
+class RenderCache:
+    """Bytes by (area, key), in OUT/.cache/AREA/KEY.png."""
+
+    def __init__(self, out: Path):
+        self.root = out / CACHE_DIR
+        self.used: dict[str, set[str]] = {}
+
+    def path(self, area: str, k: str) -> Path:
+        return self.root / area / f"{k}.png"
+
+    def get(self, area: str, k: str) -> bytes | None:
+        self.used.setdefault(area, set()).add(k)
+        try:
+            return self.path(area, k).read_bytes()
+        except OSError:
+            return None
+
+    def put(self, area: str, k: str, data: bytes) -> None:
+        self.used.setdefault(area, set()).add(k)
+        try:
+            write_atomic(self.path(area, k), data)
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+
+    def prune(self, area: str) -> None:
+        """Delete the area's entries this build did not ask for."""
+        keep = self.used.get(area, set())
+        folder = self.root / area
+        if folder.is_dir():
+            for f in folder.glob("*.png"):
+                if f.stem not in keep:
+                    f.unlink(missing_ok=True)

@@ -1,0 +1,74 @@
+"""The project's typeface (DejaVu Sans, shipped in generator/fonts/) and text measurement.
+
+Both backends draw with these files: reportlab embeds them in the PDFs, Pillow rasterizes
+them into the PNGs. Layout measures with the font's own advance widths, so a line that fits
+in the PDF fits in the image.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+FILES = {False: FONT_DIR / "DejaVuSans.ttf", True: FONT_DIR / "DejaVuSans-Bold.ttf"}
+PDF_NAMES = {False: "CountyUppySans", True: "CountyUppySans-Bold"}
+#: Ascent and descent of the face, as fractions of the font size (for bounding boxes).
+ASCENT = 0.76
+DESCENT = 0.24
+
+
+@lru_cache(maxsize=None)
+def pdf_font(bold: bool) -> str:
+    """Register the face with reportlab once per process; return its PDF name."""
+    name = PDF_NAMES[bold]
+    if name not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont(name, str(FILES[bold])))
+    return name
+
+
+def width(text: str, size: float, bold: bool = False) -> float:
+    """Advance width of `text` at `size` (same unit as size)."""
+    return pdfmetrics.stringWidth(text, pdf_font(bold), size)
+
+
+def has_glyph(char: str, bold: bool = False) -> bool:
+    font = pdfmetrics.getFont(pdf_font(bold))
+    return ord(char) in font.face.charToGlyph
+
+
+def fit_size(text: str, box_w: float, max_size: float, bold: bool = False) -> float:
+    """The largest size up to `max_size` at which `text` fits on one line of `box_w`."""
+    w = width(text, 1000.0, bold) / 1000.0
+    return max_size if w <= 0 else min(max_size, box_w / w)
+
+
+def wrap(text: str, size: float, box_w: float, bold: bool = False) -> list[str]:
+    """Greedy word wrap; a word longer than the line stays whole (fit_paragraph shrinks it)."""
+    lines: list[str] = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split():
+            trial = f"{line} {word}" if line else word
+            if line and width(trial, size, bold) > box_w:
+                lines.append(line)
+                line = word
+            else:
+                line = trial
+        lines.append(line)
+    return lines
+
+
+def fit_paragraph(text: str, box_w: float, box_h: float, max_size: float, min_size: float = 1.0,
+                  leading: float = 1.22, bold: bool = False) -> tuple[float, list[str]]:
+    """Shrink from `max_size` until the wrapped text fits the box; return size and lines."""
+    size = max_size
+    while True:
+        lines = wrap(text, size, box_w, bold)
+        widest = max((width(line, size, bold) for line in lines), default=0.0)
+        if (len(lines) * size * leading <= box_h and widest <= box_w) or size <= min_size:
+            return size, lines
+        size = round(size * 0.95, 2)

@@ -1,0 +1,119 @@
+"""Faces: text in the safe zone, shapes beside colours, numbers read both ways, wild text from
+the manifest, and the quick reference from the game parameters."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+import pytest
+from PIL import Image, ImageChops
+
+from generator import faces as F
+from generator.faces import Poly, Text, all_faces, face, safe_box
+from generator.manifest import load
+from generator.png import rasterize
+from generator.quickref import quick_reference
+
+
+def test_every_text_is_inside_the_safe_zone(deck):
+    x0, y0, x1, y1 = safe_box()
+    for f in all_faces(deck):
+        for t in f.texts():
+            left, top, right, bottom = t.bbox()
+            assert x0 <= left and right <= x1 and y0 <= top and bottom <= y1, (f.key, t.text, t.bbox())
+
+
+def test_effect_text_is_all_there_and_not_tiny(deck):
+    for card in deck.cards_of(["wild"]):
+        texts = face(card, deck).texts()
+        words = " ".join(t.text for t in texts if not t.bold).split()
+        assert words == card.text.split(), card.code
+        assert min(t.size for t in texts if not t.bold) >= 28  # about 7 pt
+
+
+def _shape_points(f):
+    return {i.points for i in f.items if isinstance(i, Poly)}
+
+
+def test_every_colour_shows_its_shape(deck):
+    for card in deck.cards_of(["number", "dual"]):
+        f = face(card, deck)
+        polys = [i for i in f.items if isinstance(i, Poly)]
+        for name in card.colours:
+            colour = deck.colour(name)
+            assert sum(1 for p in polys if p.fill == colour.rgb and len(p.points) == len(
+                F.shape_points(colour.shape, 0, 0, 10))) >= 3, (card.code, name)  # two corners + centre
+
+
+def test_colours_are_told_apart_in_grayscale_by_shape(deck):
+    """Rendered alone and in gray, each colour's symbol has a silhouette of its own."""
+    masks = {}
+    for colour in deck.colours:
+        pts = F.shape_points(colour.shape, F.W / 2, F.H / 2, 200)
+        im = rasterize(F.Face("x", (F.background("#FFFFFF"), Poly(pts, colour.rgb))), (825, 1125)).convert("L")
+        masks[colour.name] = im.point(lambda v: 255 if v < 250 else 0)
+    for a, b in itertools.combinations(masks, 2):
+        diff = ImageChops.difference(masks[a], masks[b])
+        changed = diff.histogram()[255]
+        assert changed > 0.05 * 825 * 1125 / 4, (a, b)
+
+
+def test_six_and_nine_are_underlined_and_negatives_use_a_minus_sign(deck):
+    for card in deck.cards_of(["number", "dual"]):
+        f = face(card, deck)
+        texts = [t for t in f.texts() if t.bold and t.text.lstrip("\u2212").isdigit()]
+        assert all(t.text == F.number_text(card.value) for t in texts)
+        if card.value < 0:
+            assert texts[0].text.startswith("\u2212")
+        labels = [t for t in texts]
+        bars = [i for i in f.items if isinstance(i, Poly) and len(i.points) == 4 and i.fill in {t.fill for t in labels}
+                and abs(i.points[2][1] - i.points[0][1]) < 40]
+        assert (len(bars) == 3) == (abs(card.value) in (6, 9)), card.code
+
+
+def test_corner_index_top_left_and_turned_bottom_right(deck):
+    f = face(deck.card("GM-4"), deck)
+    top = [t for t in f.texts() if not t.rot180 and t.text == "\u22124" and t.y < 300]
+    bottom = [t for t in f.texts() if t.rot180 and t.text == "\u22124"]
+    assert len(top) == len(bottom) == 1
+    assert (top[0].x, top[0].y) == pytest.approx((F.W - bottom[0].x, F.H - bottom[0].y))
+
+
+def test_chaos_cards_are_black_inside_with_white_text(deck):
+    for code, bg, ink in (("GM-4", "#121212", "#FFFFFF"), ("C5", "#FFFFFF", "#1A1A1A")):
+        f = face(deck.card(code), deck)
+        assert f.items[0].fill == bg
+        assert any(t.fill == ink for t in f.texts())
+
+
+def test_wild_names_and_text_follow_the_manifest(manifest_text, tmp_path):
+    path = tmp_path / "cards.yaml"
+    path.write_text(manifest_text.replace("params: {factor: 2}", "params: {factor: 3}"), encoding="utf-8")
+    deck = load(path)
+    texts = " ".join(t.text for t in face(deck.card("x2"), deck).texts())
+    assert "x3" in texts and "×3" in texts and "by 3" in texts and "x2" not in texts
+
+
+def test_quick_reference_numbers_come_from_the_parameters(deck):
+    ref = quick_reference(deck)
+    assert any("16" in p for p in ref.penalties) and [w.code for w in ref.wilds] == [c.code for c in deck.cards_of(["wild"])]
+    changed = dataclasses.replace(deck, params=dataclasses.replace(deck.params, target=21))
+    ref21 = quick_reference(changed)
+    assert any("21" in p for p in ref21.penalties) and not any("16" in p for p in ref21.penalties)
+    words = " ".join(t.text for t in face(deck.card("REF"), changed).texts())
+    assert "21" in words and "x2" in words
+
+
+def test_back_is_one_design(deck):
+    back = F.back_face(deck)
+    assert [t.text for t in back.texts()] == deck.params.name.split()
+    assert all(isinstance(i, (Poly, F.Stroke, Text)) for i in back.items)
+
+
+def test_face_png_is_the_face_and_not_blank(built, deck):
+    from generator.render_build import file_names
+    with Image.open(built / "cards" / file_names(deck)["=15"]) as im:
+        rgb = im.convert("RGB")
+        assert rgb.getpixel((412, 5)) == (0x12, 0x12, 0x12)  # chaos: black bleed
+        assert len(rgb.getcolors(4096)) > 10

@@ -1,0 +1,102 @@
+"""Card images, the TTS deck, build.json, deterministic and cached rebuilds."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+
+from PIL import Image
+
+from generator.render_build import file_names, safe_name
+from tests.render.conftest import run_build
+
+
+def test_card_images_are_825_by_1125_at_300_dpi_srgb(built, deck):
+    names = file_names(deck)
+    for card in deck.cards:
+        path = built / "cards" / names[card.code]
+        with Image.open(path) as im:
+            assert im.size == (825, 1125)
+            assert round(im.info["dpi"][0]) == 300
+        assert b"sRGB" in path.read_bytes()[:200]
+    with Image.open(built / "cards" / "back.png") as im:
+        assert im.size == (825, 1125)
+
+
+def test_makeplayingcards_images(built, deck):
+    with Image.open(built / "pod" / "mpc" / file_names(deck)["C5"]) as im:
+        assert im.size == (822, 1122)
+
+
+def test_file_names_are_safe_stable_and_indexed(built, deck):
+    assert safe_name("+/-") == "plus_slash_minus"
+    assert safe_name("=15") == "eq_15"
+    assert safe_name("+1") == "plus_1"
+    assert safe_name("GM-4") == "GM-4"
+    names = file_names(deck)
+    assert len({n.lower() for n in names.values()} | {"back.png"}) == len(names) + 1
+    assert all(n.replace("_", "").replace("-", "").replace(".png", "").isalnum() for n in names.values())
+    index = json.loads((built / "cards" / "index.json").read_text())
+    assert {code: entry["file"] for code, entry in index["cards"].items()} == names
+    assert index["back"] == "back.png"
+
+
+def test_build_json_lists_every_file_with_its_hash(built):
+    record = json.loads((built / "build.json").read_text())
+    listed = {a["path"]: a for a in record["artifacts"]}
+    on_disk = {p.relative_to(built).as_posix() for p in built.rglob("*")
+               if p.is_file() and ".cache" not in p.parts and p.name != "build.json"}
+    assert set(listed) == on_disk
+    for path, art in listed.items():
+        assert hashlib.sha256((built / path).read_bytes()).hexdigest() == art["sha256"]
+        assert art["kind"] in {"pdf", "png", "html", "json", "tts"}
+    assert listed["print/county-uppy-letter.pdf"]["cards"] == 212
+    assert listed["print/county-uppy-letter.pdf"]["pages"] == 50
+
+
+def test_fonts_are_embedded(built):
+    data = (built / "print" / "county-uppy-a4.pdf").read_bytes()
+    assert b"/FontFile2" in data
+
+
+def test_tts_deck_lists_every_card_with_its_copies(built, deck):
+    obj = json.loads((built / "tts" / "county-uppy.json").read_text())
+    (deck_obj,) = obj["ObjectStates"]
+    cards = deck_obj["ContainedObjects"]
+    assert len(cards) == len(deck_obj["DeckIDs"]) == 212
+    assert Counter(c["GMNotes"] for c in cards) == {c.code: c.copies for c in deck.cards}
+    for number, custom in deck_obj["CustomDeck"].items():
+        assert custom["NumWidth"] <= 10 and custom["NumHeight"] <= 7
+        with Image.open(built / "tts" / custom["FaceURL"].rsplit("/", 1)[1]) as im:
+            assert im.width <= 4096
+            assert im.size == (custom["NumWidth"] * 409, custom["NumHeight"] * 573)
+    hidden = {c["CardID"] % 100 for c in cards}
+    for number, custom in deck_obj["CustomDeck"].items():
+        assert custom["NumWidth"] * custom["NumHeight"] - 1 not in {
+            c["CardID"] % 100 for c in cards if c["CardID"] // 100 == int(number)}
+    assert hidden
+
+
+def test_rebuild_is_byte_identical_and_cached(built, deck, tmp_path):
+    out = tmp_path / "again"
+    ctx = run_build(deck, out, editions=("keep-it-simple",), jobs=1)
+    first = json.loads((built / "build.json").read_text())["artifacts"]
+    second = json.loads((out / "build.json").read_text())["artifacts"]
+    assert first == second  # a fresh, single-process build in another folder gives the same bytes
+    assert len(ctx.shared["rendered"]["tgc"]) == 98
+    again = run_build(deck, out, editions=("keep-it-simple",), jobs=1)
+    assert again.shared["rendered"] == {"tgc": [], "mpc": []}
+
+
+def test_editing_one_card_renders_one_face(built, deck, tmp_path):
+    import dataclasses
+    from generator.model import Deck
+
+    out = tmp_path / "edit"
+    run_build(deck, out, only=("cards",), jobs=1)
+    cards = tuple(dataclasses.replace(c, text="Roll the count back to 0.") if c.code == "SKIP" else c
+                  for c in deck.cards)
+    edited = Deck(deck.params, deck.colours, deck.sets, cards, deck.editions)
+    ctx = run_build(edited, out, only=("cards",), jobs=1)
+    assert ctx.shared["rendered"]["tgc"] == ["SKIP"]
