@@ -24,7 +24,7 @@ class RandomBot:
     name = "random"
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-        return legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+        return legal[int(rng.random() * len(legal))]
 
 
 #: Greedy's idea of how much a wild is worth keeping (higher = keep longer).

@@ -71,7 +71,9 @@ def redeal(state: "State", param: int | None, arg: int) -> None:
     pool = [card for s in seats for card in hands[s]]
     for s in seats:
         hands[s] = []
-    state.rng.shuffle(pool)
+    from generator.engine.state import shuffle
+
+    shuffle(state.rng, pool)
     order = state.order_from(arg)
     k = len(order)
     for i, card in enumerate(pool):

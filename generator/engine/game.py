@@ -66,17 +66,19 @@ class Game:
         #: Interned actions, so legal_actions() allocates nothing but its list.
         self.play_actions, self.discard_actions, self.give_actions = _action_tables(self.deck, self.codes, self.players)
         self.late_action = Action(LATE)
+        #: play_actions[card][0]: the play of a card that names no seat.
+        self.plain_plays = tuple(row[0] for row in self.play_actions)
         #: Edition cards in manifest order (copies expanded), as card indices.
         self.edition_cards = tuple(self.index[c.code] for c in self.deck.edition_cards(self.edition.key))
 
     # --- states ----------------------------------------------------------------------
     def new_initial_state(self, seed: int = 0):
         """Shuffle the edition with `random.Random(seed)` and deal (R3)."""
-        from generator.engine.state import State
+        from generator.engine.state import State, shuffle
 
         rng = random.Random(seed)
         draw = list(self.edition_cards)
-        rng.shuffle(draw)
+        shuffle(rng, draw)
         n = self.players
         hands: list[list[int]] = [[] for _ in range(n)]
         first = (self.options.dealer + 1) % n

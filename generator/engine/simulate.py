@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+from itertools import repeat
+from operator import is_
 import json
 import os
 import random
@@ -43,15 +45,21 @@ def play_game(game: Game, bots: Sequence, seed: int, stats: list[int] | None = N
     state = game.new_initial_state(seed)
     rng = random.Random(bot_seed(seed))
     ncards = len(game.codes)
+    views = [PlayerView(state, s) for s in range(game.players)]  # views are live: one per seat is enough
+    choosers = [bot.choose for bot in bots]
+    legal_actions = state.legal_actions
+    apply = state._apply
     while not state.done:
-        legal = state.legal_actions()
+        legal = legal_actions()
         if not legal:
             continue
         seat = state.owed[0] if state.owed else state.turn
-        action = bots[seat].choose(PlayerView(state, seat), legal, rng)
-        if action not in legal:
-            raise IllegalActionError(f"bot {bots[seat].name} chose {action}, which is not legal")
-        state._apply(action)
+        action = choosers[seat](views[seat], legal, rng)
+        if not any(map(is_, legal, repeat(action))):
+            if action not in legal:
+                raise IllegalActionError(f"bot {bots[seat].name} chose {action}, which is not legal")
+            action = legal[legal.index(action)]
+        apply(action)
         if stats is not None and action.kind == PLAY:
             stats[action.card] += 1
             stats[ncards + action.card] += state.last_penalty

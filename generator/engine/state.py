@@ -19,6 +19,14 @@ from generator.engine.game import ANY_SEAT, NO_SEAT, OTHER_SEAT
 if TYPE_CHECKING:
     from generator.engine.view import PlayerView
 
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """Fisher-Yates with rng.random(): the same order on every machine, and fast."""
+    rnd = rng.random
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(rnd() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 #: What the player to act is asked to do.
 PHASE_PLAY, PHASE_DISCARD, PHASE_OVER = "play", "discard", "over"
 
@@ -123,48 +131,38 @@ class State:
         legal = self._legal
         if legal is not None:
             return legal
-        self._prepare()
-        legal = []
+        if not self.drawn and not self.owed:
+            self._prepare()
         if self.done:
-            self._legal = legal
+            self._legal = legal = []
             return legal
         game = self.game
-        if self.owed:
-            acts = game.discard_actions
-            seen = 0
-            for c in self.hands[self.owed[0]]:
-                if not (seen >> c) & 1:
-                    seen |= 1 << c
-                    legal.append(acts[c])
-            self._legal = legal
+        owed = self.owed
+        if owed:
+            self._legal = legal = list(map(game.discard_actions.__getitem__, dict.fromkeys(self.hands[owed[0]])))
             return legal
         me = self.turn
+        cards = dict.fromkeys(self.hands[me])
         seat_kind = game.seat_kind
-        plays = game.play_actions
-        seen = 0
-        for c in self.hands[me]:
-            if (seen >> c) & 1:
-                continue
-            seen |= 1 << c
-            k = seat_kind[c]
-            if k == NO_SEAT:
-                legal.append(plays[c][0])
-            else:
-                row = plays[c]
-                out = self.out
-                for s in range(self._n):
-                    if not out[s] and (k == ANY_SEAT or s != me):
-                        legal.append(row[s + 1])
+        if not any(map(seat_kind.__getitem__, cards)):
+            legal = list(map(game.plain_plays.__getitem__, cards))
+        else:
+            plays = game.play_actions
+            out = self.out
+            legal = []
+            for c in cards:
+                k = seat_kind[c]
+                if k:
+                    row = plays[c]
+                    legal.extend(row[s + 1] for s in range(self._n) if not out[s] and (k == ANY_SEAT or s != me))
+                else:
+                    legal.append(plays[c][0])
         if self._teams and not self.gave and self.played == 0:
             out = self.out
             for g in range(me % 2, self._n, 2):
                 if g != me and not out[g] and self.hands[g]:
                     gives = game.give_actions[g]
-                    seen = 0
-                    for c in self.hands[g]:
-                        if not (seen >> c) & 1:
-                            seen |= 1 << c
-                            legal.append(gives[c])
+                    legal.extend(gives[c] for c in dict.fromkeys(self.hands[g]))
         self._legal = legal
         return legal
 
@@ -270,7 +268,7 @@ class State:
                 return
             draw.extend(self.discard)
             self.discard.clear()
-            self.rng.shuffle(draw)
+            shuffle(self.rng, draw)
         self.hands[seat].append(draw.pop())
 
     # --- the rules ---------------------------------------------------------------------
@@ -278,7 +276,10 @@ class State:
         """The draw before a play (R4.1) and the R4.2 check, when a play is owed and not yet drawn for."""
         while not self.drawn and not self.done and not self.owed:
             me = self.turn
-            self._draw(me)
+            if self.draw:
+                self.hands[me].append(self.draw.pop())
+            else:
+                self._draw(me)
             self.drawn = True
             if not self.hands[me]:
                 self._legal = None
@@ -328,7 +329,9 @@ class State:
             return
         self.last_penalty = penalties
         if penalties:
-            owed.extend([me] * penalties)
+            owed.append(me)
+            if penalties > 1:
+                owed.append(me)
 
     def _reset(self) -> None:
         self.discard.extend(self.in_play)
@@ -369,6 +372,8 @@ class State:
     def _settle(self) -> None:
         """Resolve what needs no decision, then stop at the next decision (or the end)."""
         owed, hands, out = self.owed, self.hands, self.out
+        if owed and hands[owed[0]]:
+            return  # the next discard waits for its player
         while True:
             while owed:
                 s = owed[0]
@@ -391,10 +396,14 @@ class State:
         if self.turns >= self._max_turns:
             self.done = self.stopped = True
             return
-        s = self.next_in(self.turn)
-        for _ in range(self.skip):
-            s = self.next_in(s)
-        self.skip = 0
+        n, d, out = self._n, self.direction, self.out
+        s = (self.turn + d) % n
+        while out[s]:
+            s = (s + d) % n
+        if self.skip:
+            for _ in range(self.skip):
+                s = self.next_in(s)
+            self.skip = 0
         self.turn = s
         self.drawn = False
         self.played = 0

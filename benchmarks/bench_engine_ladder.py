@@ -1,0 +1,76 @@
+"""The bot ladder: 4-player win rates with 95% (Wilson) intervals.
+
+    .venv/bin/python benchmarks/bench_engine_ladder.py [--games N] [--search-games M] [--workers W]
+
+Line-ups (seats in order; each rotates through the four seats so seat order cancels out):
+random x4 (seat bias), greedy vs random (2 each), one greedy vs three random,
+one search vs three greedy, one search vs three random.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from generator.engine import simulate  # noqa: E402
+from generator.engine.simulate import wilson  # noqa: E402
+from generator.manifest import load  # noqa: E402
+
+
+def rotated(deck, lineup: list[str], games: int, seed: int, workers: int | None) -> dict[str, list[int]]:
+    """Play `games` games split over the four rotations of `lineup`; wins and seats per bot name."""
+    wins: dict[str, int] = {}
+    seats: dict[str, int] = {}
+    per = max(1, games // 4)
+    total = 0
+    for r in range(4):
+        bots = lineup[r:] + lineup[:r]
+        s = simulate(deck, games=per, players=4, seed=seed + r, bots=bots, workers=workers)
+        total += s["games"]
+        for seat, name in enumerate(bots):
+            wins[name] = wins.get(name, 0) + s["wins_by_seat"][seat]
+            seats[name] = seats.get(name, 0) + s["games"]
+    return {name: [wins[name], seats[name], total] for name in wins}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--games", type=int, default=4000)
+    p.add_argument("--search-games", type=int, default=200)
+    p.add_argument("--workers", type=int, default=None)
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    deck = load(ROOT / "cards.yaml")
+    lineups = [
+        (["random", "random", "random", "random"], args.games),
+        (["greedy", "random", "greedy", "random"], args.games),
+        (["greedy", "random", "random", "random"], args.games),
+        (["search", "greedy", "greedy", "greedy"], args.search_games),
+        (["search", "random", "random", "random"], args.search_games),
+    ]
+    out = []
+    for lineup, games in lineups:
+        res = rotated(deck, lineup, games, 100, args.workers)
+        for name, (wins, seat_games, total) in res.items():
+            # Per seat of that bot: a seat's share of wins (fair share is 1/4).
+            n_seats = lineup.count(name)
+            rate = wins / (total * n_seats) if n_seats else 0
+            lo, hi = wilson(wins, total * n_seats)
+            out.append({"lineup": ",".join(lineup), "bot": name, "seats": n_seats, "games": total,
+                        "wins": wins, "win_rate_per_seat": round(rate, 4), "ci95": [round(lo, 4), round(hi, 4)]})
+            if not args.json:
+                print(f"{','.join(lineup):32} {name:7} x{n_seats}: {wins:5}/{total} games won, "
+                      f"per seat {rate:6.1%} (95% CI {lo:.1%}-{hi:.1%})", flush=True)
+    if args.json:
+        print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
