@@ -15,7 +15,7 @@ from generator.engine.options import Options
 from generator.model import Deck
 from generator.problems import InputError
 
-DEFAULT_GAMES = 2000
+DEFAULT_GAMES = 1000
 DEFAULT_PLAYERS = "2,4,6"
 DEFAULT_BOTS = "greedy"
 
@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         mixes = [",".join(n.strip() for n in mix.split(",")) for mix in mixes]
         variants = [Variant("design", args.manifest, deck, {})]
         if other is not None or args.option:
-            label = (args.against or args.manifest) + "".join(f" + {k}={v}" for k, v in tweak.items())
+            label = (args.against or args.manifest) + "".join(f" + {k}={show(v)}" for k, v in tweak.items())
             variants.append(Variant("tweak", label, other or deck, tweak))
         else:
             variants[0] = Variant("design", args.manifest, deck, {})
@@ -136,6 +136,11 @@ def run(args: argparse.Namespace) -> int:
               f"that finished", file=sys.stderr)
         return 130
     return 0
+
+
+def show(value: Any) -> str:
+    """An option value as it is typed on the command line."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def headline_lines(data: dict[str, Any]) -> list[str]:

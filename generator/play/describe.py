@@ -62,7 +62,10 @@ def action_text(state: State, action: Action, human: int, bots: list[str]) -> Te
         out.append("discard ")
         out.append_text(card_text(game, action.code))
     elif action.kind == "give":
-        out.append(f"{seat_name(action.seat, human, bots)} gives you ")  # type: ignore[arg-type]
+        if action.seat == human:
+            out.append(f"give seat {state.turn} ")
+        else:
+            out.append(f"{seat_name(action.seat, human, bots)} gives you ")  # type: ignore[arg-type]
         out.append_text(card_text(game, action.code))
     else:
         out.append(str(action))
