@@ -102,12 +102,10 @@ def run(args: argparse.Namespace) -> int:
             for name in mix.split(","):
                 make_bot(name.strip())
         mixes = [",".join(n.strip() for n in mix.split(",")) for mix in mixes]
-        variants = [Variant("design", args.manifest, deck, {})]
+        variants = [Variant("design", args.manifest, deck, {}, args.manifest)]
         if other is not None or args.option:
             label = (args.against or args.manifest) + "".join(f" + {k}={show(v)}" for k, v in tweak.items())
-            variants.append(Variant("tweak", label, other or deck, tweak))
-        else:
-            variants[0] = Variant("design", args.manifest, deck, {})
+            variants.append(Variant("tweak", label, other or deck, tweak, args.against or args.manifest))
         cells = [Cell(e, n, mix) for e in editions for n in players for mix in mixes]
         for variant in variants:
             for cell in cells:

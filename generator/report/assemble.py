@@ -25,7 +25,10 @@ def assemble(variants: Sequence[Variant], cells: Sequence[Cell], outcome: Outcom
             tally = outcome.tallies.get((v, cell))
             if tally is None or tally.games == 0:
                 continue
-            summaries.append(summarize(variant.deck, cell, tally, dealer=dealer, teams=teams))
+            summary = summarize(variant.deck, cell, tally, dealer=dealer, teams=teams)
+            if summary["unfinished_games"]:
+                summary["replay_unfinished"] = replay_command(settings, variant, cell, summary["unfinished_games"])
+            summaries.append(summary)
         add_verdicts(summaries)
         per_variant.append(summaries)
     comparison = compare(per_variant[0], per_variant[1]) if len(variants) == 2 else None
@@ -46,6 +49,14 @@ def assemble(variants: Sequence[Variant], cells: Sequence[Cell], outcome: Outcom
     }
     report["_sections"] = sections
     return report
+
+
+def replay_command(settings: dict[str, Any], variant: Variant, cell: Cell, games: list[int]) -> str:
+    """The simulate command that writes the records of these games (DIR/game-NNNNNN.json)."""
+    options = "".join(f" --option {k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in variant.options.items())
+    return (f"county-uppy simulate --manifest {variant.manifest} --seed {settings['seed']} "
+            f"--games {max(games) + 1} --edition {cell.edition} --players {cell.players} --bots {cell.bots}"
+            f"{options} --record DIR")
 
 
 def public(cell: dict[str, Any]) -> dict[str, Any]:

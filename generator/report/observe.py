@@ -44,12 +44,13 @@ def observe_game(game: Game, bots: Sequence, seed: int) -> Observed:
     rng = random.Random(bot_seed(seed))
     seen = Observed(state)
     matches = game.matches
+    views = [state.view(s) for s in range(game.players)]  # views are live: one per seat will do
     while not state.is_terminal():
         seat = state.current_player()
         legal = state.legal_actions()
         if not legal:
             continue
-        action = bots[seat].choose(state.view(seat), legal, rng)
+        action = bots[seat].choose(views[seat], legal, rng)
         if action.kind != PLAY:
             state.apply(action)
             if action.kind == LATE:

@@ -33,6 +33,7 @@ class Variant:
     label: str  #: what it is, for the page ("cards.yaml", "cards.yaml + play2_draws=2")
     deck: Deck
     options: Mapping[str, Any]
+    manifest: str = "cards.yaml"  #: the manifest's path, for commands that reproduce a game
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def _run_job(job: Job) -> tuple[Job, Tally]:
         seed = game_seed(_SEED, i)
         seen = observe_game(game, bots, seed)
         state = seen.state
-        tally.add_game(seed=seed, finished=not state.stopped, winner_seats=seen.winner_seats,
+        tally.add_game(index=i, finished=not state.stopped, winner_seats=seen.winner_seats,
                        turns=state.turns, plays=seen.plays, penalties=seen.penalties)
     return job, tally
 

@@ -155,7 +155,7 @@ def summarize(deck: Deck, cell: Cell, tally: Tally, *, dealer: int = 0, teams: b
         "players": cell.players, "bots": cell.bots, "teams": teams,
         "games": tally.games, "finished": tally.finished, "draws": tally.draws,
         "unfinished": unfinished, "unfinished_rate": r(unfinished / tally.games if tally.games else 0.0),
-        "unfinished_high": r(uhi), "unfinished_seeds": tally.unfinished_seeds[:20],
+        "unfinished_high": r(uhi), "unfinished_games": tally.unfinished_games[:20],
         "fair": r(fair), "sides": rows,
         "seat_test": {"test": seat_test.test, "statistic": r(seat_test.statistic), "p": r(seat_test.p, 6)},
         "first_player": {"rate": first["rate"], "low": first["low"], "high": first["high"], "fair": r(fair),

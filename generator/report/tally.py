@@ -33,7 +33,7 @@ class Tally:
     plays_by_winner: int = 0
     cards: dict[str, CardTally] = field(default_factory=dict)
     penalties: dict[str, int] = field(default_factory=dict)  #: cause -> count (finished games)
-    unfinished_seeds: list[int] = field(default_factory=list)  #: to replay them
+    unfinished_games: list[int] = field(default_factory=list)  #: game indices (as in simulate), to replay them
 
     def __post_init__(self) -> None:
         if not self.wins_by_seat:
@@ -42,7 +42,7 @@ class Tally:
     def add_game(
         self,
         *,
-        seed: int,
+        index: int,
         finished: bool,
         winner_seats: Iterable[int],
         turns: int,
@@ -52,7 +52,7 @@ class Tally:
         """Count one game. `winner_seats`: the winning seat (Teams: all its seats); empty for a draw."""
         self.games += 1
         if not finished:
-            self.unfinished_seeds.append(seed)
+            self.unfinished_games.append(index)
             return
         self.finished += 1
         winners = set(winner_seats)
@@ -96,4 +96,4 @@ class Tally:
             mine.games += c.games
         for cause, n in other.penalties.items():
             self.penalties[cause] = self.penalties.get(cause, 0) + n
-        self.unfinished_seeds.extend(other.unfinished_seeds)
+        self.unfinished_games.extend(other.unfinished_games)

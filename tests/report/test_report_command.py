@@ -106,3 +106,19 @@ def test_ctrl_c_keeps_the_finished_games(tmp_path, monkeypatch, capsys):
     assert not data["complete"] and data["games_played"] == 40 and data["games_planned"] == 160
     assert "Partial report" in (out / "balance.html").read_text()
     assert "interrupted" in capsys.readouterr().err
+
+
+def test_unfinished_games_are_named_so_simulate_can_write_their_records(tmp_path):
+    status, out = run(tmp_path, "g", "--workers", "1", "--games", "20", "--players", "4", "--edition", "only-chaos",
+                      "--bots", "random", "--option", "max_turns=15")
+    assert status == 0
+    data = json.loads((out / "balance.json").read_text())
+    cell = data["cells"]["tweak"][0]
+    assert cell["unfinished"] > 0
+    command = cell["replay_unfinished"].split()
+    assert command[:2] == ["county-uppy", "simulate"] and command[-1] == "DIR"
+    records = tmp_path / "records"
+    assert main([*command[2:-1], str(records), "--no-progress"]) == 0
+    for index in cell["unfinished_games"]:
+        record = json.loads((records / f"game-{index:06d}.json").read_text())
+        assert record["result"]["finished"] is False

@@ -15,7 +15,7 @@ def cell_with(wins: list[int]) -> dict:
     tally = Tally(len(wins))
     for seat, w in enumerate(wins):
         for _ in range(w):
-            tally.add_game(seed=0, finished=True, winner_seats=[seat], turns=40, plays=[(seat, "C1")], penalties={"mismatch": 1})
+            tally.add_game(index=0, finished=True, winner_seats=[seat], turns=40, plays=[(seat, "C1")], penalties={"mismatch": 1})
     return summarize(DECK, Cell("the-og", len(wins), "greedy"), tally)
 
 
