@@ -118,7 +118,7 @@ def test_unfinished_games_are_named_so_simulate_can_write_their_records(tmp_path
     command = cell["replay_unfinished"].split()
     assert command[:2] == ["county-uppy", "simulate"] and command[-1] == "DIR"
     records = tmp_path / "records"
-    assert main([*command[2:-1], str(records), "--no-progress"]) == 0
+    assert main([*command[1:-1], str(records), "--no-progress"]) == 0
     for index in cell["unfinished_games"]:
         record = json.loads((records / f"game-{index:06d}.json").read_text())
         assert record["result"]["finished"] is False
