@@ -9,6 +9,7 @@ The background extends past the trim far enough for any bleed a print profile as
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Union
 
@@ -127,6 +128,7 @@ def rect(x0: float, y0: float, x1: float, y1: float) -> tuple[Point, ...]:
     return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
 
 
+@lru_cache(maxsize=None)
 def rounded_rect(x0: float, y0: float, x1: float, y1: float, r: float, steps: int = 7) -> tuple[Point, ...]:
     pts: list[Point] = []
     for cx, cy, start in ((x1 - r, y0 + r, -90), (x1 - r, y1 - r, 0), (x0 + r, y1 - r, 90), (x0 + r, y0 + r, 180)):
@@ -136,6 +138,7 @@ def rounded_rect(x0: float, y0: float, x1: float, y1: float, r: float, steps: in
     return tuple(pts)
 
 
+@lru_cache(maxsize=None)
 def shape_points(shape: str, cx: float, cy: float, r: float) -> tuple[Point, ...]:
     """A colour's shape, fitting a circle of radius `r` around (cx, cy)."""
     def ring(n: int, radius: float, phase: float) -> list[Point]:

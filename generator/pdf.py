@@ -8,6 +8,7 @@ depend on the inputs only.
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor
@@ -33,26 +34,25 @@ def _xy(x: float, y: float) -> tuple[float, float]:
 def draw_face(c: Canvas, face: Face) -> None:
     """Draw the display list with the trim's bottom-left corner at the origin."""
     for item in face.items:
-        if isinstance(item, (Poly, Stroke)):
-            path = c.beginPath()
-            pts = [_xy(*p) for p in item.points]
-            path.moveTo(*pts[0])
-            for p in pts[1:]:
-                path.lineTo(*p)
-            if isinstance(item, Poly):
-                path.close()
-                c.setFillColor(HexColor(item.fill))
-                c.drawPath(path, stroke=0, fill=1)
-            else:
-                if item.closed:
-                    path.close()
-                c.setStrokeColor(HexColor(item.colour))
-                c.setLineWidth(dots_to_pt(item.width))
-                c.setLineJoin(1)
-                c.setLineCap(1)
-                c.drawPath(path, stroke=1, fill=0)
-        elif isinstance(item, Text):
+        if isinstance(item, Text):
             _text(c, item)
+        else:
+            c.addLiteral(_path_ops(item))
+
+
+def _rgb(hex_rgb: str) -> str:
+    return " ".join(f"{int(hex_rgb[i:i + 2], 16) / 255:.4g}" for i in (1, 3, 5))
+
+
+@lru_cache(maxsize=4096)
+def _path_ops(item: Poly | Stroke) -> str:
+    """PDF operators for a polygon or polyline (font-free, so the same in every file)."""
+    k = dots_to_pt(1.0)
+    ops = [f"{x * k:.2f} {(TRIM_H - y) * k:.2f} {'m' if i == 0 else 'l'}" for i, (x, y) in enumerate(item.points)]
+    if isinstance(item, Poly):
+        return f"{_rgb(item.fill)} rg " + " ".join(ops) + " h f"
+    close = " h" if item.closed else ""
+    return f"{_rgb(item.colour)} RG {item.width * k:.3f} w 1 J 1 j " + " ".join(ops) + close + " S"
 
 
 def _text(c: Canvas, t: Text) -> None:
@@ -140,16 +140,16 @@ def sheet_pdf(faces: dict[str, Face], back: Face, pages: list[sheets.Page], set_
     """A print-and-play file: `mode` is duplex (front, mirrored back, ...), fronts or backs."""
     buf = io.BytesIO()
     c = new_canvas(buf, PAPERS[paper], filename, f"County Uppy print sheets, {paper}, {mode}")
-    used = [faces[k] for k in sorted({code for p in pages for code in p.codes}, key=list(faces).index)]
-    forms = define_forms(c, used + [back])
     sides = {"duplex": (False, True), "fronts": (False,), "backs": (True,)}[mode]
+    used = [] if mode == "backs" else [faces[k] for k in sorted({code for p in pages for code in p.codes}, key=list(faces).index)]
+    forms = define_forms(c, used + [back])
     total = len(pages) * len(sides)
     n = 0
     for page in pages:
         for is_back in sides:
             n += 1
             for i, code in enumerate(page.codes):
-                place(c, forms["back" if is_back else code], sheets.slot(paper, i, mirrored=is_back))
+                place(c, forms["back" if is_back else code], sheets.slot(paper, i, is_back, len(page.codes)))
             _marks(c, paper)
             side = "backs" if is_back else "fronts"
             _footer(c, paper, f"{filename} · {set_names[page.set]} · {side} · page {n} of {total}")

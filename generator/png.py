@@ -19,8 +19,8 @@ from generator.faces import Face, Poly, Stroke, Text
 from generator.units import DPI, TRIM_H, TRIM_W
 
 #: Bumped whenever the rasterizer's output changes, so cached images are redrawn.
-RENDERER_VERSION = "png-1"
-COMPRESS_LEVEL = 6
+RENDERER_VERSION = "png-2"
+COMPRESS_LEVEL = 3
 
 
 @lru_cache(maxsize=None)

@@ -71,8 +71,9 @@ def quick_reference(deck: Deck) -> QuickRef:
         ),
         penalties=(
             "No match: discard 1.",
-            f"Count over {p.target} or under 0: discard 1, then reset to 0.",
-            f"Count exactly {p.target}: everyone else discards 1, then reset to 0.",
+            f"Count over {p.target} or under 0: discard 1; reset.",
+            f"Count exactly {p.target}: everyone else discards 1; reset.",
+            "Reset: cards in play to the discard pile, count to 0.",
             "Penalties stack. Cannot discard: you are out.",
         ),
         wilds=tuple(

@@ -7,6 +7,7 @@ so a rebuild after editing one card re-renders that card only.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import multiprocessing
 import os
@@ -153,20 +154,18 @@ def _bar(ctx: BuildContext, total: int, label: str):
 
 # --- card images ------------------------------------------------------------------------------
 
-def _render(face: Face, size: tuple[int, int], cell_colours: tuple[str, ...]) -> tuple[bytes, bytes | None]:
-    """Worker: the print PNG of a face and, if `cell_colours` are given, its TTS cell.
+def _render(face: Face, size: tuple[int, int]) -> bytes:
+    """Worker: the print PNG of a face."""
+    return face_png(face, size)[0]
 
-    The cell is the trim reduced to the sheet's cell size, in the deck-wide palette made from
-    `cell_colours`, so cells paste into one palette sheet without another quantize.
-    """
-    data, im = face_png(face, size)
-    cell = None
-    if cell_colours:
-        ox, oy = round((size[0] - TRIM_W) / 2), round((size[1] - TRIM_H) / 2)
-        small = im.crop((ox, oy, ox + int(TRIM_W), oy + int(TRIM_H))).resize(
-            (tts.CELL_W, tts.CELL_H), Image.Resampling.BOX)
-        cell = encode(small, palette_for(list(cell_colours)), dpi=72, level=1)
-    return data, cell
+
+def _cell(png: bytes, colours: tuple[str, ...]) -> bytes:
+    """Worker: a TTS cell from a print PNG: the trim reduced to the sheet's cell size, in the
+    deck-wide palette, so cells paste into one palette sheet without another quantize."""
+    im = Image.open(io.BytesIO(png)).convert("RGB")
+    ox, oy = round((im.width - TRIM_W) / 2), round((im.height - TRIM_H) / 2)
+    small = im.crop((ox, oy, ox + int(TRIM_W), oy + int(TRIM_H))).resize((tts.CELL_W, tts.CELL_H), Image.Resampling.BOX)
+    return encode(small, palette_for(list(colours)), dpi=72, level=1)
 
 
 def deck_colours(ctx: BuildContext) -> tuple[str, ...]:
@@ -179,44 +178,58 @@ def deck_colours(ctx: BuildContext) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def images(ctx: BuildContext, profile: str) -> dict[str, tuple[bytes, bytes | None]]:
-    """Face key -> (print PNG, TTS cell or None) for a profile, from the cache where possible."""
-    def make() -> dict[str, tuple[bytes, bytes | None]]:
+def images(ctx: BuildContext, profile: str) -> dict[str, bytes]:
+    """Face key -> print PNG for a profile, rendered only where the cache has no copy."""
+    def make() -> dict[str, bytes]:
         by_code, back = faces(ctx)
         size = PROFILES[profile]
-        thumb = profile == "tgc"
-        colours = deck_colours(ctx) if thumb else ()
         store = cache(ctx)
-        out: dict[str, tuple[bytes, bytes | None]] = {}
+        out: dict[str, bytes] = {}
         todo: list[tuple[Face, str]] = []
         for face in [*by_code.values(), back]:
             k = key(RENDERER_VERSION, profile, size, face)
             data = store.get(profile, k)
-            cell = store.get("tts-cell", key(k, colours)) if thumb else None
-            if data is None or (thumb and cell is None):
+            if data is None:
                 todo.append((face, k))
             else:
-                out[face.key] = (data, cell)
+                out[face.key] = data
         ctx.shared.setdefault("rendered", {})[profile] = [f.key for f, _ in todo]
-        results = run_jobs(ctx, _render, [(f, size, colours) for f, _ in todo], f"{profile} images")
-        for (face, k), (data, cell) in zip(todo, results):
+        results = run_jobs(ctx, _render, [(f, size) for f, _ in todo], f"{profile} images")
+        for (face, k), data in zip(todo, results):
             store.put(profile, k, data)
-            if cell is not None:
-                store.put("tts-cell", key(k, colours), cell)
-            out[face.key] = (data, cell)
+            out[face.key] = data
         store.prune(profile)
-        if thumb:
-            store.prune("tts-cell")
         return out
     return _shared(ctx, f"images-{profile}", make)
+
+
+def tts_cells(ctx: BuildContext) -> dict[str, bytes]:
+    """Face key -> TTS cell, made from the card images, cached by their bytes."""
+    rendered = images(ctx, "tgc")
+    colours = deck_colours(ctx)
+    store = cache(ctx)
+    out: dict[str, bytes] = {}
+    todo = []
+    for face_key, png in rendered.items():
+        k = key("tts-cell-1", hashlib.sha256(png).hexdigest(), colours)
+        data = store.get("tts-cell", k)
+        if data is None:
+            todo.append((face_key, k, png))
+        else:
+            out[face_key] = data
+    for (face_key, k, _), data in zip(todo, run_jobs(ctx, _cell, [(png, colours) for _, _, png in todo], "tts cells")):
+        store.put("tts-cell", k, data)
+        out[face_key] = data
+    store.prune("tts-cell")
+    return out
 
 
 def _write_images(ctx: BuildContext, folder: str, profile: str) -> list[Artifact]:
     rendered = images(ctx, profile)
     names = file_names(ctx.deck)
-    arts = [write_artifact(ctx.out, f"{folder}/{names[c.code]}", rendered[c.code][0], "png", cards=1)
+    arts = [write_artifact(ctx.out, f"{folder}/{names[c.code]}", rendered[c.code], "png", cards=1)
             for c in ctx.deck.cards]
-    arts.append(write_artifact(ctx.out, f"{folder}/back.png", rendered["back"][0], "png", cards=1))
+    arts.append(write_artifact(ctx.out, f"{folder}/back.png", rendered["back"], "png", cards=1))
     return arts
 
 
@@ -307,16 +320,15 @@ def _sheet_png(cells: list[bytes], sheet: tts.Sheet, hidden: bytes) -> bytes:
 
 def build_tts(ctx: BuildContext) -> list[Artifact]:
     """output/tts/: deck sheets, the back, and county-uppy.json (a TTS saved object)."""
-    rendered = images(ctx, "tgc")
+    cells_by_key = tts_cells(ctx)
     keys = [c.code for c in ctx.deck.cards]
     layout = tts.layout(keys)
     store = cache(ctx)
-    hidden = rendered["back"][1]
-    assert hidden is not None
+    hidden = cells_by_key["back"]
     jobs, todo, arts = [], [], []
     done: dict[int, bytes] = {}
     for sheet in layout:
-        cells = [rendered[k][1] for k in sheet.keys]
+        cells = [cells_by_key[k] for k in sheet.keys]
         k = key("tts-sheet-1", sheet, cells, hidden)
         data = store.get("tts-sheet", k)
         if data is None:

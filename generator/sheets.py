@@ -38,15 +38,19 @@ def grid_origin(paper: str) -> tuple[float, float]:
     return (pw - COLS * CARD_W) / 2, (ph - ROWS * CARD_H) / 2
 
 
-def slot(paper: str, index: int, mirrored: bool = False) -> Slot:
-    """Slot `index` (0..8, reading order) of a page; `mirrored` for the back of the sheet."""
+def slot(paper: str, index: int, mirrored: bool = False, filled: int = PER_PAGE) -> Slot:
+    """Slot `index` (0..8, reading order) of a page holding `filled` cards; `mirrored` for the
+    back of the sheet. An edge with no card beside it gets bleed."""
     row, col = divmod(index, COLS)
+    left, right = col == 0, col == COLS - 1 or index + 1 >= filled
+    bottom, top = row == ROWS - 1 or index + COLS >= filled, row == 0
     if mirrored:
         col = COLS - 1 - col
+        left, right = right, left
     gx, gy = grid_origin(paper)
     x = gx + col * CARD_W
     y = gy + (ROWS - 1 - row) * CARD_H
-    return Slot(x, y, CARD_W, CARD_H, (col == 0, row == ROWS - 1, col == COLS - 1, row == 0))
+    return Slot(x, y, CARD_W, CARD_H, (left, bottom, right, top))
 
 
 def crop_marks(paper: str) -> list[tuple[float, float, float, float]]:

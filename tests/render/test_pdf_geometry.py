@@ -141,3 +141,10 @@ def test_every_pdf_opens_and_rasterizes(built):
         lo, hi = image.getextrema()
         assert hi - lo > 100, path.name  # something was drawn
         pdf.close()
+
+
+def test_bleed_on_every_edge_without_a_neighbour():
+    # a page with two cards: the second has no card to its right or below it
+    assert sheets.slot("letter", 1, filled=2).outer == (False, True, True, True)
+    assert sheets.slot("letter", 1, mirrored=True, filled=2).outer == (True, True, False, True)
+    assert sheets.slot("letter", 4).outer == (False, False, False, False)
