@@ -15,7 +15,6 @@ from generator.engine.options import Options
 from generator.model import Deck
 from generator.problems import InputError
 
-DEFAULT_GAMES = 1000
 DEFAULT_PLAYERS = "2,4,6"
 DEFAULT_BOTS = "greedy"
 
@@ -35,8 +34,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                    "and DIR/balance.json: seat win rates, game length, card play, penalties, "
                                    "a verdict per edition.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--games", type=int, default=DEFAULT_GAMES, metavar="N",
-                   help=f"games per cell of the grid (default {DEFAULT_GAMES})")
+    p.add_argument("--games", type=int, default=None, metavar="N",
+                   help="games per cell of the grid (default: as many as a verdict needs: "
+                        "400 for 2 players, 1200 for 4, 2000 for 6)")
     p.add_argument("--players", default=DEFAULT_PLAYERS, metavar="LIST",
                    help=f"player counts, comma-separated (default {DEFAULT_PLAYERS})")
     p.add_argument("--edition", action="append", metavar="KEY", help="an edition to include (repeatable; default all)")
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.report.assemble import assemble
     from generator.report.render import write
     from generator.report.run import Variant, run as run_grid
-    from generator.report.summarize import Cell
+    from generator.report.summarize import Cell, games_needed
 
     try:
         deck = load_deck(args.manifest)
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     except InputError as err:
         return report_problems(err)
     try:
-        if args.games < 1:
+        if args.games is not None and args.games < 1:
             raise UsageError("--games must be at least 1")
         if args.workers is not None and args.workers < 1:
             raise UsageError("--workers must be at least 1")
@@ -114,15 +114,18 @@ def run(args: argparse.Namespace) -> int:
     except (UsageError, EngineError) as err:
         print(f"county-uppy report: {err}", file=sys.stderr)
         return 2
-    settings = {"games": args.games, "players": players, "editions": editions, "bots": mixes, "seed": args.seed,
+    teams = bool(tweak.get("teams"))
+    games = {cell: args.games or games_needed(0.5 if teams else 1 / cell.players) for cell in cells}
+    by_players = {str(n): args.games or games_needed(0.5 if teams else 1 / n) for n in players}
+    settings = {"games": args.games or "auto", "games_by_players": by_players, "players": players, "editions": editions, "bots": mixes, "seed": args.seed,
                 "manifest": args.manifest, "against": args.against, "options": tweak}
-    planned = args.games * len(cells) * len(variants)
+    planned = sum(games.values()) * len(variants)
     workers = args.workers or os.cpu_count() or 1
-    print(f"playing {planned} games ({len(cells)} cells x {args.games} games"
+    print(f"playing {planned} games ({len(cells)} cells x {'/'.join(map(str, by_players.values()))} games"
           f"{' x 2 sides' if len(variants) == 2 else ''}) on {min(workers, planned)} worker(s)...", file=sys.stderr)
     start = time.perf_counter()
     with progress_bar(planned) as tick:
-        outcome = run_grid(variants, cells, args.games, seed=args.seed, workers=args.workers, progress=tick)
+        outcome = run_grid(variants, cells, games, seed=args.seed, workers=args.workers, progress=tick)
     seconds = time.perf_counter() - start
     data = assemble(variants, cells, outcome, settings)
     html_path, json_path = write(data, args.out, deck.params.name)
@@ -148,7 +151,7 @@ def headline_lines(data: dict[str, Any]) -> list[str]:
             if v is None:
                 continue
             who = f" [{data['variants'][k]['name']}]" if len(data["variants"]) == 2 else ""
-            lines.append(f"{row['edition_name']}{who}: {v['sentence']}")
+            lines.append(f"{row['edition_name']}{who}: {v['answer']} {v['sentence']}")
         if "differences" in row:
             lines.append(f"  {row['differences']} significant difference(s) between design and tweak")
     return lines

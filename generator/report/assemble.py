@@ -12,6 +12,14 @@ from generator.report.summarize import CAUSE_LABELS, TOLERANCE, Cell, add_verdic
 FORMAT = "county-uppy-balance/1"
 #: The player count the headline speaks of, when the grid has it.
 HEADLINE_PLAYERS = 4
+#: The headline's short answer to "is this edition balanced for N players?", by verdict.
+ANSWERS = {
+    "balanced": "Yes: balanced for {n} players.",
+    "small seat effect": "Yes, nearly: a small seat effect at {n} players.",
+    "unbalanced": "No: unbalanced for {n} players.",
+    "inconclusive": "Not clear yet for {n} players: more games needed.",
+    "no data": "No finished games for {n} players.",
+}
 
 
 def assemble(variants: Sequence[Variant], cells: Sequence[Cell], outcome: Outcome, settings: dict[str, Any]) -> dict[str, Any]:
@@ -86,7 +94,8 @@ def headline(per_variant: list[list[dict[str, Any]]], comparison: list[dict[str,
                            f"p = {fp['p']:.3g}).")
             entry["variants"].append({
                 "players": lead["players"],
-                "sentence": f"{lead['players']} players: {lead['verdict']['text']} {going_first}",
+                "answer": ANSWERS[lead["verdict"]["label"]].format(n=lead["players"]),
+                "sentence": f"{lead['verdict']['text']} {going_first}",
                 "verdicts": {c["players"]: {"label": c["verdict"]["label"], "first": fp_rate(c)} for c in mine},
                 "unfinished": sum(c["unfinished"] for c in mine),
             })

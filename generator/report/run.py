@@ -55,12 +55,13 @@ class Outcome:
     interrupted: bool
 
 
-def make_jobs(variants: Sequence[Variant], cells: Sequence[Cell], games: int) -> list[Job]:
+def make_jobs(variants: Sequence[Variant], cells: Sequence[Cell], games: Mapping[Cell, int]) -> list[Job]:
     jobs = []
     for v in range(len(variants)):
         for cell in cells:
-            for k, lo in enumerate(range(0, games, CHUNK)):
-                jobs.append(Job(v, cell, k, lo, min(lo + CHUNK, games)))
+            n = games[cell]
+            for k, lo in enumerate(range(0, n, CHUNK)):
+                jobs.append(Job(v, cell, k, lo, min(lo + CHUNK, n)))
     return jobs
 
 
@@ -89,9 +90,9 @@ def _run_job(job: Job) -> tuple[Job, Tally]:
     return job, tally
 
 
-def run(variants: Sequence[Variant], cells: Sequence[Cell], games: int, *, seed: int, workers: int | None,
-        progress: Callable[[int, int], None] | None = None) -> Outcome:
-    """Play every cell's games for every variant; `progress(done, planned)` after each chunk."""
+def run(variants: Sequence[Variant], cells: Sequence[Cell], games: Mapping[Cell, int], *, seed: int,
+        workers: int | None, progress: Callable[[int, int], None] | None = None) -> Outcome:
+    """Play each cell's games (`games[cell]`) for every variant; `progress(done, planned)` after each chunk."""
     jobs = make_jobs(variants, cells, games)
     planned = sum(j.stop - j.start for j in jobs)
     done_jobs: dict[tuple[int, Cell, int], Tally] = {}
