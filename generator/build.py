@@ -14,6 +14,7 @@ from typing import Callable
 from generator.deck_json import deck_json
 from generator.model import Deck
 from generator.outputs import Artifact, json_bytes, write_artifact
+from generator.rulebook import build_rulebook
 from generator.render_build import build_cards, build_pod, build_print, build_tts
 
 
@@ -46,6 +47,7 @@ PRODUCTS: dict[str, Product] = {
     "print": build_print,
     "pod": build_pod,
     "tts": build_tts,
+    "rulebook": build_rulebook,  # after the card images: it draws the same faces
 }
 
 

@@ -1,0 +1,161 @@
+"""The rulebook's content comes from the manifest, the engine and the quick-reference data."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from generator import rulebook
+from generator.manifest import load
+from tests.rulebook.conftest import MANIFEST, visible_text
+from tests.rulebook.page import read
+
+SECTIONS = ("the-game", "objective", "setup", "turn", "penalties", "examples", "wilds-base", "wilds-chaos",
+            "variations", "teams-speed", "contents", "clarifications", "options", "quick-reference")
+
+
+@pytest.fixture(scope="module")
+def deck():
+    return load(MANIFEST)
+
+
+@pytest.fixture(scope="module")
+def text(html):
+    return visible_text(html)
+
+
+def test_every_section_is_there_with_a_heading(html):
+    page = read(html)
+    assert set(SECTIONS) <= page.ids()
+    assert [level for level, _ in page.headings].count(1) == 1
+    levels = [level for level, _ in page.headings]
+    assert all(b <= a + 1 for a, b in zip(levels, levels[1:])), "a heading level is skipped"
+    for landmark in ("header", "nav", "main", "footer"):
+        assert len(page.all(landmark)) == 1, landmark
+    assert page.all("html")[0]["lang"] == "en"
+
+
+def test_self_contained(html):
+    """No request leaves the page: no scripts, no links to resources, images as data: URIs."""
+    page = read(html)
+    assert not page.all("script") and not page.all("link") and not page.all("iframe")
+    for img in page.all("img"):
+        assert img["src"].startswith("data:image/png;base64,")
+    for a in page.all("a"):
+        assert a["href"].startswith("#"), a["href"]
+    assert not re.search(r"url\(|@import", html), "the stylesheet loads something"
+
+
+def test_game_parameters_and_counts_come_from_the_manifest(text, deck):
+    p = deck.params
+    assert f"Get the count to exactly {p.target}." in text
+    assert f"deals {p.hand_size} cards to each player" in text
+    assert f"{deck.printed} cards in all, {sum(c.copies for c in deck.cards if c.playing)} of them playing cards" in text
+    for e in deck.editions:
+        assert re.search(rf"{re.escape(e.name)} {re.escape(e.description)} \([^)]*\) {deck.edition_count(e.key)} ", text), e.key
+    for s in deck.sets:
+        assert f"{s.name} ({s.interior} interior): {deck.set_totals()[s.key]} cards" in text
+    assert "30 Cyan (circle) cards (−2 to 7)" in text
+    assert "12 Green (triangle) cards (−4, −3, 8, 9)" in text
+    assert "14 Cyan/Green (circle/triangle) cards (−4 to 9)" in text
+
+
+def test_every_wild_has_its_picture_and_the_manifest_text(html, deck):
+    page = read(html)
+    alts = [img["alt"] for img in page.all("img")]
+    wilds = [c for c in deck.cards if c.kind == "wild"]
+    assert wilds
+    for card in wilds:
+        assert f"{card.name} card: {card.text}" in alts, card.code
+    assert all(alt.strip() for alt in alts)
+    text = visible_text(html)
+    for card in wilds:
+        assert card.text in text
+
+
+def test_quick_reference_section_is_the_quick_reference_data(text, deck):
+    from generator.quickref import quick_reference
+
+    ref = quick_reference(deck)
+    section = text[text.index("The same summary is printed on the"):]
+    for line in (ref.title, ref.goal, *ref.turn, *ref.penalties):
+        assert line in section, line
+    for w in ref.wilds:
+        assert f"{w.name} {w.short}" in section, w.code
+
+
+def test_every_rule_option_is_stated_with_its_default(html):
+    from generator.engine.options import Options, option_names
+
+    page = read(html)
+    text = visible_text(html)
+    defaults = Options()
+    for name in option_names():
+        default = getattr(defaults, name)
+        shown = {True: "true", False: "false", None: "none"}.get(default, str(default)) if isinstance(default, (bool, type(None))) else str(default)
+        assert re.search(rf"{name} (?:(?!Default:).)* Default: {re.escape(shown)} ?[;.]", text), name
+    assert len(page.all("dt")) >= len(option_names())
+
+
+def test_worked_examples_are_played_by_the_engine(deck):
+    from generator.rulebook_examples import EXAMPLES, play_examples
+
+    played = play_examples(deck)
+    assert [e["key"] for e in played] == [e.key for e in EXAMPLES]
+    target = next(e for e in played if e["key"] == "target")
+    assert target["steps"][0]["target"] and target["seen"]["owed"] == [1, 2]
+
+
+def test_the_page_prints_what_the_engine_did(text, deck):
+    from generator.rulebook_examples import play_examples
+
+    names = ["Ana", "Ben", "Cai", "Dot"]
+    for ex in play_examples(deck):
+        start = text.index(f"Count {ex['before']['count']} ")
+        for step in ex["steps"]:
+            after = step["position"]
+            verb = "plays" if step["kind"] == "play" else "discards"
+            start = text.index(f"{names[step['seat']]} {verb} ", start)
+            if step["kind"] == "play" and not step["reset"]:
+                assert f"The count is now {after['count']}." in text[start:start + 200]
+        last = ex["steps"][-1]["position"]
+        if last["winner"] is None:
+            assert f"Now the count is {last['count']}, and it is {names[last['turn']]}’s turn." in text[start:]
+        else:
+            assert f"{names[last['winner']]} is the last player left and wins the game." in text[start:]
+
+
+def test_a_broken_example_stops_the_build(deck):
+    from generator.rulebook_examples import Example, ExampleError, play_examples
+
+    wrong = Example("miss", lambda d: {"players": 2, "hands": [["C5"], ["G1"]], "count": 1, "pending": {"drawn": True}},
+                    ("play C5",), {"target": True})
+    with pytest.raises(ExampleError, match="rulebook example 'miss' no longer shows"):
+        play_examples(deck, (wrong,))
+
+
+def test_the_stylesheet_is_inlined_verbatim(html):
+    css = rulebook.stylesheet()
+    assert f"<style>\n{css}" in html
+    assert "&#34;" not in html.split("</style>")[0]
+
+
+def test_same_inputs_same_bytes(html, deck):
+    assert rulebook.render(deck) == html
+
+
+def test_templates_hold_no_game_numbers_or_rule_numbers():
+    folder = rulebook.templates_dir()
+    for path in sorted(folder.rglob("*.j2")):
+        source = re.sub(r"(?s)<svg.*?</svg>", "", path.read_text(encoding="utf-8"))  # drawing geometry
+        assert not re.search(r"(?<![\w.#-])16(?![\w.])", source), f"{path.name}: a literal 16"
+        assert not re.search(r"\bdeals? 5\b|\b5 cards\b", source), f"{path.name}: a literal hand size"
+        assert not re.search(r"\bR\d+\.\d+", source), f"{path.name}: a rule number"
+
+
+def test_templates_are_found_and_missing_ones_say_so(tmp_path, monkeypatch):
+    assert (rulebook.templates_dir() / "rulebook.html.j2").is_file()
+    monkeypatch.setattr(rulebook, "__file__", str(tmp_path / "generator" / "rulebook.py"))
+    with pytest.raises(rulebook.TemplatesNotFound, match="cannot find the rulebook templates"):
+        rulebook.templates_dir()
