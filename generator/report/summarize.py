@@ -202,10 +202,22 @@ def verdict(c: dict[str, Any]) -> dict[str, str]:
         return {"label": "balanced",
                 "text": f"Balanced{note}: every {what} wins {pct(worst['rate'])}–{pct(best['rate'])} "
                         f"(fair share {pct(fair)}), all within ±{round(TOLERANCE * 100)}% of it."}
-    need = games_needed(fair)
+    need = more_games(rows, band, c["finished"], fair)
     return {"label": "inconclusive",
             "text": f"No clear seat effect in {c['finished']} games ({what} win rates {pct(worst['rate'])}–"
                     f"{pct(best['rate'])}, fair {pct(fair)}); about {need} games per cell would settle it."}
+
+
+def more_games(rows: list[dict[str, Any]], band: tuple[float, float], games: int, fair: float) -> int:
+    """Games for every seat's interval to fit in the band, if the rates stay as observed (at least twice as many)."""
+    margin = min(min(s["rate"] - band[0], band[1] - s["rate"]) for s in rows)
+    if margin <= 0:
+        need = 4 * games
+    else:
+        p = max(rows, key=lambda s: s["rate"] * (1 - s["rate"]))["rate"]
+        need = stats.Z95**2 * p * (1 - p) / (margin * margin)
+    need = max(need, 2 * games, games_needed(fair))
+    return int(math.ceil(need / 100.0) * 100)
 
 
 def games_needed(fair: float) -> int:
