@@ -212,6 +212,8 @@ def context(deck: Deck, images: Mapping[str, CardImage], examples: list[dict[str
         "options": options,
         "examples": examples,
         "quickref": quickref,
+        "samples": [card_data(deck, c, images) for c in sample_cards(deck)],
+        "back": images.get("back"),
         "ref_card": next((card_data(deck, c, images) for c in deck.cards if c.kind == "reference"), None),
         "css": stylesheet(),
         "cards": {c.code: card_data(deck, c, images) for c in deck.cards},
@@ -237,10 +239,16 @@ def quick_reference(deck: Deck) -> Any:
     return summary(deck)
 
 
+def sample_cards(deck: Deck) -> list[CardType]:
+    """The cards the introduction shows: the first number card and the first dual-colour card."""
+    firsts = (next((c for c in deck.cards if c.kind == kind), None) for kind in ("number", "dual"))
+    return [c for c in firsts if c is not None]
+
+
 def card_images(deck: Deck) -> dict[str, CardImage]:
-    """Pictures of every wild and of the quick-reference card."""
-    codes = [c.code for c in deck.cards if c.kind in ("wild", "reference")]
-    return rulebook_images.card_images(deck, codes)
+    """Pictures of every wild, the quick-reference card, the sample cards and the back."""
+    codes = [c.code for c in deck.cards if c.kind in ("wild", "reference")] + [c.code for c in sample_cards(deck)]
+    return rulebook_images.card_images(deck, codes + ["back"])
 
 
 def build_rulebook(ctx: "BuildContext") -> list[Artifact]:
