@@ -30,6 +30,10 @@ def event_text(before: State, action: Action, after: State, actor: int, human: i
         else:
             out.append(f"; count {after.count}")
         lost = _lost(before, after, human)
+        gained = [after.game.codes[c] for c in sorted((Counter(after.hands[human]) - Counter(before.hands[human])).elements())]
+        if actor == human and gained:
+            out.append("; you got ")
+            out.append_text(Text(", ").join(card_text(game, c) for c in gained))
         if lost and actor != human:
             if len(lost) == 1 and len(after.hands[human]) == len(before.hands[human]) - 1:
                 out.append("; you lost ")

@@ -38,7 +38,9 @@ class LineInput:
         self.clock = clock
 
     def show(self, screen: Screen) -> None:
-        self.console.print(screen.renderable(with_status=False))
+        self.console.print(screen.renderable(with_status=False, with_asking=False))
+        for line in screen.asking():  # unwrapped, so that each choice stays on one line of the transcript
+            self.console.print(line, soft_wrap=True)
 
     def event(self, screen: Screen, line: Text) -> None:
         self.console.print(Text("  ").append_text(line), soft_wrap=True)

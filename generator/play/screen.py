@@ -45,8 +45,8 @@ class Screen:
             return not any(not s.out[t] for t in range(self.human % 2, s.game.players, 2))
         return True
 
-    def renderable(self, *, with_status: bool = True) -> Group:
-        parts = [self.table(), self.players(), self.history(), self.hand(), *self.asking()]
+    def renderable(self, *, with_status: bool = True, with_asking: bool = True) -> Group:
+        parts = [self.table(), self.players(), self.history(), self.hand(), *(self.asking() if with_asking else ())]
         if self.prompt is not None and with_status:
             parts.append(self.status())
         return Group(*parts)

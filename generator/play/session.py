@@ -19,11 +19,13 @@ from rich.text import Text
 from generator.engine import Action, Game, State, make_bot
 from generator.engine.actions import DISCARD, GIVE, PLAY
 from generator.engine.simulate import bot_seed
-from generator.play.describe import action_text, card_text
+from generator.play.describe import action_text, card_text, seat_name
 from generator.play.events import event_text
 from generator.play.screen import Prompt, Screen
 
 QUIT_WORDS = ("q", "quit", "exit")
+#: What `_ask` returns when the SPEED limit passed before an answer came.
+TIMEOUT = object()
 
 
 @dataclass
@@ -91,7 +93,21 @@ class Session:
         if speed and self.late_turn != s.turns:
             deadline = self.clock() + speed  # type: ignore[operator]
         second = " (your second card: Play 2)" if s.played else ""
-        return self._ask_and_apply(f"Your turn{second}: which card do you play?", plays, deadline=deadline)
+        # One choice per card; a card that names a player (Steal, Trade, Re-Deal) asks whom next.
+        firsts = [a if a.seat is None else Action(PLAY, a.code) for a in plays]
+        firsts = list(dict.fromkeys(firsts))
+        while True:
+            pick = self._ask(f"Your turn{second}: which card do you play?", firsts, deadline, typed=plays,
+                             labels=[self._card_label(a, plays) for a in firsts])
+            if not isinstance(pick, Action) or any(pick is a for a in plays):
+                break
+            targets = [a for a in plays if a.code == pick.code]
+            labels = [Text(f"{seat_name(a.seat, self.human, self.bot_names)}, {len(s.hands[a.seat])} cards")
+                      for a in targets] + [Text("back: choose another card")]
+            pick = self._ask(self._target_question(pick.code), [*targets, None], deadline, typed=plays, labels=labels)
+            if pick is not None:
+                break
+        return self._settle_pick(pick)
 
     def _bot_turn(self, actor: int) -> str | None:
         s = self.state
@@ -122,21 +138,40 @@ class Session:
                 return
 
     # --- asking ------------------------------------------------------------------------
+    def _card_label(self, first: Action, plays: list[Action]) -> Text:
+        label = action_text(self.state, first, self.human, self.bot_names)
+        if first not in plays:
+            label.append(" → then choose a player", style="italic")
+        return label
+
+    def _target_question(self, code: str) -> str:
+        effect = self.game.deck.card(code).effect
+        name = self.game.deck.card(code).name
+        return {"steal": f"{name}: take a card from whom?", "trade_hands": f"{name}: trade hands with whom?",
+                "redeal": f"{name}: deal first to whom?"}.get(effect.name if effect else "", f"{name}: which player?")
+
     def _ask_and_apply(self, question: str, choices: list[Action], deadline: float | None = None) -> str | None:
-        pick = self._ask(question, choices, deadline)
-        if isinstance(pick, str):
-            return pick
-        if pick is None:  # SPEED: too slow
+        return self._settle_pick(self._ask(question, choices, deadline))
+
+    def _settle_pick(self, pick) -> str | None:
+        if pick is TIMEOUT:
             self.late_turn = self.state.turns
             self._apply(self.game.late_action, self.human)
             return None
+        if isinstance(pick, str):
+            return pick
         self._apply(pick, self.human)
         return None
 
-    def _ask(self, question: str, choices: list, deadline: float | None = None):
-        """The chosen Action (or None for "no card" / a timeout), or a stop reason string."""
+    def _ask(self, question: str, choices: list, deadline: float | None = None, *, typed: list | None = None,
+             labels: list[Text] | None = None, none_label: str = "no card"):
+        """The chosen Action (None for "no card" or "back"), TIMEOUT, or why to stop ("quit", "eof").
+
+        Answers are a number from 1, or a decision typed out (`play STEAL 2`) among `typed`.
+        """
         s = self.state
-        labels = [Text("no card") if c is None else action_text(s, c, self.human, self.bot_names) for c in choices]
+        if labels is None:
+            labels = [Text(none_label) if c is None else action_text(s, c, self.human, self.bot_names) for c in choices]
         prompt = Prompt(question, labels)
         self.screen.prompt = prompt
         self.inp.show(self.screen)  # type: ignore[attr-defined]
@@ -144,7 +179,7 @@ class Session:
             answer = self.inp.ask(self.screen, deadline)  # type: ignore[attr-defined]
             if answer.kind == "timeout":
                 self.screen.prompt = None
-                return None
+                return TIMEOUT
             if answer.kind == "eof":
                 return "eof"
             text = answer.text
@@ -154,6 +189,10 @@ class Session:
             if index is not None:
                 self.screen.prompt = None
                 return choices[index]
+            spelled = [a for a in typed or () if str(a).lower() == text.lower()]
+            if spelled:
+                self.screen.prompt = None
+                return spelled[0]
             prompt.problem = (f"'{text}' is not one of the choices: type a number from 1 to {len(choices)}"
                               if text else f"type a number from 1 to {len(choices)}")
             self.inp.problem(self.screen)  # type: ignore[attr-defined]

@@ -125,3 +125,27 @@ def test_speed_late_player_owes_a_discard_then_plays():
 def test_bad_options_are_usage_errors(monkeypatch, tmp_path, capsys, args, message):
     status, _ = play(monkeypatch, tmp_path, "", *args)
     assert status == 2 and message in capsys.readouterr().err
+
+
+def first_hand_with(code: str, players: int = 4) -> tuple[int, int]:
+    """A seed whose first player can play `code` at once, and its choice number in the card list."""
+    game = Game(DECK, "the-og", players)
+    for seed in range(500):
+        state = game.new_initial_state(seed)
+        legal = state.legal_actions()
+        cards = list(dict.fromkeys(a.code for a in legal))
+        if code in cards:
+            return seed, cards.index(code) + 1
+    raise AssertionError(f"no seed deals {code}")
+
+
+def test_a_card_that_names_a_player_asks_whom_and_can_go_back(monkeypatch, tmp_path, capsys):
+    seed, number = first_hand_with("STEAL")
+    script = f"{number}\n4\n{number}\n3\n" + "1\n" * 400  # Steal, back, Steal again, from the 3rd choice (seat 3)
+    status, record = play(monkeypatch, tmp_path, script, "--seed", str(seed), "--seat", "1")
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "→ then choose a player" in out and "Steal a Card: take a card from whom?" in out
+    assert "back: choose another card" in out
+    decisions = json.loads(record.read_text())["decisions"]
+    assert decisions[0] == "play STEAL 3"
