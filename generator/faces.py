@@ -320,12 +320,12 @@ def wild_face(card: CardType, deck: Deck) -> Face:
     items: list[Item] = [background(bg), *frame([c.rgb for c in deck.colours], bg)]
     items += corner(fitted_lines(card.name, 230, 130, 84, 170, INDEX_TOP, ink))
     glyph = wild_glyph(card)
-    gsize = tf.fit_size(glyph, 300, 250, bold=True)
-    items.append(Text(W / 2, 250 + tf.ASCENT * gsize / 2, glyph, gsize, ink, bold=True))
+    gsize = tf.fit_size(glyph, 300, 190, bold=True)
+    items.append(Text(W / 2, 395, glyph, gsize, ink, bold=True))
     tsize = tf.fit_size(card.name, 560, 66, bold=True)
-    items.append(Text(W / 2, 470, card.name, tsize, ink, bold=True))
-    items.append(Poly(rect(W / 2 - 120, 500, W / 2 + 120, 504), ink))
-    items += paragraph(card.text, 95, 525, W - 95, 800, 46, ink)
+    items.append(Text(W / 2, 505, card.name, tsize, ink, bold=True))
+    items.append(Poly(rect(W / 2 - 120, 530, W / 2 + 120, 534), ink))
+    items += paragraph(card.text, 95, 550, W - 95, 805, 46, ink)
     return Face(card.code, tuple(items))
 
 
@@ -415,6 +415,24 @@ def back_face(deck: Deck) -> Face:
 
 FACES = {"number": number_face, "dual": number_face, "wild": wild_face, "reference": reference_face,
          "blank": blank_face}
+
+
+def face_inputs(card: CardType, deck: Deck) -> tuple:
+    """Everything a card's face depends on (with this module's code): a cache key that costs
+    no drawing. Other cards do not matter, except the wilds on the quick reference."""
+    extra = quick_reference(deck) if card.kind == "reference" else None
+    return (card, deck.colours, deck.card_set(card.set), deck.params, extra)
+
+
+def back_inputs(deck: Deck) -> tuple:
+    return ("back", deck.colours, deck.params)
+
+
+def charset(deck: Deck) -> str:
+    """Every character a face of this deck can print, sorted (fixes the PDF font encoding)."""
+    chars = {chr(i) for i in range(32, 127)} | set(repr(deck)) | set(repr(quick_reference(deck)))
+    chars |= set("".join(EFFECT_GLYPHS.values())) | set("\u2212•·×±")
+    return "".join(sorted(c for c in chars if c.isprintable()))
 
 
 def face(card: CardType, deck: Deck) -> Face:

@@ -12,6 +12,8 @@ from functools import lru_cache
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import escapePDF
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import sheets
@@ -31,13 +33,13 @@ def _xy(x: float, y: float) -> tuple[float, float]:
     return dots_to_pt(x), dots_to_pt(TRIM_H - y)
 
 
-def draw_face(c: Canvas, face: Face) -> None:
-    """Draw the display list with the trim's bottom-left corner at the origin."""
-    for item in face.items:
-        if isinstance(item, Text):
-            _text(c, item)
-        else:
-            c.addLiteral(_path_ops(item))
+def face_ops(face: Face, doc) -> str:
+    """The face as PDF operators, the trim's bottom-left corner at the origin.
+
+    Text is encoded for `doc`'s font subsets; every file warms them with the same character
+    set first (prepare_fonts), so the operators are the same in every file of one deck.
+    """
+    return "\n".join(_text_ops(item, doc) if isinstance(item, Text) else _path_ops(item) for item in face.items)
 
 
 def _rgb(hex_rgb: str) -> str:
@@ -55,43 +57,50 @@ def _path_ops(item: Poly | Stroke) -> str:
     return f"{_rgb(item.colour)} RG {item.width * k:.3f} w 1 J 1 j " + " ".join(ops) + close + " S"
 
 
-def _text(c: Canvas, t: Text) -> None:
-    font, size = tf.pdf_font(t.bold), dots_to_pt(t.size)
+def _text_ops(t: Text, doc) -> str:
+    font = pdfmetrics.getFont(tf.pdf_font(t.bold))
+    size = dots_to_pt(t.size)
     x, y = _xy(t.x, t.y)
-    c.saveState()
-    c.translate(x, y)
-    if t.rot180:
-        c.rotate(180)
     w = tf.width(t.text, size, t.bold)
     dx = {"l": 0.0, "m": -w / 2, "r": -w}[t.align]
-    obj = c.beginText(round(dx, 3), 0)
-    obj.setFont(font, size)
-    c.setFillColor(HexColor(t.fill))
+    turn = "-1 0 0 -1" if t.rot180 else "1 0 0 1"
+    ops = ["q", f"{_rgb(t.fill)} rg", f"{turn} {x:.2f} {y:.2f} cm"]
     if t.stroke:
-        c.setStrokeColor(HexColor(t.stroke_colour))
-        c.setLineWidth(2 * dots_to_pt(t.stroke))
-        c.setLineJoin(1)
-        obj.setTextRenderMode(2)
-    obj.textOut(t.text)
-    c.drawText(obj)
-    c.restoreState()
+        ops += [f"{_rgb(t.stroke_colour)} RG", f"{2 * dots_to_pt(t.stroke):.3f} w", "1 j", "2 Tr"]
+    ops += ["BT", f"{dx:.2f} 0 Td"]
+    for subset, chunk in font.splitString(t.text, doc):
+        ops.append(f"{font.getSubsetInternalName(subset, doc)} {size:.2f} Tf ({escapePDF(chunk)}) Tj")
+    ops += ["ET", "Q"]
+    return " ".join(ops)
 
 
-def form_name(face: Face, index: int) -> str:
-    return f"face{index}"
+def prepare_fonts(c: Canvas, chars: str) -> None:
+    """Register both faces and encode `chars` in a fixed order, so text encodes alike in
+    every file built from the same deck (and cached operators stay valid)."""
+    for bold in (False, True):
+        font = pdfmetrics.getFont(tf.pdf_font(bold))
+        font.splitString(chars, c._doc)
+        font.getSubsetInternalName(0, c._doc)
 
 
-def define_forms(c: Canvas, faces: list[Face]) -> dict[str, str]:
+def form_ops(faces: list[Face], chars: str) -> dict[str, str]:
+    """Operators of each face (key -> ops), encoded as prepare_fonts(chars) sets up."""
+    c = new_canvas(io.BytesIO(), PAPERS["letter"], "", "")
+    prepare_fonts(c, chars)
+    return {face.key: face_ops(face, c._doc) for face in faces}
+
+
+def define_forms(c: Canvas, ops: dict[str, str]) -> dict[str, str]:
     """One form XObject per face, clipped to trim plus bleed; return key -> form name."""
     b = dots_to_pt(BLEED)
     w, h = dots_to_pt(TRIM_W), dots_to_pt(TRIM_H)
     names = {}
-    for i, face in enumerate(faces):
-        name = form_name(face, i)
+    for i, (k, text) in enumerate(ops.items()):
+        name = f"face{i}"
         c.beginForm(name, -b, -b, w + b, h + b)
-        draw_face(c, face)
+        c.addLiteral(text)
         c.endForm()
-        names[face.key] = name
+        names[k] = name
     return names
 
 
@@ -135,14 +144,18 @@ def _footer(c: Canvas, paper: str, text: str) -> None:
     c.restoreState()
 
 
-def sheet_pdf(faces: dict[str, Face], back: Face, pages: list[sheets.Page], set_names: dict[str, str],
-              paper: str, mode: str, filename: str) -> tuple[bytes, int]:
-    """A print-and-play file: `mode` is duplex (front, mirrored back, ...), fronts or backs."""
+def sheet_pdf(ops: dict[str, str], pages: list[sheets.Page], set_names: dict[str, str], paper: str, mode: str,
+              filename: str, chars: str) -> tuple[bytes, int]:
+    """A print-and-play file: `mode` is duplex (front, mirrored back, ...), fronts or backs.
+
+    `ops` holds the operators of every face on the pages and of "back" (form_ops).
+    """
     buf = io.BytesIO()
     c = new_canvas(buf, PAPERS[paper], filename, f"County Uppy print sheets, {paper}, {mode}")
+    prepare_fonts(c, chars)
     sides = {"duplex": (False, True), "fronts": (False,), "backs": (True,)}[mode]
-    used = [] if mode == "backs" else [faces[k] for k in sorted({code for p in pages for code in p.codes}, key=list(faces).index)]
-    forms = define_forms(c, used + [back])
+    used = [] if mode == "backs" else [k for k in ops if any(k in p.codes for p in pages)]
+    forms = define_forms(c, {k: ops[k] for k in [*used, "back"]})
     total = len(pages) * len(sides)
     n = 0
     for page in pages:
@@ -158,14 +171,14 @@ def sheet_pdf(faces: dict[str, Face], back: Face, pages: list[sheets.Page], set_
     return buf.getvalue(), total
 
 
-def single_cards_pdf(faces: dict[str, Face], back: Face, codes: list[str], filename: str) -> tuple[bytes, int]:
+def single_cards_pdf(ops: dict[str, str], codes: list[str], filename: str, chars: str) -> tuple[bytes, int]:
     """One card per page with its bleed (DriveThruCards style): front, back, front, back, ..."""
     b = dots_to_pt(BLEED)
     size = (dots_to_pt(TRIM_W) + 2 * b, dots_to_pt(TRIM_H) + 2 * b)
     buf = io.BytesIO()
     c = new_canvas(buf, size, filename, "County Uppy cards, one per page with bleed, front then back")
-    used = [faces[k] for k in sorted(set(codes), key=list(faces).index)]
-    forms = define_forms(c, used + [back])
+    prepare_fonts(c, chars)
+    forms = define_forms(c, {k: ops[k] for k in [*dict.fromkeys(codes), "back"]})
     for code in codes:
         for key in (code, "back"):
             c.translate(b, b)

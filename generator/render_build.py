@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any, Callable
 from PIL import Image
 
 from generator import pdf, sheets, tts
-from generator.faces import Face, all_faces
+from generator.faces import Face, back_face, back_inputs, charset, face, face_inputs
 from generator.model import Deck
 from generator.outputs import Artifact, json_bytes, write_artifact
 from generator.png import RENDERER_VERSION, encode, face_png, palette_for
-from generator.render_cache import RenderCache, key
+from generator.render_cache import RenderCache, code_version, key
 from generator.units import BLEED, TRIM_H, TRIM_W
 
 if TYPE_CHECKING:
@@ -78,12 +78,49 @@ def _shared(ctx: BuildContext, name: str, make: Callable[[], Any]) -> Any:
     return ctx.shared[name]
 
 
-def faces(ctx: BuildContext) -> tuple[dict[str, Face], Face]:
-    """Every card face by code (manifest order) and the back, computed once per build."""
-    def make() -> tuple[dict[str, Face], Face]:
-        found = all_faces(ctx.deck)
-        return {f.key: f for f in found[:-1]}, found[-1]
-    return _shared(ctx, "faces", make)
+def face_keys(ctx: BuildContext) -> dict[str, str]:
+    """Card code (and "back") -> a hash of everything its face depends on, without drawing it."""
+    def make() -> dict[str, str]:
+        deck, version = ctx.deck, code_version()
+        keys = {c.code: key(version, face_inputs(c, deck)) for c in deck.cards}
+        keys["back"] = key(version, back_inputs(deck))
+        return keys
+    return _shared(ctx, "face-keys", make)
+
+
+def face_of(ctx: BuildContext, code: str) -> Face:
+    """The display list of one face, drawn at most once per build."""
+    drawn = ctx.shared.setdefault("faces", {})
+    if code not in drawn:
+        drawn[code] = back_face(ctx.deck) if code == "back" else face(ctx.deck.card(code), ctx.deck)
+    return drawn[code]
+
+
+def chars(ctx: BuildContext) -> str:
+    return _shared(ctx, "charset", lambda: charset(ctx.deck))
+
+
+def form_ops(ctx: BuildContext) -> dict[str, str]:
+    """Card code (and "back") -> PDF operators of its face, from the cache where possible."""
+    def make() -> dict[str, str]:
+        store, cs = cache(ctx), chars(ctx)
+        cs_key = key(cs)
+        out: dict[str, str] = {}
+        todo: list[tuple[str, str]] = []
+        for code, fk in face_keys(ctx).items():
+            k = key("pdf-ops", fk, cs_key)
+            data = store.get("pdf-ops", k)
+            if data is None:
+                todo.append((code, k))
+            else:
+                out[code] = data.decode("latin-1")
+        fresh = pdf.form_ops([face_of(ctx, code) for code, _ in todo], cs)
+        for code, k in todo:
+            store.put("pdf-ops", k, fresh[code].encode("latin-1"))
+            out[code] = fresh[code]
+        store.prune("pdf-ops")
+        return {code: out[code] for code in face_keys(ctx)}
+    return _shared(ctx, "form-ops", make)
 
 
 def cache(ctx: BuildContext) -> RenderCache:
@@ -170,34 +207,34 @@ def _cell(png: bytes, colours: tuple[str, ...]) -> bytes:
 
 def deck_colours(ctx: BuildContext) -> tuple[str, ...]:
     """Every colour any face uses, in first-use order: the palette of the TTS sheets."""
-    by_code, back = faces(ctx)
-    seen: dict[str, None] = {}
-    for face in [*by_code.values(), back]:
-        for c in face.colours():
-            seen.setdefault(c)
-    return tuple(seen)
+    def make() -> tuple[str, ...]:
+        seen: dict[str, None] = {}
+        for code in face_keys(ctx):
+            for c in face_of(ctx, code).colours():
+                seen.setdefault(c)
+        return tuple(seen)
+    return _shared(ctx, "deck-colours", make)
 
 
 def images(ctx: BuildContext, profile: str) -> dict[str, bytes]:
     """Face key -> print PNG for a profile, rendered only where the cache has no copy."""
     def make() -> dict[str, bytes]:
-        by_code, back = faces(ctx)
         size = PROFILES[profile]
         store = cache(ctx)
         out: dict[str, bytes] = {}
-        todo: list[tuple[Face, str]] = []
-        for face in [*by_code.values(), back]:
-            k = key(RENDERER_VERSION, profile, size, face)
+        todo: list[tuple[str, str]] = []
+        for code, fk in face_keys(ctx).items():
+            k = key(RENDERER_VERSION, profile, size, fk)
             data = store.get(profile, k)
             if data is None:
-                todo.append((face, k))
+                todo.append((code, k))
             else:
-                out[face.key] = data
-        ctx.shared.setdefault("rendered", {})[profile] = [f.key for f, _ in todo]
-        results = run_jobs(ctx, _render, [(f, size) for f, _ in todo], f"{profile} images")
-        for (face, k), data in zip(todo, results):
+                out[code] = data
+        ctx.shared.setdefault("rendered", {})[profile] = [code for code, _ in todo]
+        results = run_jobs(ctx, _render, [(face_of(ctx, code), size) for code, _ in todo], f"{profile} images")
+        for (code, k), data in zip(todo, results):
             store.put(profile, k, data)
-            out[face.key] = data
+            out[code] = data
         store.prune(profile)
         return out
     return _shared(ctx, f"images-{profile}", make)
@@ -252,9 +289,9 @@ def build_cards(ctx: BuildContext) -> list[Artifact]:
 
 # --- print sheets ---------------------------------------------------------------------------------
 
-def _sheet_job(by_code: dict[str, Face], back: Face, pages: list[sheets.Page], set_names: dict[str, str],
-               paper: str, mode: str, filename: str) -> tuple[bytes, int]:
-    return pdf.sheet_pdf(by_code, back, pages, set_names, paper, mode, filename)
+def _sheet_job(ops: dict[str, str], pages: list[sheets.Page], set_names: dict[str, str], paper: str, mode: str,
+               filename: str, charset_: str) -> tuple[bytes, int]:
+    return pdf.sheet_pdf(ops, pages, set_names, paper, mode, filename, charset_)
 
 
 def print_sets(ctx: BuildContext) -> list[tuple[str, list]]:
@@ -272,22 +309,31 @@ def print_sets(ctx: BuildContext) -> list[tuple[str, list]]:
 
 def build_print(ctx: BuildContext) -> list[Artifact]:
     """output/print/county-uppy-PAPER[-EDITION][-fronts|-backs].pdf."""
-    by_code, back = faces(ctx)
+    ops, keys, cs, store = form_ops(ctx), face_keys(ctx), chars(ctx), cache(ctx)
     set_names = {s.key: s.name for s in ctx.deck.sets}
-    jobs, meta = [], []
+    jobs, meta, done = [], [], {}
     for paper in ctx.papers:
         for suffix, cards in print_sets(ctx):
             pages = sheets.pages(ctx.deck, cards)
-            used = {code for p in pages for code in p.codes}
-            subset = {k: f for k, f in by_code.items() if k in used}
+            used = [k for k in ops if k == "back" or any(k in p.codes for p in pages)]
             count = sum(len(p.codes) for p in pages)
             for mode, tail in (("duplex", ""), ("fronts", "-fronts"), ("backs", "-backs")):
                 name = f"county-uppy-{paper}{suffix}{tail}.pdf"
-                jobs.append((subset, back, pages, set_names, paper, mode, name))
-                meta.append((name, count))
-    results = run_jobs(ctx, _sheet_job, jobs, "print sheets")
-    return [write_artifact(ctx.out, f"print/{name}", data, "pdf", cards=count, pages=n)
-            for (name, count), (data, n) in zip(meta, results)]
+                k = key("pdf", code_version(), [keys[u] for u in used], pages, set_names, paper, mode, name, cs)
+                data = store.get("pdf", k)
+                if data is None:
+                    jobs.append(({u: ops[u] for u in used}, pages, set_names, paper, mode, name, cs))
+                meta.append((name, count, len(pages) * (2 if mode == "duplex" else 1), k, data))
+    results = iter(run_jobs(ctx, _sheet_job, jobs, "print sheets"))
+    arts = []
+    for name, count, n_pages, k, data in meta:
+        if data is None:
+            data, made = next(results)
+            assert made == n_pages
+            store.put("pdf", k, data)
+        arts.append(write_artifact(ctx.out, f"print/{name}", data, "pdf", cards=count, pages=n_pages))
+    store.prune("pdf")
+    return arts
 
 
 # --- print on demand -----------------------------------------------------------------------------
@@ -298,9 +344,8 @@ def build_pod(ctx: BuildContext) -> list[Artifact]:
     if "mpc" in ctx.pod:
         arts += _write_images(ctx, "pod/mpc", "mpc")
     if "dtc" in ctx.pod:
-        by_code, back = faces(ctx)
         codes = [c.code for c in ctx.deck.cards for _ in range(c.copies)]
-        data, n = pdf.single_cards_pdf(by_code, back, codes, "county-uppy-drivethrucards.pdf")
+        data, n = pdf.single_cards_pdf(form_ops(ctx), codes, "county-uppy-drivethrucards.pdf", chars(ctx))
         arts.append(write_artifact(ctx.out, "pod/county-uppy-drivethrucards.pdf", data, "pdf", cards=len(codes), pages=n))
     return arts
 

@@ -8,11 +8,27 @@ not use are removed at its end, so the cache does not grow without bound.
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from pathlib import Path
 
 from generator.outputs import write_atomic
 
 CACHE_DIR = ".cache"
+
+
+#: Files whose contents decide how a face looks; any change to them invalidates the cache.
+_CODE = ("faces.py", "png.py", "pdf.py", "typeface.py", "quickref.py", "units.py", "fonts/DejaVuSans.ttf",
+         "fonts/DejaVuSans-Bold.ttf")
+
+
+@lru_cache(maxsize=None)
+def code_version() -> str:
+    """A hash of the rendering code and fonts, part of every cache key."""
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for name in _CODE:
+        h.update((root / name).read_bytes())
+    return h.hexdigest()[:16]
 
 
 def key(*parts: object) -> str:
@@ -24,14 +40,14 @@ def key(*parts: object) -> str:
 
 
 class RenderCache:
-    """Bytes by (area, key), in OUT/.cache/AREA/KEY.png."""
+    """Bytes by (area, key), in OUT/.cache/AREA/KEY."""
 
     def __init__(self, out: Path):
         self.root = out / CACHE_DIR
         self.used: dict[str, set[str]] = {}
 
     def path(self, area: str, k: str) -> Path:
-        return self.root / area / f"{k}.png"
+        return self.root / area / k
 
     def get(self, area: str, k: str) -> bytes | None:
         self.used.setdefault(area, set()).add(k)
@@ -52,6 +68,6 @@ class RenderCache:
         keep = self.used.get(area, set())
         folder = self.root / area
         if folder.is_dir():
-            for f in folder.glob("*.png"):
-                if f.stem not in keep:
+            for f in folder.iterdir():
+                if f.is_file() and not f.name.startswith(".") and f.name not in keep:
                     f.unlink(missing_ok=True)
