@@ -223,12 +223,16 @@ def context(deck: Deck, images: Mapping[str, CardImage], examples: list[dict[str
 
 
 # --- the product --------------------------------------------------------------------------
-def render(deck: Deck, images: Mapping[str, CardImage] | None = None) -> str:
-    """The whole page as text. `images` maps card codes to pictures (default: card_images)."""
+def render(deck: Deck, images: Mapping[str, CardImage] | None = None, left_out: list[str] | None = None) -> str:
+    """The whole page as text. `images` maps card codes to pictures (default: card_images).
+
+    A worked example the engine no longer plays as its caption says raises ExampleError, or
+    with a `left_out` list is left out of the page and explained in that list.
+    """
     from generator.rulebook_examples import play_examples
 
     images = dict(images if images is not None else card_images(deck))
-    ctx = context(deck, images, play_examples(deck), quick_reference(deck))
+    ctx = context(deck, images, play_examples(deck, left_out=left_out), quick_reference(deck))
     return environment().get_template("rulebook.html.j2").render(ctx)
 
 
@@ -252,5 +256,7 @@ def card_images(deck: Deck) -> dict[str, CardImage]:
 
 
 def build_rulebook(ctx: "BuildContext") -> list[Artifact]:
-    html = render(ctx.deck)
+    left_out: list[str] = []
+    html = render(ctx.deck, left_out=left_out)
+    ctx.notes.extend(f"rulebook: {why}; the example is left out" for why in left_out)
     return [write_artifact(ctx.out, RULEBOOK, html.encode("utf-8"), "html", cards=ctx.deck.printed)]

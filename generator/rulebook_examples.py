@@ -102,9 +102,22 @@ EXAMPLES: tuple[Example, ...] = (
 )
 
 
-def play_examples(deck: Deck, examples: tuple[Example, ...] = EXAMPLES) -> list[dict[str, Any]]:
-    """Play every example with the engine; the steps as data for the templates."""
-    return [play_example(deck, ex) for ex in examples]
+def play_examples(deck: Deck, examples: tuple[Example, ...] | None = None,
+                  left_out: list[str] | None = None) -> list[dict[str, Any]]:
+    """Play every example with the engine; the steps as data for the templates.
+
+    An example that fails raises ExampleError, or, given a `left_out` list, is left out of
+    the rulebook and explained there (a designer's tweak must not stop the whole build).
+    """
+    played = []
+    for ex in EXAMPLES if examples is None else examples:
+        try:
+            played.append(play_example(deck, ex))
+        except ExampleError as exc:
+            if left_out is None:
+                raise
+            left_out.append(str(exc))
+    return played
 
 
 def play_example(deck: Deck, ex: Example) -> dict[str, Any]:

@@ -141,6 +141,22 @@ def test_the_stylesheet_is_inlined_verbatim(html):
     assert "&#34;" not in html.split("</style>")[0]
 
 
+def test_a_build_leaves_out_an_example_a_tweak_broke_and_says_so(deck, tmp_path, monkeypatch):
+    from generator import rulebook_examples
+    from generator.build import BuildContext
+    from generator.rulebook_examples import EXAMPLES, Example
+
+    broken = Example("over", lambda d: {"players": 2, "hands": [["C1"], ["G1"]], "pending": {"drawn": True}},
+                     ("play C1",), {"bust": True})
+    monkeypatch.setattr(rulebook_examples, "EXAMPLES", (EXAMPLES[0], broken))
+    ctx = BuildContext(deck, tmp_path, MANIFEST)
+    rulebook.build_rulebook(ctx)
+    assert ctx.notes == ["rulebook: rulebook example 'over' no longer shows what its caption says: "
+                         "bust: expected True, the engine gave False; the example is left out"]
+    page = read((tmp_path / "rulebook.html").read_text(encoding="utf-8"))
+    assert "example-miss" in page.ids() and "example-over" not in page.ids()
+
+
 def test_same_inputs_same_bytes(html, deck):
     assert rulebook.render(deck) == html
 
