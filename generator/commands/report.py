@@ -114,9 +114,9 @@ def run(args: argparse.Namespace) -> int:
     except (UsageError, EngineError) as err:
         print(f"county-uppy report: {err}", file=sys.stderr)
         return 2
-    teams = bool(tweak.get("teams"))
-    games = {cell: args.games or games_needed(0.5 if teams else 1 / cell.players) for cell in cells}
-    by_players = {str(n): args.games or games_needed(0.5 if teams else 1 / n) for n in players}
+    # The design side never plays Teams, so its seats set how many games a verdict needs.
+    games = {cell: args.games or games_needed(1 / cell.players) for cell in cells}
+    by_players = {str(n): args.games or games_needed(1 / n) for n in players}
     settings = {"games": args.games or "auto", "games_by_players": by_players, "players": players, "editions": editions, "bots": mixes, "seed": args.seed,
                 "manifest": args.manifest, "against": args.against, "options": tweak}
     planned = sum(games.values()) * len(variants)

@@ -41,7 +41,8 @@ def compare(a_cells: list[dict[str, Any]], b_cells: list[dict[str, Any]]) -> lis
 
 def cell_rows(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
     rows = []
-    for sa, sb in zip(a["sides"], b["sides"]):
+    same_sides = [s["label"] for s in a["sides"]] == [s["label"] for s in b["sides"]]
+    for sa, sb in zip(a["sides"], b["sides"]) if same_sides else ():  # seats vs teams do not compare
         t = stats.two_proportions(sa["wins"], a["finished"], sb["wins"], b["finished"])
         rows.append(row(f"win rate, {sa['label']}", sa["rate"], sb["rate"], t, percent=True))
     t = stats.mann_whitney(a["turns"], b["turns"])

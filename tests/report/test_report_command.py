@@ -122,3 +122,13 @@ def test_unfinished_games_are_named_so_simulate_can_write_their_records(tmp_path
     for index in cell["unfinished_games"]:
         record = json.loads((records / f"game-{index:06d}.json").read_text())
         assert record["result"]["finished"] is False
+
+
+def test_teams_tweak_reports_teams_and_does_not_compare_seats_with_teams(tmp_path):
+    status, out = run(tmp_path, "h", "--workers", "1", "--players", "4", "--option", "teams=true")
+    assert status == 0
+    data = json.loads((out / "balance.json").read_text())
+    tweak = data["cells"]["tweak"][0]
+    assert [s["label"] for s in tweak["sides"]] == ["team 1 (seats 1, 3)", "team 0 (seats 0, 2)"]
+    assert tweak["fair"] == 0.5
+    assert not any(r["what"].startswith("win rate") for r in data["comparison"][0]["rows"])
