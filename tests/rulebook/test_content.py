@@ -135,6 +135,18 @@ def test_a_broken_example_stops_the_build(deck):
         play_examples(deck, (wrong,))
 
 
+def test_same_bytes_from_another_process(built, tmp_path):
+    """`county-uppy build --only rulebook` in a fresh interpreter (another hash seed) writes the same file."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    subprocess.run([sys.executable, "-m", "generator", "build", "--manifest", str(MANIFEST), "--out", str(tmp_path),
+                    "--only", "rulebook"], check=True, env=env, capture_output=True, cwd=tmp_path)
+    assert (tmp_path / "rulebook.html").read_bytes() == (built / "rulebook.html").read_bytes()
+
+
 def test_the_stylesheet_is_inlined_verbatim(html):
     css = rulebook.stylesheet()
     assert f"<style>\n{css}" in html
