@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     for k, s in enumerate(others):
         bot_names[s] = names[k % len(names)]
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    interactive = _is_tty(sys.stdin) and _is_tty(sys.stdout)
+    interactive = _is_tty(sys.stdin) and _is_tty(sys.stdout) and _has_termios()
     console = Console(highlight=False)
     if interactive:
         inp = TerminalInput(console, delay=args.delay)
@@ -104,6 +104,14 @@ def run(args: argparse.Namespace) -> int:
         return 1
     console.print(f"game record saved to {path}; play it back with: county-uppy replay {path}", soft_wrap=True)
     return 130 if outcome == "interrupted" else 0
+
+
+def _has_termios() -> bool:
+    try:
+        import termios  # noqa: F401
+    except ImportError:  # Windows: answers are read line by line
+        return False
+    return True
 
 
 def _is_tty(stream) -> bool:

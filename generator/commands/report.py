@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     by_players = {str(n): args.games or games_needed(1 / n) for n in players}
     settings = {"games": args.games or "auto", "games_by_players": by_players, "players": players, "editions": editions, "bots": mixes, "seed": args.seed,
                 "manifest": args.manifest, "against": args.against, "options": tweak}
-    planned = sum(games.values()) * len(variants)
+    planned = sum(games[c] for v in variants for c in cells if any(e.key == c.edition for e in v.deck.editions))
     workers = args.workers or os.cpu_count() or 1
     print(f"playing {planned} games ({len(cells)} cells x {'/'.join(map(str, by_players.values()))} games"
           f"{' x 2 sides' if len(variants) == 2 else ''}) on {min(workers, planned)} worker(s)...", file=sys.stderr)

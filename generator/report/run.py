@@ -57,8 +57,11 @@ class Outcome:
 
 def make_jobs(variants: Sequence[Variant], cells: Sequence[Cell], games: Mapping[Cell, int]) -> list[Job]:
     jobs = []
-    for v in range(len(variants)):
+    for v, variant in enumerate(variants):
+        keys = {e.key for e in variant.deck.editions}
         for cell in cells:
+            if cell.edition not in keys:
+                continue  # a tweak's manifest may drop an edition: nothing to compare there
             n = games[cell]
             for k, lo in enumerate(range(0, n, CHUNK)):
                 jobs.append(Job(v, cell, k, lo, min(lo + CHUNK, n)))
