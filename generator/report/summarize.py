@@ -163,6 +163,7 @@ def summarize(deck: Deck, cell: Cell, tally: Tally, *, dealer: int = 0, teams: b
         "length": length_summary(tally.turns),
         "turns": list(tally.turns),
         "plays": tally.plays,
+        "winner_share_all": r(tally.plays_by_winner / tally.plays if tally.plays else 0.0),
         "cards": card_rows(deck, tally),
         "penalties": penalty_rows(tally),
     }
