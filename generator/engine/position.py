@@ -17,7 +17,7 @@ POSITION_KEYS = (
     "in_play", "out", "winner", "pending", "turns", "stopped",
 )
 #: Keys a scenario file may add to a position.
-SCENARIO_KEYS = ("decisions", "expected", "rule", "description", "name", "option", "notes")
+SCENARIO_KEYS = ("decisions", "expected", "expected_error", "rule", "description", "name", "option", "notes")
 
 
 def to_position(state) -> dict[str, Any]:
@@ -62,6 +62,8 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
     for key in data:
         if key not in allowed:
             raise PositionError(f"unknown key '{key}'{suggest(key, allowed)}")
+    if "hands" not in data:
+        return _deal(deck, data, allowed)
     hands_raw = data.get("hands")
     if not isinstance(hands_raw, list) or not all(isinstance(h, list) for h in hands_raw):
         raise PositionError("'hands' must be a list of lists of card codes, one per seat")
@@ -144,6 +146,19 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
         raise PositionError(f"seat {turn} is to act but is out")
     state._settle()
     return state
+
+
+def _deal(deck: Deck, data: Mapping[str, Any], allowed: tuple[str, ...]):
+    """A position without "hands" is a new game dealt from its seed (R3): players, edition, options, seed."""
+    extra = [k for k in data if k not in ("players", "edition", "options", "seed") and k in POSITION_KEYS]
+    if extra:
+        raise PositionError(f"a position without 'hands' is a new deal and takes only players, edition, options and "
+                            f"seed, not '{extra[0]}'")
+    players = data.get("players")
+    if players is None:
+        raise PositionError("a position needs 'hands', or 'players' for a new deal from its seed")
+    game = Game(deck, _get(data, "edition", str, "the-og"), players, data.get("options"))
+    return game.new_initial_state(_get(data, "seed", int, 0))
 
 
 def _get(data: Mapping[str, Any], key: str, kind: type, default: Any) -> Any:

@@ -38,32 +38,51 @@ def determinize(view: PlayerView, rng: random.Random):
 
 
 class SearchBot:
-    """Determinized Monte-Carlo: `playouts` sampled games per decision, greedy rollouts of `depth` decisions."""
+    """Determinized Monte-Carlo with common random numbers.
+
+    Greedy's one-ply score picks the `candidates` most promising actions; each is tried on
+    the same `samples` determinizations (hidden hands dealt at random), played on by greedy
+    bots for up to `depth` decisions (win 1, loss 0; an unfinished rollout scores this seat's
+    share of the cards in hand). Greedy's first choice stands unless another candidate scored
+    at least `margin` more over the same samples: the outcomes are noisy, so the bias keeps
+    search from trading good one-ply play for sampling noise.
+    """
 
     name = "search"
 
-    def __init__(self, playouts: int = 48, depth: int = 60):
-        self.playouts = playouts
+    def __init__(self, samples: int = 32, candidates: int = 3, depth: int = 80, margin: float = 3.0):
+        self.samples = samples
+        self.margin = margin
+        self.candidates = candidates
         self.depth = depth
         self.rollout = GreedyBot()
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
+        greedy = self.rollout
+        if legal[0].kind == "discard":
+            ranked = sorted(legal, key=lambda a: greedy.keep_score(view, a.card))  # least needed first
+        else:
+            ranked = sorted(legal, key=lambda a: greedy.play_score(view, a), reverse=True)
+        candidates = ranked[: self.candidates]
         me = view.seat
         teams = view.teams
-        per = max(2, self.playouts // len(legal))
-        best, best_value = legal[0], -1e9
-        for action in legal:
-            total = 0.0
-            for _ in range(per):
-                state = determinize(view, rng)
+        totals = [0.0] * len(candidates)
+        for _ in range(self.samples):
+            world = determinize(view, rng)
+            seed = rng.getrandbits(64)
+            for i, action in enumerate(candidates):
+                state = world.clone()
+                state.rng = random.Random(seed)
                 state.apply(action)
-                total += self._playout(state, me, teams, rng)
-            value = total / per
-            if value > best_value:
-                best, best_value = action, value
-        return best
+                totals[i] += self._playout(state, me, teams, random.Random(seed + 1))
+        # Greedy's choice stands unless another candidate did clearly better on the same samples.
+        best = 0
+        for i in range(1, len(candidates)):
+            if totals[i] - totals[best] >= self.margin:
+                best = i
+        return candidates[best]
 
     def _playout(self, state, me: int, teams: bool, rng: random.Random) -> float:
         greedy = self.rollout

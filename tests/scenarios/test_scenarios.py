@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import json
-from contextlib import redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -25,10 +25,13 @@ def test_there_are_enough_scenarios():
 def test_scenario(path: Path):
     scenario = json.loads(path.read_text(encoding="utf-8"))
     assert scenario.get("rule") or scenario.get("description"), "say what the scenario checks"
-    out = io.StringIO()
-    with redirect_stdout(out):
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
         status = main(["scenario", str(path), "--json", "--manifest", str(MANIFEST)])
-    assert status == 0
+    if "expected_error" in scenario:  # an illegal decision: exit 1, one line naming it and the reason
+        assert status == 1 and scenario["expected_error"] in err.getvalue(), err.getvalue()
+        return
+    assert status == 0, err.getvalue()
     position = json.loads(out.getvalue())
     problems = compare_expected(scenario["expected"], position)
     assert not problems, f"{path.name} ({scenario.get('rule')}):\n  " + "\n  ".join(problems)
