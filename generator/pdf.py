@@ -83,10 +83,17 @@ def prepare_fonts(c: Canvas, chars: str) -> None:
         font.getSubsetInternalName(0, c._doc)
 
 
+_SCRATCH: dict[str, Canvas] = {}
+
+
 def form_ops(faces: list[Face], chars: str) -> dict[str, str]:
     """Operators of each face (key -> ops), encoded as prepare_fonts(chars) sets up."""
-    c = new_canvas(io.BytesIO(), PAPERS["letter"], "", "")
-    prepare_fonts(c, chars)
+    c = _SCRATCH.get(chars)
+    if c is None:
+        c = new_canvas(io.BytesIO(), PAPERS["letter"], "", "")
+        prepare_fonts(c, chars)
+        _SCRATCH.clear()
+        _SCRATCH[chars] = c
     return {face.key: face_ops(face, c._doc) for face in faces}
 
 
@@ -114,23 +121,23 @@ def new_canvas(buf: io.BytesIO, size: tuple[float, float], title: str, subject: 
 
 
 def place(c: Canvas, form: str, s: sheets.Slot) -> None:
-    """Draw a card in its slot, letting the bleed show only on the grid's outer edges."""
+    """Draw a card in its slot, letting the bleed show only on edges with no card beside them."""
     left, bottom, right, top = (sheets.BLEED if o else 0.0 for o in s.outer)
-    c.saveState()
-    path = c.beginPath()
-    path.rect(s.x - left, s.y - bottom, s.w + left + right, s.h + bottom + top)
-    c.clipPath(path, stroke=0, fill=0)
-    c.translate(s.x, s.y)
+    c.addLiteral(f"q {s.x - left:.3f} {s.y - bottom:.3f} {s.w + left + right:.3f} {s.h + bottom + top:.3f} re W n "
+                 f"1 0 0 1 {s.x:.3f} {s.y:.3f} cm")
     c.doForm(form)
-    c.restoreState()
+    c.addLiteral("Q")
+
+
+@lru_cache(maxsize=None)
+def _mark_ops(paper: str) -> str:
+    """Crop marks as operators, one stroked path per mark."""
+    lines = " ".join(f"{x0:.3f} {y0:.3f} m {x1:.3f} {y1:.3f} l S" for x0, y0, x1, y1 in sheets.crop_marks(paper))
+    return f"q {_rgb(CROP_INK)} RG {sheets.MARK_WIDTH} w 0 J {lines} Q"
 
 
 def _marks(c: Canvas, paper: str) -> None:
-    c.setStrokeColor(HexColor(CROP_INK))
-    c.setLineWidth(sheets.MARK_WIDTH)
-    c.setLineCap(0)
-    for x0, y0, x1, y1 in sheets.crop_marks(paper):
-        c.line(round(x0, 3), round(y0, 3), round(x1, 3), round(y1, 3))
+    c.addLiteral(_mark_ops(paper))
 
 
 def _footer(c: Canvas, paper: str, text: str) -> None:

@@ -107,17 +107,22 @@ def form_ops(ctx: BuildContext) -> dict[str, str]:
         cs_key = key(cs)
         out: dict[str, str] = {}
         todo: list[tuple[str, str]] = []
+        fresh = ctx.shared.get("fresh-ops", {})
         for code, fk in face_keys(ctx).items():
             k = key("pdf-ops", fk, cs_key)
+            if code in fresh:
+                store.put("pdf-ops", k, fresh[code].encode("latin-1"))
+                out[code] = fresh[code]
+                continue
             data = store.get("pdf-ops", k)
             if data is None:
                 todo.append((code, k))
             else:
                 out[code] = data.decode("latin-1")
-        fresh = pdf.form_ops([face_of(ctx, code) for code, _ in todo], cs)
+        made = pdf.form_ops([face_of(ctx, code) for code, _ in todo], cs)
         for code, k in todo:
-            store.put("pdf-ops", k, fresh[code].encode("latin-1"))
-            out[code] = fresh[code]
+            store.put("pdf-ops", k, made[code].encode("latin-1"))
+            out[code] = made[code]
         store.prune("pdf-ops")
         return {code: out[code] for code in face_keys(ctx)}
     return _shared(ctx, "form-ops", make)
@@ -191,9 +196,9 @@ def _bar(ctx: BuildContext, total: int, label: str):
 
 # --- card images ------------------------------------------------------------------------------
 
-def _render(face: Face, size: tuple[int, int]) -> bytes:
-    """Worker: the print PNG of a face."""
-    return face_png(face, size)[0]
+def _render(face: Face, size: tuple[int, int], charset_: str) -> tuple[bytes, str]:
+    """Worker: the print PNG of a face and, given the deck's charset, its PDF operators."""
+    return face_png(face, size)[0], pdf.form_ops([face], charset_)[face.key] if charset_ else ""
 
 
 def _cell(png: bytes, colours: tuple[str, ...]) -> bytes:
@@ -231,10 +236,14 @@ def images(ctx: BuildContext, profile: str) -> dict[str, bytes]:
             else:
                 out[code] = data
         ctx.shared.setdefault("rendered", {})[profile] = [code for code, _ in todo]
-        results = run_jobs(ctx, _render, [(face_of(ctx, code), size) for code, _ in todo], f"{profile} images")
-        for (code, k), data in zip(todo, results):
+        cs = chars(ctx) if profile == "tgc" else ""
+        results = run_jobs(ctx, _render, [(face_of(ctx, code), size, cs) for code, _ in todo], f"{profile} images")
+        fresh_ops = ctx.shared.setdefault("fresh-ops", {})
+        for (code, k), (data, ops) in zip(todo, results):
             store.put(profile, k, data)
             out[code] = data
+            if ops:
+                fresh_ops[code] = ops
         store.prune(profile)
         return out
     return _shared(ctx, f"images-{profile}", make)
@@ -319,10 +328,11 @@ def build_print(ctx: BuildContext) -> list[Artifact]:
             count = sum(len(p.codes) for p in pages)
             for mode, tail in (("duplex", ""), ("fronts", "-fronts"), ("backs", "-backs")):
                 name = f"county-uppy-{paper}{suffix}{tail}.pdf"
-                k = key("pdf", code_version(), [keys[u] for u in used], pages, set_names, paper, mode, name, cs)
+                needs = ["back"] if mode == "backs" else used
+                k = key("pdf", code_version(), [keys[u] for u in needs], pages, set_names, paper, mode, name, cs)
                 data = store.get("pdf", k)
                 if data is None:
-                    jobs.append(({u: ops[u] for u in used}, pages, set_names, paper, mode, name, cs))
+                    jobs.append(({u: ops[u] for u in needs}, pages, set_names, paper, mode, name, cs))
                 meta.append((name, count, len(pages) * (2 if mode == "duplex" else 1), k, data))
     results = iter(run_jobs(ctx, _sheet_job, jobs, "print sheets"))
     arts = []
