@@ -141,25 +141,29 @@ def run_jobs(ctx: BuildContext, fn: Callable, jobs: list[tuple], label: str) -> 
     if not jobs:
         return []
     n = min(workers(ctx), len(jobs))
-    bar = _bar(ctx, len(jobs), label)
-    try:
-        if n <= 1:
+    if n <= 1:
+        bar = _bar(ctx, len(jobs), label)
+        try:
             results = []
             for job in jobs:
                 results.append(fn(*job))
                 bar.update(1)
             return results
-        methods = multiprocessing.get_all_start_methods()
-        mp = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with ProcessPoolExecutor(n, mp_context=mp) as pool:
-            futures = [pool.submit(fn, *job) for job in jobs]
+        finally:
+            bar.close()
+    methods = multiprocessing.get_all_start_methods()
+    mp = multiprocessing.get_context("fork" if "fork" in methods else None)
+    with ProcessPoolExecutor(n, mp_context=mp) as pool:
+        futures = [pool.submit(fn, *job) for job in jobs]
+        bar = _bar(ctx, len(jobs), label)  # after the workers exist: never fork with its thread running
+        try:
             results = []
             for fut in futures:
                 results.append(fut.result())
                 bar.update(1)
             return results
-    finally:
-        bar.close()
+        finally:
+            bar.close()
 
 
 class _NoBar:
