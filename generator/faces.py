@@ -30,7 +30,7 @@ BACK_INK = "#F4F1E8"
 FRAME_INSET = 14.0  # the coloured frame starts this far inside the trim
 FRAME_WIDTH = 34.0
 FRAME_RADIUS = 44.0
-INDEX_CX = 122.0  # centre of the corner index column
+INDEX_CX = 130.0  # centre of the corner index column (keeps 17 dots clear of the frame)
 INDEX_TOP = 62.0
 
 #: A large glyph per wild effect (decoration; the title and the text carry the meaning).
@@ -260,7 +260,7 @@ def number_face(card: CardType, deck: Deck) -> Face:
     label = number_text(card.value or 0)
 
     # Corner index: the number, then the shape of each colour under it.
-    size = tf.fit_size(label, 150, 84, bold=True)
+    size = tf.fit_size(label, 130, 84, bold=True)
     idx = Text(INDEX_CX, INDEX_TOP + tf.ASCENT * 84, label, size, ink, bold=True)
     index: list[Item] = [idx]
     if needs_underline(card.value or 0):
@@ -318,7 +318,7 @@ def wild_glyph(card: CardType) -> str:
 def wild_face(card: CardType, deck: Deck) -> Face:
     bg, ink = INTERIORS[deck.card_set(card.set).interior]
     items: list[Item] = [background(bg), *frame([c.rgb for c in deck.colours], bg)]
-    items += corner(fitted_lines(card.name, 230, 130, 84, 170, INDEX_TOP, ink))
+    items += corner(fitted_lines(card.name, 210, 130, 84, 175, INDEX_TOP, ink))
     glyph = wild_glyph(card)
     gsize = tf.fit_size(glyph, 300, 190, bold=True)
     items.append(Text(W / 2, 395, glyph, gsize, ink, bold=True))

@@ -117,3 +117,12 @@ def test_face_png_is_the_face_and_not_blank(built, deck):
         rgb = im.convert("RGB")
         assert rgb.getpixel((412, 5)) == (0x12, 0x12, 0x12)  # chaos: black bleed
         assert len(rgb.getcolors(4096)) > 10
+
+
+def test_text_keeps_clear_of_the_frame(deck):
+    inner = F.FRAME_INSET + F.FRAME_WIDTH + 15  # at least 15 dots (1.3 mm) of interior around text
+    for card in deck.cards:
+        for t in face(card, deck).texts():
+            left, top, right, bottom = t.bbox()
+            assert left >= inner and right <= F.W - inner and top >= inner - 2 and bottom <= F.H - inner + 2, (
+                card.code, t.text)
