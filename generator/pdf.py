@@ -24,6 +24,7 @@ from generator.units import BLEED, PAPERS, TRIM_H, TRIM_W, dots_to_pt
 FOOTER_SIZE = 6.0
 FOOTER_INK = "#444444"
 CROP_INK = "#000000"
+SEAM_OVERLAP = 0.4  #: points
 #: Binary (not ASCII85) compressed streams: smaller files, less work.
 rl_config.useA85 = 0
 
@@ -122,7 +123,9 @@ def new_canvas(buf: io.BytesIO, size: tuple[float, float], title: str, subject: 
 
 def place(c: Canvas, form: str, s: sheets.Slot) -> None:
     """Draw a card in its slot, letting the bleed show only on edges with no card beside them."""
-    left, bottom, right, top = (sheets.BLEED if o else 0.0 for o in s.outer)
+    # Inner edges overlap the neighbour by a hair, so rasterizers show no seam between cards
+    # (both sides of an inner cut are the same interior colour).
+    left, bottom, right, top = (sheets.BLEED if o else SEAM_OVERLAP for o in s.outer)
     c.addLiteral(f"q {s.x - left:.3f} {s.y - bottom:.3f} {s.w + left + right:.3f} {s.h + bottom + top:.3f} re W n "
                  f"1 0 0 1 {s.x:.3f} {s.y:.3f} cm")
     c.doForm(form)
