@@ -56,6 +56,16 @@ def main() -> int:
     ]
     out = []
     for lineup, games in lineups:
+        if len(set(lineup)) == 1:  # one bot everywhere: show the seat bias instead
+            s = simulate(deck, games=games, players=4, seed=100, bots=lineup, workers=args.workers)
+            for seat, wins in enumerate(s["wins_by_seat"]):
+                lo, hi = wilson(wins, s["games"])
+                out.append({"lineup": ",".join(lineup), "seat": seat, "games": s["games"], "wins": wins,
+                            "win_rate": round(wins / s["games"], 4), "ci95": [round(lo, 4), round(hi, 4)]})
+                if not args.json:
+                    print(f"{','.join(lineup):32} seat {seat}: {wins:5}/{s['games']} won, {wins / s['games']:6.1%} "
+                          f"(95% CI {lo:.1%}-{hi:.1%})", flush=True)
+            continue
         res = rotated(deck, lineup, games, 100, args.workers)
         for name, (wins, seat_games, total) in res.items():
             # Per seat of that bot: a seat's share of wins (fair share is 1/4).

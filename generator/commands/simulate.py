@@ -88,13 +88,18 @@ class _Bar:
         self.progress = Progress("simulating", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                                  console=Console(stderr=True), transient=True)
         self.task = self.progress.add_task("games", total=total)
-        self.progress.start()
+        self.started = False
 
     def update(self, n: int) -> None:
+        # Started on the first finished chunk, after the worker processes exist: never fork beside its thread.
+        if not self.started:
+            self.progress.start()
+            self.started = True
         self.progress.advance(self.task, n)
 
     def close(self) -> None:
-        self.progress.stop()
+        if self.started:
+            self.progress.stop()
 
 
 def _is_terminal(stream) -> bool:

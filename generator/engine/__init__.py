@@ -10,6 +10,16 @@
         state.apply(action)                    # or state.apply("discard G7"); IllegalActionError if not
     state.winner                               # seat (Teams: team), None for a draw or unfinished
 
+Other entry points:
+- `state.view(seat)` -> PlayerView (own hand, hand sizes, count, match, in play, direction...),
+  which bots get: `bot.choose(view, legal, rng)`; `make_bot("random" | "greedy" | "search")`.
+- SPEED: when a player is over `options.speed_seconds`, the terminal calls `state.late()`
+  (the decision "late"): that player owes one discard, then still plays; records keep it.
+- `to_position(state)` / `from_position(deck, dict)` (CONTRACT.md positions), `run_scenario(deck,
+  dict)` (a position plus "decisions" -> the resulting position), `decision_line` and
+  `describe_position` (human-readable log lines), `make_record` / `replay` (game records).
+- `simulate(deck, games=..., players=..., ...)` -> a summary dict (see `county-uppy simulate --json`).
+
 Depends only on generator.model and the standard library.
 """
 

@@ -50,7 +50,7 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, samples: int = 32, candidates: int = 3, depth: int = 80, margin: float = 3.0):
+    def __init__(self, samples: int = 32, candidates: int = 3, depth: int = 20, margin: float = 1.0):
         self.samples = samples
         self.margin = margin
         self.candidates = candidates

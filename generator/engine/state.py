@@ -185,6 +185,27 @@ class State:
             return
         raise IllegalActionError(self._why_illegal(action))
 
+    def late(self) -> None:
+        """SPEED: the player whose turn it is went over the tempo limit and owes one discard.
+
+        The terminal game calls this (or applies the decision string "late") when a player
+        takes longer than `options.speed_seconds`; it is recorded like any decision, so
+        replays reproduce it. The player discards, then still plays.
+        """
+        self.apply(self.game.late_action)
+
+    def position(self) -> dict:
+        """This state as a position dict (CONTRACT.md)."""
+        from generator.engine.position import to_position
+
+        return to_position(self)
+
+    def __repr__(self) -> str:
+        codes = self.game.codes
+        match = "start" if self.match == self.game.START else codes[self.match]
+        status = f"winner={self.winner}" if self.done else f"to_act={self.owed[0] if self.owed else self.turn}"
+        return f"<State count={self.count} match={match} turn={self.turn} {status} out={self.out_order}>"
+
     def _apply(self, action: Action) -> None:
         """Apply an action known to be legal (taken from legal_actions())."""
         self.history.append(action)
