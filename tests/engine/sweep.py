@@ -9,6 +9,7 @@ import itertools
 import random
 import sys
 import time
+from pathlib import Path
 
 from generator.engine import Game, from_position, make_record, replay, to_position
 
@@ -83,7 +84,7 @@ def sweep(games: int, seed: int = 0, *, replay_every: int = 3, roundtrip_every: 
     """Play and check `games` games; every `replay_every`th is replayed and re-dealt from its record."""
     from generator.manifest import load
 
-    deck = load("cards.yaml")
+    deck = load(Path(__file__).resolve().parents[2] / "cards.yaml")
     stopped = 0
     turns = 0
     cache: dict = {}

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from tests.engine.sweep import sweep
+from .sweep import sweep
 
 #: Games in the CI sweep; SWEEP_GAMES=20000 for a longer run (or `python -m tests.engine.sweep`).
 GAMES = int(os.environ.get("SWEEP_GAMES", "5000"))
