@@ -25,6 +25,7 @@ class Action:
     code: str = ""  #: the card code played, discarded or given ("" for late)
     seat: int | None = None  #: play: the seat a Steal, Trade or Re-Deal names; give: the giving teammate
     card: int = field(default=-1, compare=False, repr=False)  #: the engine's card index (-1: not yet resolved)
+    arg: int = field(default=-1, compare=False, repr=False)  #: `seat` as an int, -1 for none (engine use)
 
     def __str__(self) -> str:
         if self.kind == PLAY:

@@ -165,7 +165,7 @@ def _action_tables(deck: Deck, codes: tuple[str, ...], players: int) -> tuple:
     hit = _ACTION_CACHE.get((id(deck), players))
     if hit is not None and hit[0] is deck:
         return hit[1]
-    plays = tuple(tuple(Action(PLAY, code, None if s < 0 else s, i) for s in range(-1, players)) for i, code in enumerate(codes))
+    plays = tuple(tuple(Action(PLAY, code, None if s < 0 else s, i, s) for s in range(-1, players)) for i, code in enumerate(codes))
     discards = tuple(Action(DISCARD, code, None, i) for i, code in enumerate(codes))
     gives = tuple(tuple(Action(GIVE, code, g, i) for i, code in enumerate(codes)) for g in range(players))
     _ACTION_CACHE[(id(deck), players)] = (deck, (plays, discards, gives))

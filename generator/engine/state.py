@@ -131,13 +131,17 @@ class State:
         legal = self._legal
         if legal is not None:
             return legal
-        if not self.drawn and not self.owed:
-            self._prepare()
+        owed = self.owed
+        if not self.drawn and not owed:
+            if self.draw and not self.done:  # the common case of _prepare: a card to draw, so no R4.2 check
+                self.hands[self.turn].append(self.draw.pop())
+                self.drawn = True
+            else:
+                self._prepare()
         if self.done:
             self._legal = legal = []
             return legal
         game = self.game
-        owed = self.owed
         if owed:
             self._legal = legal = list(map(game.discard_actions.__getitem__, dict.fromkeys(self.hands[owed[0]])))
             return legal
@@ -212,7 +216,7 @@ class State:
         self._legal = None
         kind = action.kind
         if kind == PLAY:
-            self._play(action.card, -1 if action.seat is None else action.seat)
+            self._play(action.card, action.arg)
         elif kind == DISCARD:
             seat = self.owed.pop(0)
             self.hands[seat].remove(action.card)
@@ -311,15 +315,15 @@ class State:
         me = self.turn
         self.hands[me].remove(card)
         self.in_play.append(card)
-        self.played += 1
+        played = self.played = self.played + 1
         self.sixteen_by = -1
         penalties = 0 if self._matches[self.match][card] else 1
         if self._is_number[card]:
-            v = self._value[card]
             if self.invert:
-                v = -v
+                self.count -= self._value[card]
                 self.invert = False
-            self.count += v
+            else:
+                self.count += self._value[card]
             self.match = card
         else:
             if self.invert and not self._itw:
@@ -327,20 +331,27 @@ class State:
             self._effect_fn[card](self, self._effect_param[card], arg)
             if self._wst:
                 self.match = card
-        if self.played >= 2:
+        if played >= 2:
             self.play2 = 0
         elif self.play2 and self._p2d == 2:
             self.drawn = False
         c = self.count
+        target = self._target
+        if c < target and c >= 0:
+            self.last_penalty = penalties
+            if penalties:
+                self.owed.append(me)
+            return
         owed = self.owed
-        if c > self._target or c < 0:
+        if c != target:
             penalties += 1
             self._reset()
-        elif c == self._target:
+        else:
             self._reset()
             self.sixteen_by = me
             self.last_penalty = penalties
-            owed.extend([me] * penalties)
+            if penalties:
+                owed.append(me)
             out, n, d = self.out, self._n, self.direction
             s = (me + d) % n
             while s != me:
@@ -349,10 +360,9 @@ class State:
                 s = (s + d) % n
             return
         self.last_penalty = penalties
-        if penalties:
+        owed.append(me)
+        if penalties > 1:
             owed.append(me)
-            if penalties > 1:
-                owed.append(me)
 
     def _reset(self) -> None:
         self.discard.extend(self.in_play)
