@@ -41,6 +41,8 @@ class Game:
         self.players = players
         if self.options.teams and (players < 4 or players % 2):
             raise OptionError(f"the Teams variant needs an even number of players, 4 or more, not {players}")
+        if self.options.sixteen_hits != "others" and not self.options.teams:
+            raise OptionError("option sixteen_hits applies only to the Teams variant (option teams=true)")
         if self.options.dealer >= players:
             raise OptionError(f"option dealer is seat {self.options.dealer}, but there are only {players} seats")
         self.target = p.target

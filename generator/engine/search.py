@@ -34,6 +34,7 @@ def determinize(view: PlayerView, rng: random.Random):
             state.hands[s] = hidden[pos:pos + size]
             pos += size
     state.rng = random.Random(rng.getrandbits(64))
+    state._legal = None  # hands changed: the cached legal actions may list a teammate's old cards
     return state
 
 

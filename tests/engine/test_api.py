@@ -93,6 +93,8 @@ def test_game_checks_players_teams_and_edition(deck):
         Game(deck, "the-ogg", 4)
     with pytest.raises(OptionError, match="dealer"):
         Game(deck, "the-og", 4, {"dealer": 4})
+    with pytest.raises(OptionError, match="only to the Teams variant"):
+        Game(deck, "the-og", 4, {"sixteen_hits": "opponents"})
 
 
 def test_deal_and_dealer(deck):
