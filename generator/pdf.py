@@ -112,6 +112,30 @@ def define_forms(c: Canvas, ops: dict[str, str]) -> dict[str, str]:
     return names
 
 
+def _form_object(c: Canvas, name: str):
+    return c._doc.idToObject[c._doc.getXObjectName(name)]
+
+
+def format_forms(ops: dict[str, str], chars: str) -> dict[str, bytes]:
+    """Each face's form XObject as the bytes reportlab writes for it.
+
+    They depend on the operators only (the one reference inside, to the font list, is the
+    same object in every file), so they are formatted once and reused by every file.
+    """
+    c = new_canvas(io.BytesIO(), PAPERS["letter"], "", "")
+    prepare_fonts(c, chars)
+    names = define_forms(c, ops)
+    return {k: _form_object(c, name).format(c._doc) for k, name in names.items()}
+
+
+def reuse_forms(c: Canvas, formatted: dict[str, bytes]) -> dict[str, str]:
+    """Declare one form per face whose object is written from `formatted` as it stands."""
+    names = define_forms(c, dict.fromkeys(formatted, ""))
+    for k, name in names.items():
+        _form_object(c, name).format = lambda document, data=formatted[k]: data
+    return names
+
+
 def new_canvas(buf: io.BytesIO, size: tuple[float, float], title: str, subject: str) -> Canvas:
     c = Canvas(buf, pagesize=size, invariant=1, pageCompression=1)
     c.setTitle(title)
@@ -154,18 +178,18 @@ def _footer(c: Canvas, paper: str, text: str) -> None:
     c.restoreState()
 
 
-def sheet_pdf(ops: dict[str, str], pages: list[sheets.Page], set_names: dict[str, str], paper: str, mode: str,
+def sheet_pdf(forms_in: dict[str, bytes], pages: list[sheets.Page], set_names: dict[str, str], paper: str, mode: str,
               filename: str, chars: str) -> tuple[bytes, int]:
     """A print-and-play file: `mode` is duplex (front, mirrored back, ...), fronts or backs.
 
-    `ops` holds the operators of every face on the pages and of "back" (form_ops).
+    `forms_in` holds the formatted form of every face on the pages and of "back" (format_forms).
     """
     buf = io.BytesIO()
     c = new_canvas(buf, PAPERS[paper], filename, f"County Uppy print sheets, {paper}, {mode}")
     prepare_fonts(c, chars)
     sides = {"duplex": (False, True), "fronts": (False,), "backs": (True,)}[mode]
-    used = [] if mode == "backs" else [k for k in ops if any(k in p.codes for p in pages)]
-    forms = define_forms(c, {k: ops[k] for k in [*used, "back"]})
+    used = [] if mode == "backs" else [k for k in forms_in if any(k in p.codes for p in pages)]
+    forms = reuse_forms(c, {k: forms_in[k] for k in [*used, "back"]})
     total = len(pages) * len(sides)
     n = 0
     for page in pages:
@@ -181,14 +205,14 @@ def sheet_pdf(ops: dict[str, str], pages: list[sheets.Page], set_names: dict[str
     return buf.getvalue(), total
 
 
-def single_cards_pdf(ops: dict[str, str], codes: list[str], filename: str, chars: str) -> tuple[bytes, int]:
+def single_cards_pdf(forms_in: dict[str, bytes], codes: list[str], filename: str, chars: str) -> tuple[bytes, int]:
     """One card per page with its bleed (DriveThruCards style): front, back, front, back, ..."""
     b = dots_to_pt(BLEED)
     size = (dots_to_pt(TRIM_W) + 2 * b, dots_to_pt(TRIM_H) + 2 * b)
     buf = io.BytesIO()
     c = new_canvas(buf, size, filename, "County Uppy cards, one per page with bleed, front then back")
     prepare_fonts(c, chars)
-    forms = define_forms(c, {k: ops[k] for k in [*dict.fromkeys(codes), "back"]})
+    forms = reuse_forms(c, {k: forms_in[k] for k in [*dict.fromkeys(codes), "back"]})
     for code in codes:
         for key in (code, "back"):
             c.translate(b, b)

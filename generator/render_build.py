@@ -100,32 +100,35 @@ def chars(ctx: BuildContext) -> str:
     return _shared(ctx, "charset", lambda: charset(ctx.deck))
 
 
-def form_ops(ctx: BuildContext) -> dict[str, str]:
-    """Card code (and "back") -> PDF operators of its face, from the cache where possible."""
-    def make() -> dict[str, str]:
+def pdf_forms(ctx: BuildContext) -> dict[str, bytes]:
+    """Card code (and "back") -> its face as a formatted PDF form, from the cache where possible.
+
+    Every PDF of the build writes these bytes as they are (pdf.reuse_forms), so a face is
+    turned into PDF once, not once per file.
+    """
+    def make() -> dict[str, bytes]:
         store, cs = cache(ctx), chars(ctx)
         cs_key = key(cs)
-        out: dict[str, str] = {}
+        out: dict[str, bytes] = {}
         todo: list[tuple[str, str]] = []
-        fresh = ctx.shared.get("fresh-ops", {})
         for code, fk in face_keys(ctx).items():
-            k = key("pdf-ops", fk, cs_key)
-            if code in fresh:
-                store.put("pdf-ops", k, fresh[code].encode("latin-1"))
-                out[code] = fresh[code]
-                continue
-            data = store.get("pdf-ops", k)
+            k = key("pdf-form", fk, cs_key)
+            data = store.get("pdf-form", k)
             if data is None:
                 todo.append((code, k))
             else:
-                out[code] = data.decode("latin-1")
-        made = pdf.form_ops([face_of(ctx, code) for code, _ in todo], cs)
+                out[code] = data
+        fresh = ctx.shared.get("fresh-ops", {})
+        missing = [code for code, _ in todo if code not in fresh]
+        ops = {**{c: fresh[c] for c, _ in todo if c in fresh},
+               **pdf.form_ops([face_of(ctx, code) for code in missing], cs)}
+        made = pdf.format_forms({code: ops[code] for code, _ in todo}, cs) if todo else {}
         for code, k in todo:
-            store.put("pdf-ops", k, made[code].encode("latin-1"))
+            store.put("pdf-form", k, made[code])
             out[code] = made[code]
-        store.prune("pdf-ops")
+        store.prune("pdf-form")
         return {code: out[code] for code in face_keys(ctx)}
-    return _shared(ctx, "form-ops", make)
+    return _shared(ctx, "pdf-forms", make)
 
 
 def cache(ctx: BuildContext) -> RenderCache:
@@ -302,7 +305,7 @@ def build_cards(ctx: BuildContext) -> list[Artifact]:
 
 # --- print sheets ---------------------------------------------------------------------------------
 
-def _sheet_job(ops: dict[str, str], pages: list[sheets.Page], set_names: dict[str, str], paper: str, mode: str,
+def _sheet_job(ops: dict[str, bytes], pages: list[sheets.Page], set_names: dict[str, str], paper: str, mode: str,
                filename: str, charset_: str) -> tuple[bytes, int]:
     return pdf.sheet_pdf(ops, pages, set_names, paper, mode, filename, charset_)
 
@@ -322,7 +325,7 @@ def print_sets(ctx: BuildContext) -> list[tuple[str, list]]:
 
 def build_print(ctx: BuildContext) -> list[Artifact]:
     """output/print/county-uppy-PAPER[-EDITION][-fronts|-backs].pdf."""
-    ops, keys, cs, store = form_ops(ctx), face_keys(ctx), chars(ctx), cache(ctx)
+    ops, keys, cs, store = pdf_forms(ctx), face_keys(ctx), chars(ctx), cache(ctx)
     set_names = {s.key: s.name for s in ctx.deck.sets}
     jobs, meta, done = [], [], {}
     for paper in ctx.papers:
@@ -359,7 +362,7 @@ def build_pod(ctx: BuildContext) -> list[Artifact]:
         arts += _write_images(ctx, "pod/mpc", "mpc")
     if "dtc" in ctx.pod:
         codes = [c.code for c in ctx.deck.cards for _ in range(c.copies)]
-        data, n = pdf.single_cards_pdf(form_ops(ctx), codes, "county-uppy-drivethrucards.pdf", chars(ctx))
+        data, n = pdf.single_cards_pdf(pdf_forms(ctx), codes, "county-uppy-drivethrucards.pdf", chars(ctx))
         arts.append(write_artifact(ctx.out, "pod/county-uppy-drivethrucards.pdf", data, "pdf", cards=len(codes), pages=n))
     return arts
 
