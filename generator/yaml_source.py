@@ -63,7 +63,7 @@ def read(path: str | Path) -> Source:
     try:
         raw = p.read_bytes()
     except FileNotFoundError:
-        raise InputError([Problem(name, 0, 0, "no such file")], status=2) from None
+        raise InputError([Problem(name, 0, 0, "no such file (run in the folder that holds it, or pass --manifest PATH)")], status=2) from None
     except OSError as exc:
         raise InputError([Problem(name, 0, 0, f"cannot read: {exc.strerror or exc}")], status=2) from None
     try:

@@ -162,7 +162,7 @@ def test_not_utf8_points_at_the_byte(tmp_path, capsys):
 
 
 def test_missing_file_and_directory_exit_2(tmp_path, capsys):
-    assert run_validate(capsys, tmp_path / "nope.yaml") == (2, [f"{tmp_path / 'nope.yaml'}: no such file"])
+    assert run_validate(capsys, tmp_path / "nope.yaml") == (2, [f"{tmp_path / 'nope.yaml'}: no such file (run in the folder that holds it, or pass --manifest PATH)"])
     assert run_validate(capsys, tmp_path) == (2, [f"{tmp_path}: is a directory, not a manifest file"])
 
 
