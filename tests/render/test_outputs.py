@@ -86,7 +86,8 @@ def test_rebuild_is_byte_identical_and_cached(built, deck, tmp_path):
     assert first == second  # a fresh, single-process build in another folder gives the same bytes
     assert len(ctx.shared["rendered"]["tgc"]) == 98
     again = run_build(deck, out, editions=("keep-it-simple",), jobs=1)
-    assert again.shared["rendered"] == {"tgc": [], "mpc": []}
+    assert again.shared["rendered"] == {"tgc": [], "mpc": []}  # everything came from the cache
+    assert json.loads((out / "build.json").read_text())["artifacts"] == first
 
 
 def test_editing_one_card_renders_one_face(built, deck, tmp_path):
