@@ -171,6 +171,13 @@ def effect_cards(deck: Deck, images: Mapping[str, CardImage]) -> dict[str, dict[
     return out
 
 
+def speed_seconds_default() -> int:
+    """SPEED's tempo limit when none is agreed (RULES.md §7), from the engine."""
+    from generator.engine.options import SPEED_SECONDS_DEFAULT
+
+    return SPEED_SECONDS_DEFAULT
+
+
 def rule_options() -> list[dict[str, Any]]:
     """Every engine option with its default and its other choices (the engine is the source)."""
     from generator.engine.options import CHOICES, Options, option_names
@@ -219,6 +226,7 @@ def context(deck: Deck, images: Mapping[str, CardImage], examples: list[dict[str
         "cards": {c.code: card_data(deck, c, images) for c in deck.cards},
         "numbers": number_range(deck),
         "opts": {o["name"]: o for o in options},
+        "speed_seconds_default": speed_seconds_default(),
     }
 
 

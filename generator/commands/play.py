@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from generator.commands.common import load_deck, report
+from generator.engine.options import SPEED_SECONDS_DEFAULT
 
 EPILOG = """\
 At a terminal the screen is redrawn after every move and a SPEED timer counts down while you
@@ -33,8 +34,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--bots", default="greedy", metavar="LIST",
                    help="bot names for the other seats, comma-separated, repeated in turn (default greedy)")
     p.add_argument("--teams", action="store_true", help="the Teams variant (an even number of players, 4 or more)")
-    p.add_argument("--speed", type=float, default=None, metavar="SECONDS",
-                   help="SPEED: seconds you have for each play; late costs a discard")
+    p.add_argument("--speed", type=float, nargs="?", const=float(SPEED_SECONDS_DEFAULT), default=None, metavar="SECONDS",
+                   help=f"SPEED: seconds you have for each play (default {SPEED_SECONDS_DEFAULT} when given without a "
+                        "value); late costs a discard")
     p.add_argument("--seed", type=int, default=None, metavar="S", help="deal this game (default: a new random deal)")
     p.add_argument("--seat", type=int, default=0, metavar="N", help="your seat (default 0, the dealer: you play last)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")

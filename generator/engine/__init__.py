@@ -15,6 +15,12 @@ Other entry points:
   which bots get: `bot.choose(view, legal, rng)`; `make_bot("random" | "greedy" | "search")`.
 - SPEED: when a player is over `options.speed_seconds`, the terminal calls `state.late()`
   (the decision "late"): that player owes one discard, then still plays; records keep it.
+  `speed_seconds` None means the game is not played at SPEED; `SPEED_SECONDS_DEFAULT` (10,
+  RULES.md §7) is the tempo to use when SPEED is asked for without one.
+- Why discards were owed: `state.penalties_by_cause()` ({"mismatch", "bust", "target",
+  "late"} counts); per play `state.last_penalty`, `state.last_count`, `state.sixteen_by`.
+- `play_game(game, bots, seed, observer=fn)` calls `fn(state, seat, action)` after each decision;
+  `bot_seed(seed)` is the seed of the bots' RNG in game `seed`.
 - `to_position(state)` / `from_position(deck, dict)` (CONTRACT.md positions), `run_scenario(deck,
   dict)` (a position plus "decisions" -> the resulting position), `decision_line` and
   `describe_position` (human-readable log lines), `make_record` / `replay` (game records).
@@ -29,15 +35,15 @@ from generator.engine.effects import EFFECTS
 from generator.engine.errors import ActionSyntaxError, EngineError, IllegalActionError, OptionError, PositionError
 from generator.engine.game import Game
 from generator.engine.log import decision_line, describe_position, playthrough
-from generator.engine.options import Options
+from generator.engine.options import SPEED_SECONDS_DEFAULT, Options
 from generator.engine.position import DecisionError, apply_decisions, compare_expected, from_position, run_scenario, to_position
 from generator.engine.record import make_record, replay
-from generator.engine.simulate import format_summary, game_seed, play_game, simulate
-from generator.engine.state import State
+from generator.engine.simulate import bot_seed, format_summary, game_seed, play_game, simulate
+from generator.engine.state import PENALTY_CAUSES, State
 from generator.engine.view import PlayerView
 
 __all__ = [
-    "Action", "ActionSyntaxError", "BOTS", "Bot", "DecisionError", "EFFECTS", "EngineError", "Game", "GreedyBot",
+    "Action", "ActionSyntaxError", "BOTS", "Bot", "PENALTY_CAUSES", "SPEED_SECONDS_DEFAULT", "bot_seed", "DecisionError", "EFFECTS", "EngineError", "Game", "GreedyBot",
     "IllegalActionError", "OptionError", "Options", "PlayerView", "PositionError", "RandomBot", "State",
     "apply_decisions", "compare_expected", "decision_line", "describe_position", "format_summary", "from_position",
     "game_seed", "make_bot", "make_record", "play_game", "playthrough", "replay", "run_scenario", "simulate",

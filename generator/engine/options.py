@@ -7,6 +7,9 @@ from typing import Any, Mapping
 
 from generator.engine.errors import OptionError, suggest
 
+#: RULES.md §7: SPEED's tempo limit in seconds when SPEED is asked for without one.
+SPEED_SECONDS_DEFAULT = 10
+
 #: Allowed values of each option; the first is the default. None means "any value the parser accepts".
 CHOICES: dict[str, tuple[Any, ...] | None] = {
     "wild_sets_target": (False, True),
@@ -33,7 +36,7 @@ class Options:
     max_turns: int = 2000  #: R5.3: stop (unfinished) after this many turns
     dealer: int = 0  #: R3.2: the dealer's seat; the next seat starts
     teams: bool = False  #: the Teams variant (even players, 4+)
-    speed_seconds: float | None = None  #: SPEED: the tempo limit in seconds; None = not SPEED
+    speed_seconds: float | None = None  #: SPEED: the tempo limit in seconds; None = not SPEED (SPEED_SECONDS_DEFAULT is the rulebook's)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> "Options":

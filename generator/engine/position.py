@@ -14,14 +14,19 @@ PENDING_DEFAULTS: dict[str, Any] = {
 }
 POSITION_KEYS = (
     "players", "edition", "options", "seed", "count", "match", "direction", "turn", "hands", "draw", "discard",
-    "in_play", "out", "winner", "pending", "turns", "stopped",
+    "in_play", "out", "winner", "pending", "turns", "stopped", "last_count",
 )
 #: Keys a scenario file may add to a position.
 SCENARIO_KEYS = ("decisions", "expected", "expected_error", "rule", "description", "name", "option", "notes")
 
 
 def to_position(state) -> dict[str, Any]:
-    """The position dict of a State (CONTRACT.md), with every pending key."""
+    """The position dict of a State (CONTRACT.md), with every pending key.
+
+    One key beyond CONTRACT.md's shape (extra keys are allowed): `last_count`, the count
+    once the last card played had taken effect, before any reset (a bust to 19 shows
+    "count": 0, "last_count": 19). A position may omit it (it then equals `count`).
+    """
     game = state.game
     codes = game.codes
 
@@ -45,6 +50,7 @@ def to_position(state) -> dict[str, Any]:
         "winner": state.winner,
         "turns": state.turns,
         "stopped": state.stopped,
+        "last_count": state.last_count,
         "pending": {
             "invert": state.invert, "drawn": state.drawn, "played": state.played, "play2": state.play2,
             "play2_next": state.play2_next, "skip": state.skip, "gave": state.gave, "owed": list(state.owed),
@@ -139,6 +145,7 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
     state.gave = pending["gave"]
     state.owed = [seat("pending.owed", s) for s in pending["owed"]]
     state.stopped = bool(data.get("stopped", False))
+    state.last_count = _get(data, "last_count", int, state.count)
     if state.winner is not None or state.stopped or state.n_in == 0:
         state.done = True
         return state

@@ -13,10 +13,14 @@ RECORD_KEYS = ("seed", "players", "edition", "options", "bots", "decisions", "re
 
 
 def result_of(state) -> dict[str, Any]:
-    """The result a record stores: winner, finished, turns and the order players went out."""
+    """The result a record stores: winner, finished, turns and the order players went out.
+
+    "finished" is true only for a game that is over (a winner, or a draw); a game stopped at
+    max_turns, quit or interrupted is not finished.
+    """
     return {
         "winner": state.winner,
-        "finished": not state.stopped,
+        "finished": state.done and not state.stopped,
         "turns": state.turns,
         "out": list(state.out_order),
     }

@@ -36,11 +36,14 @@ def bot_seed(seed: int) -> int:
     return seed ^ 0x2545F4914F6CDD1D
 
 
-def play_game(game: Game, bots: Sequence, seed: int, stats: list[int] | None = None):
+def play_game(game: Game, bots: Sequence, seed: int, stats: list[int] | None = None,
+              observer: Callable[[Any, int, Any], None] | None = None):
     """Play one game from `seed` with one bot per seat; return the final State.
 
     `stats`, if given, is a list of 2 * len(game.codes) counters: plays per card, then the
-    plays of it that cost its player a discard.
+    plays of it that cost its player a discard. `observer(state, seat, action)`, if given, is
+    called after each decision is applied, with the seat that made it; the State then shows
+    what followed (`last_penalty`, `last_count`, `sixteen_by`, `penalties`, `owed`, ...).
     """
     state = game.new_initial_state(seed)
     rng = random.Random(bot_seed(seed))
@@ -63,6 +66,8 @@ def play_game(game: Game, bots: Sequence, seed: int, stats: list[int] | None = N
         if stats is not None and action.kind == PLAY:
             stats[action.card] += 1
             stats[ncards + action.card] += state.last_penalty
+        if observer is not None:
+            observer(state, seat, action)
     return state
 
 

@@ -30,6 +30,12 @@ def shuffle(rng: random.Random, cards: list[int]) -> None:
 #: What the player to act is asked to do.
 PHASE_PLAY, PHASE_DISCARD, PHASE_OVER = "play", "discard", "over"
 
+#: Why a discard is owed, in the order of `State.penalties`: the played card missed the match
+#: (R4.4), the count went over the target or below 0 (R4.5), another player hit the target
+#: (R4.6: one per other player who owes), the player was late (SPEED).
+PENALTY_CAUSES = ("mismatch", "bust", "target", "late")
+MISMATCH, BUST, TARGET, LATE_PENALTY = 0, 1, 2, 3
+
 
 class State:
     """A game in progress.
@@ -40,12 +46,21 @@ class State:
     whose turn it is), out (bool per seat), out_order (seats in the order they went out),
     winner (seat, Teams: team, or None), turns (turns completed), and the pending parts of a
     turn: drawn, played, play2, play2_next, skip, gave, owed, invert.
+
+    What the last play did, for logs, statistics and rulebook captions:
+    last_count (the count once the last card played had taken effect, before any reset: the
+    count it "reaches", e.g. 19 before a bust resets it to 0), last_penalty (discards that
+    play cost its own player: 1 for a mismatch, 1 for a bust, so 0..2), sixteen_by (the seat
+    whose play just hit the target, -1 if the last play did not).
+    penalties: discards owed since the State was created, by cause (`PENALTY_CAUSES` order:
+    mismatch, bust, target, late); `penalties_by_cause()` gives them as a dict. A discard owed
+    is counted when it is owed, even if its player then goes out before making it.
     """
 
     __slots__ = (
         "game", "rng", "seed", "hands", "draw", "discard", "in_play", "count", "match", "direction", "turn",
         "out", "out_order", "n_in", "winner", "done", "stopped", "turns", "drawn", "played", "play2",
-        "play2_next", "skip", "gave", "owed", "invert", "sixteen_by", "last_penalty", "history", "_legal",
+        "play2_next", "skip", "gave", "owed", "invert", "sixteen_by", "last_penalty", "last_count", "penalties", "history", "_legal",
         "_target", "_matches", "_is_number", "_value", "_effect_fn", "_effect_param", "_wst", "_itw", "_p2d",
         "_others", "_teams", "_speed", "_max_turns", "_n",
     )
@@ -81,9 +96,14 @@ class State:
         self.gave = False
         self.owed: list[int] = []
         self.invert = False
+        #: The seat whose last play hit the target (every other player then owes a discard), else -1.
         self.sixteen_by = -1
-        #: Discards the last play cost its own player (mismatch and/or bust), for statistics.
+        #: Discards the last play cost its own player: mismatch and/or bust (0..2).
         self.last_penalty = 0
+        #: The count once the last card played took effect, before any reset (what the count "reached").
+        self.last_count = count
+        #: Discards owed by cause since this State was created, in PENALTY_CAUSES order.
+        self.penalties = [0, 0, 0, 0]
         #: Every decision applied since the State was created, as Actions.
         self.history: list[Action] = []
         self._legal: list[Action] | None = None
@@ -185,6 +205,7 @@ class State:
             self.history.append(action)
             self._legal = None
             self.owed.append(self.turn)
+            self.penalties[LATE_PENALTY] += 1
             self._settle()
             return
         raise IllegalActionError(self._why_illegal(action))
@@ -197,6 +218,10 @@ class State:
         replays reproduce it. The player discards, then still plays.
         """
         self.apply(self.game.late_action)
+
+    def penalties_by_cause(self) -> dict[str, int]:
+        """Discards owed since the State was created, by cause: {"mismatch", "bust", "target", "late"}."""
+        return dict(zip(PENALTY_CAUSES, self.penalties))
 
     def position(self) -> dict:
         """This state as a position dict (CONTRACT.md)."""
@@ -258,6 +283,7 @@ class State:
         new.out_order = list(self.out_order)
         new.owed = list(self.owed)
         new.history = list(self.history)
+        new.penalties = list(self.penalties)
         return new
 
     # --- helpers used by effects ---------------------------------------------------------
@@ -335,16 +361,21 @@ class State:
             self.play2 = 0
         elif self.play2 and self._p2d == 2:
             self.drawn = False
-        c = self.count
+        c = self.last_count = self.count
         target = self._target
         if c < target and c >= 0:
             self.last_penalty = penalties
             if penalties:
                 self.owed.append(me)
+                self.penalties[MISMATCH] += 1
             return
         owed = self.owed
+        counts = self.penalties
+        if penalties:
+            counts[MISMATCH] += 1
         if c != target:
             penalties += 1
+            counts[BUST] += 1
             self._reset()
         else:
             self._reset()
@@ -354,10 +385,12 @@ class State:
                 owed.append(me)
             out, n, d = self.out, self._n, self.direction
             s = (me + d) % n
+            hits = len(owed)
             while s != me:
                 if not out[s] and (self._others or s % 2 != me % 2):
                     owed.append(s)
                 s = (s + d) % n
+            counts[TARGET] += len(owed) - hits
             return
         self.last_penalty = penalties
         owed.append(me)

@@ -203,3 +203,36 @@ def test_late_is_never_listed_but_accepted_in_speed(deck):
     assert state.owed == [0] and state.phase() == "discard"
     with pytest.raises(IllegalActionError, match="owes a discard"):
         state.apply("late")
+
+
+def test_penalty_causes_and_last_count(deck):
+    # C9 on C9 matches; 9 + 9 = 18 busts: one discard, cause "bust", and the count reached 18.
+    state = from_position(deck, {"players": 2, "count": 9, "match": "C9", "hands": [["C9", "G1"], ["M1", "M2"]],
+                                 "draw": ["G2", "G3"]})
+    state.apply("play C9")
+    assert (state.count, state.last_count, state.last_penalty, state.sixteen_by) == (0, 18, 1, -1)
+    assert state.penalties_by_cause() == {"mismatch": 0, "bust": 1, "target": 0, "late": 0}
+    assert to_position(state)["last_count"] == 18
+    # M7 on a count of 9 matching C9: no match, and 16: the others owe.
+    state = from_position(deck, {"players": 3, "count": 9, "match": "C9", "hands": [["M7", "G1"], ["M1"], ["M2"]],
+                                 "draw": ["G2"]})
+    state.apply("play M7")
+    assert (state.last_count, state.sixteen_by) == (16, 0)
+    assert state.penalties_by_cause() == {"mismatch": 1, "bust": 0, "target": 2, "late": 0}
+
+
+def test_play_game_observer_sees_every_decision(game4):
+    from generator.engine import bot_seed, make_bot, play_game
+
+    seen = []
+    state = play_game(game4, [make_bot("random")] * 4, 3, observer=lambda s, seat, a: seen.append((seat, str(a))))
+    assert [a for _, a in seen] == [str(a) for a in state.history]
+    assert isinstance(bot_seed(3), int)
+
+
+def test_result_of_is_unfinished_until_the_game_is_over(game4):
+    from generator.engine.record import result_of
+
+    state = game4.new_initial_state(1)
+    state.apply(state.legal_actions()[0])
+    assert result_of(state)["finished"] is False

@@ -58,8 +58,17 @@ def test_end_of_input_stops_cleanly_and_saves(monkeypatch, tmp_path, capsys):
     out = capsys.readouterr().out
     assert status == 0 and "End of input" in out
     data = json.loads(record.read_text())
+    assert data["result"]["finished"] is False
     state, same = replay(DECK, data)
     assert same and not state.is_terminal()
+
+
+def test_speed_without_seconds_uses_the_rulebook_tempo(monkeypatch, tmp_path):
+    from generator.engine import SPEED_SECONDS_DEFAULT
+
+    status, record = play(monkeypatch, tmp_path, "1\n1\n", "--seed", "5", "--speed")
+    assert status == 0 and SPEED_SECONDS_DEFAULT == 10
+    assert json.loads(record.read_text())["options"]["speed_seconds"] == SPEED_SECONDS_DEFAULT
 
 
 def test_quit_and_decision_text(monkeypatch, tmp_path, capsys):
