@@ -1,0 +1,1 @@
+"""Playing County Uppy in the terminal against the engine's bots."""
