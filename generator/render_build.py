@@ -327,7 +327,7 @@ def build_print(ctx: BuildContext) -> list[Artifact]:
     """output/print/county-uppy-PAPER[-EDITION][-fronts|-backs].pdf."""
     ops, keys, cs, store = pdf_forms(ctx), face_keys(ctx), chars(ctx), cache(ctx)
     set_names = {s.key: s.name for s in ctx.deck.sets}
-    jobs, meta, done = [], [], {}
+    jobs, meta = [], []
     for paper in ctx.papers:
         for suffix, cards in print_sets(ctx):
             pages = sheets.pages(ctx.deck, cards)

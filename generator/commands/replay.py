@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from generator.commands.common import load_deck, report
-from generator.commands.scenario import fail, read_json
+from generator.commands.common import fail, load_deck, read_json, report
 from generator.problems import InputError
 
 

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from typing import Any
 
-from generator.commands.common import load_deck, report
+from generator.commands.common import fail, load_deck, read_json, report
 from generator.problems import InputError
 
 
@@ -18,28 +16,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="a scenario JSON file: a position plus \"decisions\": [...]")
     p.add_argument("--json", action="store_true", help="print the resulting position as JSON")
     return p
-
-
-def read_json(path: str) -> Any:
-    """The JSON in `path`; raise InputError (status 2) with a one-line `FILE[:LINE:COL]: message`."""
-    from generator.problems import Problem
-
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except FileNotFoundError:
-        raise InputError([Problem(path, 0, 0, "no such file")], status=2) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError([Problem(path, 0, 0, f"cannot read: {exc.__class__.__name__}: {exc}")], status=2) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError([Problem(path, exc.lineno, exc.colno, f"not valid JSON: {exc.msg}")], status=2) from None
-
-
-def fail(path: str, message: str, status: int) -> int:
-    print(f"{path}: {message}", file=sys.stderr)
-    return status
 
 
 def run(args: argparse.Namespace) -> int:
