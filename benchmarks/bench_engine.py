@@ -8,7 +8,9 @@ Each measurement plays whole games with uniformly random players for about `--se
 and reports steps per second:
 - County Uppy simulator: generator.engine.play_game with 4 random bots on The OG (turns and decisions);
 - County Uppy public API: legal_actions() + apply() per decision, a random choice;
-- RLCard UNO (4 players): env.game.get_legal_actions() + env.game.step(), no observation encoding;
+- RLCard UNO (4 players): RLCard's environment loop with its RandomAgent, less the observation
+  encoding: env._get_legal_actions() + agent.step() + env._decode_action() + env.game.step();
+- RLCard UNO game only (reference): env.game.get_legal_actions() + env.game.step(), a random choice;
 - OpenSpiel crazy_eights (4 players): the Python loop legal_actions() + apply_action(), chance
   outcomes sampled, counting player decisions.
 """
@@ -66,7 +68,34 @@ def county_uppy_api(games: int, seed: int = 0) -> tuple[int, int]:
 
 
 def rlcard_uno(games: int, seed: int = 0) -> tuple[int, int]:
-    """(turns, turns) of RLCard UNO games (4 players) through the game engine, no observation encoding."""
+    """(turns, turns) of RLCard UNO games (4 players) in RLCard's environment loop with its random agents.
+
+    Per turn this is what `env.run()` does, less the observation encoding (`_extract_state`'s
+    numpy planes): the legal action ids (`env._get_legal_actions()`), the seat's
+    `RandomAgent.step` (uniform over them), and `env.step` = `_decode_action` + `game.step`.
+    """
+    import numpy as np
+    import rlcard
+    from rlcard.agents import RandomAgent
+
+    env = rlcard.make("uno", config={"seed": seed, "game_num_players": 4})
+    agents = [RandomAgent(num_actions=env.num_actions) for _ in range(4)]
+    np.random.seed(seed)  # RandomAgent draws from numpy's global RNG
+    g = env.game
+    legal_ids, decode, step, player = env._get_legal_actions, env._decode_action, g.step, g.get_player_id
+    steps = 0
+    for _ in range(games):
+        g.init_game()
+        while not g.is_over():
+            action = agents[player()].step({"legal_actions": legal_ids()})
+            step(decode(action))
+            steps += 1
+    return steps, steps
+
+
+def rlcard_uno_game(games: int, seed: int = 0) -> tuple[int, int]:
+    """(turns, turns) of RLCard UNO games (4 players) through the game object alone: a reference
+    line, not the issue's baseline (no environment, no agents: `get_legal_actions` + `step`)."""
     import numpy as np
     import rlcard
 
@@ -107,6 +136,7 @@ SUBJECTS = {
     "county-uppy simulator": (county_uppy_simulator, 400),
     "county-uppy public API": (county_uppy_api, 400),
     "rlcard uno": (rlcard_uno, 100),
+    "rlcard uno (game only)": (rlcard_uno_game, 100),
     "open_spiel crazy_eights": (openspiel_crazy_eights, 100),
 }
 
@@ -150,9 +180,13 @@ def main(argv: list[str] | None = None) -> int:
     sim, api = results["county-uppy simulator"], results["county-uppy public API"]
     ratios = {}
     uno, c8 = results["rlcard uno"], results["open_spiel crazy_eights"]
+    uno_game = results["rlcard uno (game only)"]
     if "error" not in uno:
         ratios["simulator turns/s / RLCard UNO turns/s"] = round(sim["turns_per_second"] / uno["turns_per_second"], 2)
         ratios["public API turns/s / RLCard UNO turns/s"] = round(api["turns_per_second"] / uno["turns_per_second"], 2)
+    if "error" not in uno_game:  # reference only: the targets are against the environment loop above
+        ratios["simulator turns/s / RLCard UNO game-only turns/s"] = round(
+            sim["turns_per_second"] / uno_game["turns_per_second"], 2)
     if "error" not in c8:
         ratios["simulator decisions/s / OpenSpiel decisions/s"] = round(sim["decisions_per_second"] / c8["decisions_per_second"], 2)
         ratios["public API decisions/s / OpenSpiel decisions/s"] = round(api["decisions_per_second"] / c8["decisions_per_second"], 2)
@@ -165,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(f"{name:26} {r['turns_per_second']:>9,} turns/s  {r['decisions_per_second']:>9,} decisions/s")
     for name, value in ratios.items():
-        print(f"{name:48} {value:5.2f}x")
+        print(f"{name:50} {value:5.2f}x")
     return 0
 
 
@@ -193,6 +227,10 @@ def test_county_uppy_api(benchmark):
 
 def test_rlcard_uno(benchmark):
     _bench(benchmark, "rlcard uno")
+
+
+def test_rlcard_uno_game_only(benchmark):
+    _bench(benchmark, "rlcard uno (game only)")
 
 
 def test_openspiel_crazy_eights(benchmark):

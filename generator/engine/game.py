@@ -57,10 +57,14 @@ class Game:
         self.index: dict[str, int] = t["index"]
         self.is_number = t["is_number"]
         self.value = t["value"]
+        #: number_value[card]: the value of a number card, None for a wild.
+        self.number_value = tuple(v if num else None for v, num in zip(self.value, self.is_number))
         self.effect_name = t["effect_name"]
         self.effect_fn = t["effect_fn"]
         self.effect_param = t["effect_param"]
         self.seat_kind = t["seat_kind"]
+        #: The cards that name a seat when played (Steal, Trade, Re-Deal).
+        self.seat_cards = frozenset(c for c, k in enumerate(self.seat_kind) if k)
         #: START is the match index of "0 of all colours"; every card matches it.
         self.START = len(self.codes)
         #: matches[target][card]: does `card` match the match target (a card index or START)?
@@ -70,6 +74,13 @@ class Game:
         self.late_action = Action(LATE)
         #: play_actions[card][0]: the play of a card that names no seat.
         self.plain_plays = tuple(row[0] for row in self.play_actions)
+        #: full_seat_plays[card][me]: the plays of a seat-naming card by `me` while nobody is out.
+        n = self.players
+        self.full_seat_plays = tuple(
+            tuple(tuple(row[s + 1] for s in range(n) if k == ANY_SEAT or s != me) for me in range(n)) if k else ()
+            for row, k in zip(self.play_actions, self.seat_kind))
+        #: misses[target][card]: 1 if `card` does not match the match target (the discard a mismatch costs), else 0.
+        self.misses = tuple(tuple(0 if m else 1 for m in row) for row in self.matches)
         #: Edition cards in manifest order (copies expanded), as card indices.
         self.edition_cards = tuple(self.index[c.code] for c in self.deck.edition_cards(self.edition.key))
 
@@ -82,12 +93,13 @@ class Game:
         draw = list(self.edition_cards)
         shuffle(rng, draw)
         n = self.players
-        hands: list[list[int]] = [[] for _ in range(n)]
         first = (self.options.dealer + 1) % n
-        for _ in range(self.hand_size):
-            for k in range(n):
-                if draw:
-                    hands[(first + k) % n].append(draw.pop())
+        # One card at a time from the top (the end of the list), starting left of the dealer:
+        # the t-th card dealt goes to seat (first + t) % n.
+        k = min(len(draw), self.hand_size * n)
+        dealt = draw[len(draw) - k:][::-1]
+        del draw[len(draw) - k:]
+        hands = [dealt[(s - first) % n::n] for s in range(n)]
         return State(self, rng, seed, hands, draw, turn=first)
 
     def action(self, decision: "str | Action") -> Action:

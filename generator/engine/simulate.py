@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from generator.engine.actions import PLAY
-from generator.engine.bots import make_bot
+from generator.engine.bots import RandomBot, make_bot
 from generator.engine.errors import IllegalActionError
 from generator.engine.game import Game
 from generator.engine.options import Options
@@ -47,27 +47,36 @@ def play_game(game: Game, bots: Sequence, seed: int, stats: list[int] | None = N
     """
     state = game.new_initial_state(seed)
     rng = random.Random(bot_seed(seed))
+    rnd = rng.random
     ncards = len(game.codes)
     views = [PlayerView(state, s) for s in range(game.players)]  # views are live: one per seat is enough
-    choosers = [bot.choose for bot in bots]
+    # RandomBot.choose is inlined for the seats that use it (the same draw from the same RNG).
+    choosers = [None if getattr(type(bot), "choose", None) is RandomBot.choose else bot.choose for bot in bots]
+    hooks = stats is not None or observer is not None
     legal_actions = state.legal_actions
     apply = state._apply
     while not state.done:
         legal = legal_actions()
         if not legal:
             continue
-        seat = state.owed[0] if state.owed else state.turn
-        action = choosers[seat](views[seat], legal, rng)
-        if not any(map(is_, legal, repeat(action))):
-            if action not in legal:
-                raise IllegalActionError(f"bot {bots[seat].name} chose {action}, which is not legal")
-            action = legal[legal.index(action)]
+        owed = state.owed
+        seat = owed[0] if owed else state.turn
+        choose = choosers[seat]
+        if choose is None:
+            action = legal[int(rnd() * len(legal))]
+        else:
+            action = choose(views[seat], legal, rng)
+            if not any(map(is_, legal, repeat(action))):
+                if action not in legal:
+                    raise IllegalActionError(f"bot {bots[seat].name} chose {action}, which is not legal")
+                action = legal[legal.index(action)]
         apply(action)
-        if stats is not None and action.kind == PLAY:
-            stats[action.card] += 1
-            stats[ncards + action.card] += state.last_penalty
-        if observer is not None:
-            observer(state, seat, action)
+        if hooks:
+            if stats is not None and action.kind == PLAY:
+                stats[action.card] += 1
+                stats[ncards + action.card] += state.last_penalty
+            if observer is not None:
+                observer(state, seat, action)
     return state
 
 

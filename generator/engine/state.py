@@ -10,6 +10,8 @@ happens when the turn's first decision is asked for (`legal_actions`, `current_p
 from __future__ import annotations
 
 import random
+from itertools import repeat
+from operator import is_
 from typing import TYPE_CHECKING
 
 from generator.engine.actions import DISCARD, GIVE, LATE, PLAY, Action
@@ -61,7 +63,7 @@ class State:
         "game", "rng", "seed", "hands", "draw", "discard", "in_play", "count", "match", "direction", "turn",
         "out", "out_order", "n_in", "winner", "done", "stopped", "turns", "drawn", "played", "play2",
         "play2_next", "skip", "gave", "owed", "invert", "sixteen_by", "last_penalty", "last_count", "penalties", "history", "_legal",
-        "_target", "_matches", "_is_number", "_value", "_effect_fn", "_effect_param", "_wst", "_itw", "_p2d",
+        "_target", "_matches", "_misses", "_is_number", "_value", "_number", "_plain_play", "_discard_of", "_seat_cards", "_effect_fn", "_effect_param", "_wst", "_itw", "_p2d",
         "_others", "_teams", "_speed", "_max_turns", "_n",
     )
 
@@ -110,8 +112,13 @@ class State:
         o = game.options
         self._target = game.target
         self._matches = game.matches
+        self._misses = game.misses
         self._is_number = game.is_number
         self._value = game.value
+        self._number = game.number_value
+        self._plain_play = game.plain_plays.__getitem__
+        self._discard_of = game.discard_actions.__getitem__
+        self._seat_cards = game.seat_cards
         self._effect_fn = game.effect_fn
         self._effect_param = game.effect_param
         self._wst = o.wild_sets_target
@@ -151,41 +158,49 @@ class State:
         legal = self._legal
         if legal is not None:
             return legal
-        owed = self.owed
-        if not self.drawn and not owed:
-            if self.draw and not self.done:  # the common case of _prepare: a card to draw, so no R4.2 check
-                self.hands[self.turn].append(self.draw.pop())
-                self.drawn = True
-            else:
-                self._prepare()
         if self.done:
             self._legal = legal = []
             return legal
-        game = self.game
+        owed = self.owed
         if owed:
-            self._legal = legal = list(map(game.discard_actions.__getitem__, dict.fromkeys(self.hands[owed[0]])))
+            self._legal = legal = list(map(self._discard_of, dict.fromkeys(self.hands[owed[0]])))
             return legal
         me = self.turn
-        cards = dict.fromkeys(self.hands[me])
-        seat_kind = game.seat_kind
-        if not any(map(seat_kind.__getitem__, cards)):
-            legal = list(map(game.plain_plays.__getitem__, cards))
+        if not self.drawn:
+            draw = self.draw
+            if not draw:  # a reshuffle, or nothing to draw and the R4.2 check
+                self._prepare()
+                return self.legal_actions()
+            hand = self.hands[me]
+            hand.append(draw.pop())
+            self.drawn = True
         else:
+            hand = self.hands[me]
+        cards = dict.fromkeys(hand)
+        if self._seat_cards.isdisjoint(cards):
+            legal = list(map(self._plain_play, cards))
+        else:
+            game = self.game
+            seat_kind = game.seat_kind
             plays = game.play_actions
+            everyone = self.n_in == self._n
+            full = game.full_seat_plays
             out = self.out
             legal = []
             for c in cards:
                 k = seat_kind[c]
-                if k:
+                if not k:
+                    legal.append(plays[c][0])
+                elif everyone:
+                    legal.extend(full[c][me])
+                else:
                     row = plays[c]
                     legal.extend(row[s + 1] for s in range(self._n) if not out[s] and (k == ANY_SEAT or s != me))
-                else:
-                    legal.append(plays[c][0])
         if self._teams and not self.gave and self.played == 0:
             out = self.out
             for g in range(me % 2, self._n, 2):
                 if g != me and not out[g] and self.hands[g]:
-                    gives = game.give_actions[g]
+                    gives = self.game.give_actions[g]
                     legal.extend(gives[c] for c in dict.fromkeys(self.hands[g]))
         self._legal = legal
         return legal
@@ -195,11 +210,16 @@ class State:
 
         `late` (SPEED only) makes the player whose turn it is owe one discard (RULES.md §7).
         """
-        if isinstance(action, str) or action.card < 0 and action.kind != LATE:
+        if action.__class__ is not Action or action.card < 0 and action.kind != LATE:
             action = self.game.action(action)
-        legal = self._legal if self._legal is not None else self.legal_actions()
-        if action in legal:
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if any(map(is_, legal, repeat(action))):  # the interned action: no dataclass __eq__ calls
             self._apply(action)
+            return
+        if action in legal:
+            self._apply(legal[legal.index(action)])
             return
         if action.kind == LATE and self._speed and not self.done and not self.owed:
             self.history.append(action)
@@ -243,15 +263,17 @@ class State:
         if kind == PLAY:
             self._play(action.card, action.arg)
         elif kind == DISCARD:
-            seat = self.owed.pop(0)
-            self.hands[seat].remove(action.card)
+            owed = self.owed
+            hands = self.hands
+            hands[owed.pop(0)].remove(action.card)
             self.discard.append(action.card)
+            if owed and hands[owed[0]]:
+                return  # the next discard waits for its player
+            self._settle()
         else:  # GIVE
             self.hands[action.seat].remove(action.card)  # type: ignore[index]
             self.hands[self.turn].append(action.card)
             self.gave = True
-            return
-        self._settle()
 
     def returns(self) -> list[float]:
         """+1 for the winning seat(s), -1 for the others, 0 for all in a draw or unfinished game."""
@@ -338,18 +360,20 @@ class State:
                 self._settle()
 
     def _play(self, card: int, arg: int) -> None:
+        """Play `card` (naming seat `arg`, or -1) for the player whose turn it is, then settle (R4.3-R4.6)."""
         me = self.turn
         self.hands[me].remove(card)
         self.in_play.append(card)
         played = self.played = self.played + 1
         self.sixteen_by = -1
-        penalties = 0 if self._matches[self.match][card] else 1
-        if self._is_number[card]:
+        miss = self._misses[self.match][card]
+        value = self._number[card]
+        if value is not None:
             if self.invert:
-                self.count -= self._value[card]
+                count = self.count = self.count - value
                 self.invert = False
             else:
-                self.count += self._value[card]
+                count = self.count = self.count + value
             self.match = card
         else:
             if self.invert and not self._itw:
@@ -357,31 +381,43 @@ class State:
             self._effect_fn[card](self, self._effect_param[card], arg)
             if self._wst:
                 self.match = card
+            count = self.count
         if played >= 2:
             self.play2 = 0
         elif self.play2 and self._p2d == 2:
             self.drawn = False
-        c = self.last_count = self.count
-        target = self._target
-        if c < target and c >= 0:
-            self.last_penalty = penalties
-            if penalties:
+        self.last_count = count
+        if 0 <= count < self._target:
+            self.last_penalty = miss
+            if miss:
                 self.owed.append(me)
                 self.penalties[MISMATCH] += 1
+                if self.hands[me]:
+                    return  # the discard waits for its player
+            elif not self.play2 and not self._teams and self.n_in > 1:
+                self._end_turn()  # nothing owed, no second play, nobody can have won: what _settle does
+                return
+            self._settle()
             return
         owed = self.owed
         counts = self.penalties
-        if penalties:
+        if miss:
             counts[MISMATCH] += 1
-        if c != target:
-            penalties += 1
+        self.discard.extend(self.in_play)  # R4.5 / R4.6: the count resets
+        self.in_play.clear()
+        self.count = 0
+        self.match = self.game.START
+        self.invert = False
+        if count != self._target:
             counts[BUST] += 1
-            self._reset()
+            self.last_penalty = miss + 1
+            owed.append(me)
+            if miss:
+                owed.append(me)
         else:
-            self._reset()
             self.sixteen_by = me
-            self.last_penalty = penalties
-            if penalties:
+            self.last_penalty = miss
+            if miss:
                 owed.append(me)
             out, n, d = self.out, self._n, self.direction
             s = (me + d) % n
@@ -391,11 +427,7 @@ class State:
                     owed.append(s)
                 s = (s + d) % n
             counts[TARGET] += len(owed) - hits
-            return
-        self.last_penalty = penalties
-        owed.append(me)
-        if penalties > 1:
-            owed.append(me)
+        self._settle()
 
     def _reset(self) -> None:
         self.discard.extend(self.in_play)
@@ -456,8 +488,8 @@ class State:
             return
 
     def _end_turn(self) -> None:
-        self.turns += 1
-        if self.turns >= self._max_turns:
+        turns = self.turns = self.turns + 1
+        if turns >= self._max_turns:
             self.done = self.stopped = True
             return
         n, d, out = self._n, self.direction, self.out
@@ -472,8 +504,11 @@ class State:
         self.drawn = False
         self.played = 0
         self.gave = False
-        self.play2 = 1 if self.play2_next else 0
-        self.play2_next = False
+        if self.play2_next:
+            self.play2 = 1
+            self.play2_next = False
+        else:
+            self.play2 = 0
 
     def _why_illegal(self, action: Action) -> str:
         if self.done:
