@@ -87,20 +87,33 @@ class Game:
     # --- states ----------------------------------------------------------------------
     def new_initial_state(self, seed: int = 0):
         """Shuffle the edition with `random.Random(seed)` and deal (R3)."""
-        from generator.engine.state import State, shuffle
+        from generator.engine.state import SHUFFLE_AHEAD, State, shuffle_steps
 
         rng = random.Random(seed)
         draw = list(self.edition_cards)
-        shuffle(rng, draw)
+        size = len(draw)
         n = self.players
+        k = min(size, self.hand_size * n)
+        # The shuffle (state.shuffle: Fisher-Yates with rng.random()) puts the top of the pile in
+        # place first, so only the cards dealt and drawn need it: a second Random from the same
+        # seed replays its draws as they are needed, and the game's RNG skips them at once
+        # (random() takes two 32-bit words; getrandbits(64 * m) takes the same 2m words).
+        srng = random.Random(seed)
+        if size > 1:
+            rng.getrandbits(64 * (size - 1))
+        stop = max(size - k - SHUFFLE_AHEAD, 1)
+        shuffle_steps(draw, srng.random, size, stop)
         first = (self.options.dealer + 1) % n
         # One card at a time from the top (the end of the list), starting left of the dealer:
         # the t-th card dealt goes to seat (first + t) % n.
-        k = min(len(draw), self.hand_size * n)
-        dealt = draw[len(draw) - k:][::-1]
-        del draw[len(draw) - k:]
+        dealt = draw[size - k:][::-1]
+        del draw[size - k:]
         hands = [dealt[(s - first) % n::n] for s in range(n)]
-        return State(self, rng, seed, hands, draw, turn=first)
+        state = State(self, rng, seed, hands, draw, turn=first)
+        if stop > 1:
+            state._sfin = stop
+            state._srng = srng
+        return state
 
     def action(self, decision: "str | Action") -> Action:
         """The interned Action for a decision string or Action; raise ActionSyntaxError if unknown."""

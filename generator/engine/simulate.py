@@ -55,6 +55,12 @@ def play_game(game: Game, bots: Sequence, seed: int, stats: list[int] | None = N
     hooks = stats is not None or observer is not None
     legal_actions = state.legal_actions
     apply = state._apply
+    if not hooks and not any(choosers):  # random bots only, nothing to note: the simulator's common loop
+        while not state.done:
+            legal = legal_actions()
+            if legal:
+                apply(legal[int(rnd() * len(legal))])
+        return state
     while not state.done:
         legal = legal_actions()
         if not legal:

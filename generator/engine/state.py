@@ -23,10 +23,22 @@ if TYPE_CHECKING:
 
 def shuffle(rng: random.Random, cards: list[int]) -> None:
     """Fisher-Yates with rng.random(): the same order on every machine, and fast."""
-    rnd = rng.random
-    for i in range(len(cards) - 1, 0, -1):
+    shuffle_steps(cards, rng.random, len(cards), 1)
+
+
+def shuffle_steps(cards: list[int], rnd, start: int, stop: int) -> None:
+    """Fisher-Yates steps i = start-1 down to stop (stop >= 1): each puts position i's final card there.
+
+    The steps from the top (the end of the list) down: after the steps down to i, positions
+    i.. hold their final cards, so a draw pile can be shuffled only as far as it is drawn.
+    """
+    for i in range(start - 1, stop - 1, -1):
         j = int(rnd() * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
+
+
+#: Cards a lazily shuffled draw pile puts in place at a time (see State.draw).
+SHUFFLE_AHEAD = 8
 
 
 #: What the player to act is asked to do.
@@ -60,11 +72,11 @@ class State:
     """
 
     __slots__ = (
-        "game", "rng", "seed", "hands", "draw", "discard", "in_play", "count", "match", "direction", "turn",
+        "game", "rng", "seed", "hands", "_pile", "_srng", "_sfin", "discard", "in_play", "count", "match", "direction", "turn",
         "out", "out_order", "n_in", "winner", "done", "stopped", "turns", "drawn", "played", "play2",
         "play2_next", "skip", "gave", "owed", "invert", "sixteen_by", "last_penalty", "last_count", "penalties", "history", "_legal",
         "_target", "_matches", "_misses", "_is_number", "_value", "_number", "_plain_play", "_discard_of", "_seat_cards", "_effect_fn", "_effect_param", "_wst", "_itw", "_p2d",
-        "_others", "_teams", "_speed", "_max_turns", "_n",
+        "_others", "_teams", "_solo", "_speed", "_max_turns", "_n",
     )
 
     def __init__(self, game, rng: random.Random, seed: int, hands: list[list[int]], draw: list[int], *, turn: int = 0,
@@ -75,7 +87,11 @@ class State:
         self.rng = rng
         self.seed = seed
         self.hands = hands
-        self.draw = draw
+        self._pile = draw
+        #: A deal's draw pile is shuffled lazily: positions >= _sfin hold their final cards, and
+        #: _srng (a Random replaying the deal's shuffle) puts the rest in place as they are drawn.
+        self._sfin = 0
+        self._srng: random.Random | None = None
         self.discard = discard if discard is not None else []
         self.in_play = in_play if in_play is not None else []
         self.count = count
@@ -126,8 +142,29 @@ class State:
         self._p2d = o.play2_draws
         self._others = not (o.teams and o.sixteen_hits == "opponents")
         self._teams = o.teams
+        self._solo = not o.teams
         self._speed = o.speed_seconds is not None
         self._max_turns = o.max_turns
+
+    @property
+    def draw(self) -> list[int]:
+        """The draw pile, top last (card indices)."""
+        if self._sfin:
+            self._shuffle_down(0)
+        return self._pile
+
+    @draw.setter
+    def draw(self, cards: list[int]) -> None:
+        self._pile = cards
+        self._sfin = 0
+        self._srng = None
+
+    def _shuffle_down(self, stop: int) -> None:
+        """Finish the deal's shuffle down to position `stop` (0: all of it)."""
+        stop = max(stop, 1)
+        if stop < self._sfin:
+            shuffle_steps(self._pile, self._srng.random, self._sfin, stop)  # type: ignore[union-attr]
+            self._sfin = stop if stop > 1 else 0
 
     # --- the OpenSpiel / python-chess surface ------------------------------------------
     def is_terminal(self) -> bool:
@@ -167,8 +204,8 @@ class State:
             return legal
         me = self.turn
         if not self.drawn:
-            draw = self.draw
-            if not draw:  # a reshuffle, or nothing to draw and the R4.2 check
+            draw = self._pile
+            if len(draw) <= self._sfin:  # empty (a reshuffle, or the R4.2 check), or not yet shuffled this far
                 self._prepare()
                 return self.legal_actions()
             hand = self.hands[me]
@@ -298,7 +335,9 @@ class State:
         new.rng = random.Random()
         new.rng.setstate(self.rng.getstate())
         new.hands = [list(h) for h in self.hands]
-        new.draw = list(self.draw)
+        if self._sfin:  # finish the deal's shuffle once, rather than in every copy
+            self._shuffle_down(0)
+        new._pile = list(self._pile)
         new.discard = list(self.discard)
         new.in_play = list(self.in_play)
         new.out = list(self.out)
@@ -335,13 +374,15 @@ class State:
 
     def _draw(self, seat: int) -> None:
         """R4.1: draw one card, reshuffling the discard pile into an empty draw pile."""
-        draw = self.draw
+        draw = self._pile
         if not draw:
             if not self.discard:
                 return
             draw.extend(self.discard)
             self.discard.clear()
             shuffle(self.rng, draw)
+        elif len(draw) <= self._sfin:
+            self._shuffle_down(len(draw) - SHUFFLE_AHEAD)
         self.hands[seat].append(draw.pop())
 
     # --- the rules ---------------------------------------------------------------------
@@ -349,10 +390,7 @@ class State:
         """The draw before a play (R4.1) and the R4.2 check, when a play is owed and not yet drawn for."""
         while not self.drawn and not self.done and not self.owed:
             me = self.turn
-            if self.draw:
-                self.hands[me].append(self.draw.pop())
-            else:
-                self._draw(me)
+            self._draw(me)
             self.drawn = True
             if not self.hands[me]:
                 self._legal = None
@@ -382,10 +420,11 @@ class State:
             if self._wst:
                 self.match = card
             count = self.count
-        if played >= 2:
-            self.play2 = 0
-        elif self.play2 and self._p2d == 2:
-            self.drawn = False
+        if self.play2:
+            if played >= 2:
+                self.play2 = 0
+            elif self._p2d == 2:
+                self.drawn = False
         self.last_count = count
         if 0 <= count < self._target:
             self.last_penalty = miss
@@ -394,7 +433,7 @@ class State:
                 self.penalties[MISMATCH] += 1
                 if self.hands[me]:
                     return  # the discard waits for its player
-            elif not self.play2 and not self._teams and self.n_in > 1:
+            elif self._solo and not self.play2:
                 self._end_turn()  # nothing owed, no second play, nobody can have won: what _settle does
                 return
             self._settle()
@@ -507,7 +546,7 @@ class State:
         if self.play2_next:
             self.play2 = 1
             self.play2_next = False
-        else:
+        elif self.play2:
             self.play2 = 0
 
     def _why_illegal(self, action: Action) -> str:

@@ -67,7 +67,7 @@ class PlayerView:
 
     @property
     def draw_size(self) -> int:
-        return len(self._state.draw)
+        return len(self._state._pile)
 
     @property
     def direction(self) -> int:
@@ -122,7 +122,7 @@ class PlayerView:
 
 
 def _all_cards(s: "State") -> Counter[int]:
-    c: Counter[int] = Counter(s.draw)
+    c: Counter[int] = Counter(s._pile)  # the order does not matter here
     c.update(s.discard)
     c.update(s.in_play)
     for h in s.hands:
@@ -132,4 +132,4 @@ def _all_cards(s: "State") -> Counter[int]:
 
 def _custom(s: "State") -> bool:
     # A position may hold a stacked deck rather than the whole edition.
-    return sum(len(h) for h in s.hands) + len(s.draw) + len(s.discard) + len(s.in_play) != len(s.game.edition_cards)
+    return sum(len(h) for h in s.hands) + len(s._pile) + len(s.discard) + len(s.in_play) != len(s.game.edition_cards)
