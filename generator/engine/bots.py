@@ -127,10 +127,10 @@ class GreedyBot:
         return 5.0 if ok else -100.0
 
 
-def _search_bot():
+def _search_bot(rollouts: int | None = None):
     from generator.engine.search import SearchBot
 
-    return SearchBot()
+    return SearchBot() if rollouts is None else SearchBot(rollouts=rollouts)
 
 
 #: Bot factories by name.
@@ -138,7 +138,15 @@ BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot, 
 
 
 def make_bot(name: str) -> Bot:
-    """A new bot by registry name; raise OptionError with a suggestion for an unknown name."""
+    """A new bot by registry name; raise OptionError with a suggestion for an unknown name.
+
+    `search:N` is the search bot with N rollouts per decision (cost grows with N).
+    """
+    base, colon, arg = name.partition(":")
+    if base == "search" and colon:
+        if not arg.isdigit() or int(arg) < 1:
+            raise OptionError(f"'{name}': the search bot's rollouts are a positive whole number, as in search:800")
+        return _search_bot(int(arg))
     try:
         return BOTS[name]()
     except KeyError:
