@@ -200,7 +200,7 @@ class State:
             return legal
         owed = self.owed
         if owed:
-            self._legal = legal = list(map(self._discard_of, dict.fromkeys(self.hands[owed[0]])))
+            self._legal = legal = [*map(self._discard_of, dict.fromkeys(self.hands[owed[0]]))]
             return legal
         me = self.turn
         if not self.drawn:
@@ -215,7 +215,7 @@ class State:
             hand = self.hands[me]
         cards = dict.fromkeys(hand)
         if self._seat_cards.isdisjoint(cards):
-            legal = list(map(self._plain_play, cards))
+            legal = [*map(self._plain_play, cards)]
         else:
             game = self.game
             seat_kind = game.seat_kind
