@@ -139,6 +139,7 @@ def play_example(deck: Deck, ex: Example) -> dict[str, Any]:
             steps.append({
                 "decision": decision, "kind": kind, "seat": actor, "card": code, "position": after,
                 "matched": matched, "target": kind == "play" and state.sixteen_by >= 0,
+                "reached": state.last_count if kind == "play" else None,  # the count before any reset
                 "bust": kind == "play" and state.last_penalty > (0 if matched else 1),
                 "reset": after["count"] == 0 and not after["in_play"] and bool(previous["in_play"] or previous["count"]),
                 "owed": _tally(after["pending"]["owed"]),
