@@ -164,7 +164,11 @@ class State:
         stop = max(stop, 1)
         if stop < self._sfin:
             shuffle_steps(self._pile, self._srng.random, self._sfin, stop)  # type: ignore[union-attr]
-            self._sfin = stop if stop > 1 else 0
+            if stop > 1:
+                self._sfin = stop
+            else:
+                self._sfin = 0
+                self._srng = None
 
     # --- the OpenSpiel / python-chess surface ------------------------------------------
     def is_terminal(self) -> bool:
@@ -329,14 +333,14 @@ class State:
 
     def clone(self) -> "State":
         """An independent copy (its RNG too), for search."""
+        if self._sfin:  # finish the deal's shuffle once, here, rather than in every copy
+            self._shuffle_down(0)
         new = object.__new__(State)
         for name in State.__slots__:
             setattr(new, name, getattr(self, name))
         new.rng = random.Random()
         new.rng.setstate(self.rng.getstate())
         new.hands = [list(h) for h in self.hands]
-        if self._sfin:  # finish the deal's shuffle once, rather than in every copy
-            self._shuffle_down(0)
         new._pile = list(self._pile)
         new.discard = list(self.discard)
         new.in_play = list(self.in_play)

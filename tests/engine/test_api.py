@@ -236,3 +236,34 @@ def test_result_of_is_unfinished_until_the_game_is_over(game4):
     state = game4.new_initial_state(1)
     state.apply(state.legal_actions()[0])
     assert result_of(state)["finished"] is False
+
+
+def test_lazy_deal_is_the_eager_shuffle_and_deal(deck):
+    """The draw pile is shuffled only as far as it is drawn; it must equal the plain Fisher-Yates deal."""
+    import random
+
+    from generator.engine.state import shuffle
+
+    for players, edition in ((4, "the-og"), (2, "keep-it-simple"), (8, "its-wild-time")):
+        game = Game(deck, edition, players)
+        for seed in (0, 1, 2026, 2**62 + 7):
+            rng = random.Random(seed)
+            draw = list(game.edition_cards)
+            shuffle(rng, draw)
+            hands = [[] for _ in range(players)]
+            for _ in range(game.hand_size):
+                for k in range(players):
+                    hands[(1 + k) % players].append(draw.pop())
+            state = game.new_initial_state(seed)
+            assert state.hands == hands
+            assert state.rng.random() == rng.random()  # the game's RNG stands where the eager shuffle left it
+            top = state.draw[-1] if draw else None
+            assert state.draw == draw and top == (draw[-1] if draw else None)
+            # drawing part-way, then looking, gives the same pile
+            state = game.new_initial_state(seed)
+            for _ in range(30):
+                if state.is_terminal():
+                    break
+                state.apply(state.legal_actions()[0])
+            clone = state.clone()
+            assert clone.draw == state.draw and to_position(clone) == to_position(state)
