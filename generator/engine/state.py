@@ -297,24 +297,97 @@ class State:
         return f"<State count={self.count} match={match} turn={self.turn} {status} out={self.out_order}>"
 
     def _apply(self, action: Action) -> None:
-        """Apply an action known to be legal (taken from legal_actions())."""
+        """Apply an action known to be legal (taken from legal_actions()).
+
+        A play (R4.3-R4.6) resolves here in full: its effect, its penalties, the reset, and
+        the end of the turn when nothing is owed; `_settle` does the rest.
+        """
         self.history.append(action)
         self._legal = None
         kind = action.kind
-        if kind == PLAY:
-            self._play(action.card, action.arg)
-        elif kind == DISCARD:
-            owed = self.owed
-            hands = self.hands
-            hands[owed.pop(0)].remove(action.card)
-            self.discard.append(action.card)
-            if owed and hands[owed[0]]:
-                return  # the next discard waits for its player
+        if kind != PLAY:
+            if kind == DISCARD:
+                owed = self.owed
+                hands = self.hands
+                hands[owed.pop(0)].remove(action.card)
+                self.discard.append(action.card)
+                if owed and hands[owed[0]]:
+                    return  # the next discard waits for its player
+                self._settle()
+            else:  # GIVE
+                self.hands[action.seat].remove(action.card)  # type: ignore[index]
+                self.hands[self.turn].append(action.card)
+                self.gave = True
+            return
+        card = action.card
+        me = self.turn
+        self.hands[me].remove(card)
+        self.in_play.append(card)
+        played = self.played = self.played + 1
+        self.sixteen_by = -1
+        miss = self._misses[self.match][card]
+        value = self._number[card]
+        if value is not None:
+            if self.invert:
+                count = self.count = self.count - value
+                self.invert = False
+            else:
+                count = self.count = self.count + value
+            self.match = card
+        else:
+            if self.invert and not self._itw:
+                self.invert = False
+            self._effect_fn[card](self, self._effect_param[card], action.arg)
+            if self._wst:
+                self.match = card
+            count = self.count
+        if self.play2:
+            if played >= 2:
+                self.play2 = 0
+            elif self._p2d == 2:
+                self.drawn = False
+        self.last_count = count
+        if 0 <= count < self._target:
+            self.last_penalty = miss
+            if miss:
+                self.owed.append(me)
+                self.penalties[MISMATCH] += 1
+                if self.hands[me]:
+                    return  # the discard waits for its player
+            elif self._solo and not self.play2:
+                self._end_turn()  # nothing owed, no second play, nobody can have won: what _settle does
+                return
             self._settle()
-        else:  # GIVE
-            self.hands[action.seat].remove(action.card)  # type: ignore[index]
-            self.hands[self.turn].append(action.card)
-            self.gave = True
+            return
+        owed = self.owed
+        counts = self.penalties
+        if miss:
+            counts[MISMATCH] += 1
+        self.discard.extend(self.in_play)  # R4.5 / R4.6: the count resets
+        self.in_play.clear()
+        self.count = 0
+        self.match = self.game.START
+        self.invert = False
+        if count != self._target:
+            counts[BUST] += 1
+            self.last_penalty = miss + 1
+            owed.append(me)
+            if miss:
+                owed.append(me)
+        else:
+            self.sixteen_by = me
+            self.last_penalty = miss
+            if miss:
+                owed.append(me)
+            out, n, d = self.out, self._n, self.direction
+            s = (me + d) % n
+            hits = len(owed)
+            while s != me:
+                if not out[s] and (self._others or s % 2 != me % 2):
+                    owed.append(s)
+                s = (s + d) % n
+            counts[TARGET] += len(owed) - hits
+        self._settle()
 
     def returns(self) -> list[float]:
         """+1 for the winning seat(s), -1 for the others, 0 for all in a draw or unfinished game."""
@@ -400,77 +473,6 @@ class State:
                 self._legal = None
                 self._eliminate(me)
                 self._settle()
-
-    def _play(self, card: int, arg: int) -> None:
-        """Play `card` (naming seat `arg`, or -1) for the player whose turn it is, then settle (R4.3-R4.6)."""
-        me = self.turn
-        self.hands[me].remove(card)
-        self.in_play.append(card)
-        played = self.played = self.played + 1
-        self.sixteen_by = -1
-        miss = self._misses[self.match][card]
-        value = self._number[card]
-        if value is not None:
-            if self.invert:
-                count = self.count = self.count - value
-                self.invert = False
-            else:
-                count = self.count = self.count + value
-            self.match = card
-        else:
-            if self.invert and not self._itw:
-                self.invert = False
-            self._effect_fn[card](self, self._effect_param[card], arg)
-            if self._wst:
-                self.match = card
-            count = self.count
-        if self.play2:
-            if played >= 2:
-                self.play2 = 0
-            elif self._p2d == 2:
-                self.drawn = False
-        self.last_count = count
-        if 0 <= count < self._target:
-            self.last_penalty = miss
-            if miss:
-                self.owed.append(me)
-                self.penalties[MISMATCH] += 1
-                if self.hands[me]:
-                    return  # the discard waits for its player
-            elif self._solo and not self.play2:
-                self._end_turn()  # nothing owed, no second play, nobody can have won: what _settle does
-                return
-            self._settle()
-            return
-        owed = self.owed
-        counts = self.penalties
-        if miss:
-            counts[MISMATCH] += 1
-        self.discard.extend(self.in_play)  # R4.5 / R4.6: the count resets
-        self.in_play.clear()
-        self.count = 0
-        self.match = self.game.START
-        self.invert = False
-        if count != self._target:
-            counts[BUST] += 1
-            self.last_penalty = miss + 1
-            owed.append(me)
-            if miss:
-                owed.append(me)
-        else:
-            self.sixteen_by = me
-            self.last_penalty = miss
-            if miss:
-                owed.append(me)
-            out, n, d = self.out, self._n, self.direction
-            s = (me + d) % n
-            hits = len(owed)
-            while s != me:
-                if not out[s] and (self._others or s % 2 != me % 2):
-                    owed.append(s)
-                s = (s + d) % n
-            counts[TARGET] += len(owed) - hits
-        self._settle()
 
     def _reset(self) -> None:
         self.discard.extend(self.in_play)
