@@ -1,6 +1,6 @@
 """The search bot: legal, reproducible, and better than greedy where choices matter (seeded).
 
-Whole games are too noisy for a fast test: search x1 vs greedy x3 wins about 4 points more
+Whole games are too noisy for a fast test: search x1 vs greedy x3 wins about 5 points more
 than the fair 25% (benchmarks/README.md, "Bot ladder"), which takes ~1000 games (minutes)
 to show. This test measures the same thing per decision instead, where it can be measured
 cheaply: at positions taken from seeded greedy games, the value of search's choice and of
