@@ -6,7 +6,8 @@
 
 Each measurement plays whole games with uniformly random players for about `--seconds`
 and reports steps per second:
-- County Uppy simulator: generator.engine.play_game with 4 random bots on The OG (turns and decisions);
+- County Uppy simulator: generator.engine.simulate(workers=1), 4 random bots on The OG (turns and decisions):
+  what each `county-uppy simulate` worker runs, per game, without the process pool's startup;
 - County Uppy public API: legal_actions() + apply() per decision, a random choice;
 - RLCard UNO (4 players): RLCard's environment loop with its RandomAgent, less the observation
   encoding: env._get_legal_actions() + agent.step() + env._decode_action() + env.game.step();
@@ -36,17 +37,16 @@ def _deck():
 
 
 def county_uppy_simulator(games: int, seed: int = 0) -> tuple[int, int]:
-    """(turns, decisions) of `games` games of 4 random bots through the simulator loop."""
-    from generator.engine import Game, make_bot, play_game
+    """(turns, decisions) of `games` games of 4 random bots as `county-uppy simulate` plays them.
 
-    game = Game(_DECK, "the-og", 4)
-    bots = [make_bot("random") for _ in range(4)]
-    turns = decisions = 0
-    for i in range(games):
-        state = play_game(game, bots, seed + i)
-        turns += state.turns
-        decisions += len(state.history)
-    return turns, decisions
+    `simulate(..., workers=1)` runs the workers' own code (`_run_chunk`: per game the seed,
+    `play_game` with the per-card statistics, the result row) in this process, so the time
+    is that of the games themselves, without a process pool's startup, plus the summary.
+    """
+    from generator.engine import simulate
+
+    s = simulate(_DECK, games=games, players=4, edition="the-og", seed=seed, bots=("random",), workers=1)
+    return round(s["mean_turns"] * s["games"]), s["decisions"]
 
 
 def county_uppy_api(games: int, seed: int = 0) -> tuple[int, int]:

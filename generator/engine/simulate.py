@@ -52,15 +52,24 @@ def play_game(game: Game, bots: Sequence, seed: int, stats: list[int] | None = N
     views = [PlayerView(state, s) for s in range(game.players)]  # views are live: one per seat is enough
     # RandomBot.choose is inlined for the seats that use it (the same draw from the same RNG).
     choosers = [None if getattr(type(bot), "choose", None) is RandomBot.choose else bot.choose for bot in bots]
-    hooks = stats is not None or observer is not None
     legal_actions = state.legal_actions
     apply = state._apply
-    if not hooks and not any(choosers):  # random bots only, nothing to note: the simulator's common loop
+    if observer is None and not any(choosers):
+        # Random bots only: the loop `county-uppy simulate` runs (its workers pass `stats`).
+        if stats is None:
+            stats = [0] * (2 * ncards)
         while not state.done:
             legal = legal_actions()
             if legal:
-                apply(legal[int(rnd() * len(legal))])
+                action = legal[int(rnd() * len(legal))]
+                apply(action)
+                if action.kind is PLAY:  # legal actions are the Game's interned ones
+                    card = action.card
+                    stats[card] += 1
+                    if state.last_penalty:
+                        stats[ncards + card] += state.last_penalty
         return state
+    hooks = stats is not None or observer is not None
     while not state.done:
         legal = legal_actions()
         if not legal:
