@@ -33,35 +33,35 @@ import math
 import random
 from typing import Sequence
 
-from generator.engine.actions import DISCARD, Action
+from generator.engine.actions import DISCARD, GIVE, Action
 from generator.engine.bots import GreedyBot
 from generator.engine.state import shuffle
 from generator.engine.view import PlayerView
 
 
-def determinize(view: PlayerView, rng: random.Random):
+def determinize(view: PlayerView, rng: random.Random, known: "tuple[int, ...] | frozenset[int]" = ()):
     """A State consistent with what `view.seat` knows: hidden cards dealt at random, a fresh RNG.
 
     The hidden cards are the draw pile and the other hands (what `view.unseen()` counts);
-    each other hand keeps its size, the draw pile its size.
+    each other hand keeps its size, the draw pile its size. The hands of the seats in
+    `known` stay as they are (in Teams, a teammate whose cards a give decision lists).
     """
     state = view._state.clone()
     me = view.seat
     hands = state.hands
+    dealt = [s for s in range(len(hands)) if s != me and s not in known]
     hidden = list(state.draw)
-    for s, h in enumerate(hands):
-        if s != me:
-            hidden.extend(h)
+    for s in dealt:
+        hidden.extend(hands[s])
     hidden.sort()  # the true order must not leak through the shuffle
     shuffle(rng, hidden)
     k = len(state.draw)
     state.draw = hidden[:k]
     pos = k
-    for s in range(len(hands)):
-        if s != me:
-            size = len(hands[s])
-            hands[s] = hidden[pos:pos + size]
-            pos += size
+    for s in dealt:
+        size = len(hands[s])
+        hands[s] = hidden[pos:pos + size]
+        pos += size
     state.rng = random.Random(rng.getrandbits(64))
     state._legal = None  # hands changed: the cached legal actions may list a teammate's old cards
     return state
@@ -103,6 +103,8 @@ class SearchBot:
             ranked = sorted(legal, key=lambda a: greedy.play_score(view, a), reverse=True)
         me = view.seat
         teams = view.teams
+        # Teams: a give decision lists the giving teammates' cards, so their hands are known.
+        known = frozenset(a.seat for a in legal if a.kind == GIVE)
         cands = list(range(len(ranked)))
         totals = [0.0] * len(ranked)
         worlds: list[tuple] = []
@@ -115,7 +117,7 @@ class SearchBot:
             per = max(self.min_rollouts, (budget - used) // (remaining_rounds * len(cands)))
             target = n_worlds + per if r else per
             while len(worlds) < target:
-                worlds.append((determinize(view, rng), rng.getrandbits(64)))
+                worlds.append((determinize(view, rng, known), rng.getrandbits(64)))
             # Candidates that survived were scored on worlds[:n_worlds]; bring everyone up to `target`.
             for i in cands:
                 action = ranked[i]

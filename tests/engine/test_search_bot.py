@@ -100,3 +100,15 @@ def test_search_rollouts_by_name():
     for bad in ("search:", "search:0", "search:x"):
         with pytest.raises(OptionError, match="positive whole number"):
             make_bot(bad)
+
+
+@pytest.mark.parametrize("edition,players,options", [
+    ("the-og", 4, {"teams": True}),  # gives: the giving teammate's cards are known, not resampled
+    ("the-og", 2, {}),
+    ("only-chaos", 5, {"wild_sets_target": True}),
+])
+def test_search_plays_variants_to_the_end(deck, edition, players, options):
+    game = Game(deck, edition, players, options)
+    bots = [SearchBot(rollouts=16)] + [make_bot("greedy")] * (players - 1)
+    for seed in range(2):
+        assert play_game(game, bots, seed).is_terminal()
