@@ -29,9 +29,6 @@ EFFECT_PARAMS: Mapping[str, tuple[str, ...]] = {
     "skip": (),
 }
 
-#: Effects whose card names a seat when played (`play STEAL 2`).
-SEAT_EFFECTS = ("steal", "trade_hands", "redeal")
-
 
 @dataclass(frozen=True)
 class Colour:
@@ -125,9 +122,6 @@ class Deck:
             return self._by_code[code]
         except KeyError:
             raise KeyError(f"unknown card code {code!r}") from None
-
-    def has_card(self, code: str) -> bool:
-        return code in self._by_code
 
     def colour(self, name: str) -> Colour:
         return next(c for c in self.colours if c.name == name)
