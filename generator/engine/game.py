@@ -75,12 +75,12 @@ class Game:
         #: play_actions[card][0]: the play of a card that names no seat.
         self.plain_plays = tuple(row[0] for row in self.play_actions)
         #: full_seat_plays[card][me]: the plays of a seat-naming card by `me` while nobody is out.
-        n = self.players
-        self.full_seat_plays = tuple(
-            tuple(tuple(row[s + 1] for s in range(n) if k == ANY_SEAT or s != me) for me in range(n)) if k else ()
-            for row, k in zip(self.play_actions, self.seat_kind))
+        self.full_seat_plays = _full_seat_plays(self.deck, self.players, self.play_actions, self.seat_kind)
         #: misses[target][card]: 1 if `card` does not match the match target (the discard a mismatch costs), else 0.
-        self.misses = tuple(tuple(0 if m else 1 for m in row) for row in self.matches)
+        self.misses = t["misses"]
+        n = self.players
+        #: next_seat[direction][seat]: the seat after `seat` in that direction (1 or -1), out or not.
+        self.next_seat = (None, tuple((s + 1) % n for s in range(n)), tuple((s - 1) % n for s in range(n)))
         #: Edition cards in manifest order (copies expanded), as card indices.
         self.edition_cards = tuple(self.index[c.code] for c in self.deck.edition_cards(self.edition.key))
 
@@ -183,9 +183,24 @@ def _deck_tables(deck: Deck) -> dict:
             {"other": OTHER_SEAT, "any": ANY_SEAT}[SEAT_CHOICE[c.effect.name]] if c.effect and c.effect.name in SEAT_CHOICE
             else NO_SEAT for c in cards),
         "matches": tuple(rows),
+        "misses": tuple(tuple(0 if m else 1 for m in row) for row in rows),
     }
     _TABLE_CACHE[id(deck)] = (deck, tables)
     return tables
+
+
+_SEAT_PLAY_CACHE: dict[tuple[int, int], tuple[Deck, tuple]] = {}
+
+
+def _full_seat_plays(deck: Deck, n: int, play_actions: tuple, seat_kind: tuple) -> tuple:
+    hit = _SEAT_PLAY_CACHE.get((id(deck), n))
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    full = tuple(
+        tuple(tuple(row[s + 1] for s in range(n) if k == ANY_SEAT or s != me) for me in range(n)) if k else ()
+        for row, k in zip(play_actions, seat_kind))
+    _SEAT_PLAY_CACHE[(id(deck), n)] = (deck, full)
+    return full
 
 
 def _action_tables(deck: Deck, codes: tuple[str, ...], players: int) -> tuple:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from itertools import repeat
-from operator import is_
+from operator import add, is_
 import json
 import os
 import random
@@ -49,7 +49,6 @@ def play_game(game: Game, bots: Sequence, seed: int, stats: list[int] | None = N
     rng = random.Random(bot_seed(seed))
     rnd = rng.random
     ncards = len(game.codes)
-    views = [PlayerView(state, s) for s in range(game.players)]  # views are live: one per seat is enough
     # RandomBot.choose is inlined for the seats that use it (the same draw from the same RNG).
     choosers = [None if getattr(type(bot), "choose", None) is RandomBot.choose else bot.choose for bot in bots]
     legal_actions = state.legal_actions
@@ -70,6 +69,7 @@ def play_game(game: Game, bots: Sequence, seed: int, stats: list[int] | None = N
                         stats[ncards + card] += state.last_penalty
         return state
     hooks = stats is not None or observer is not None
+    views = [PlayerView(state, s) for s in range(game.players)]  # views are live: one per seat is enough
     while not state.done:
         legal = legal_actions()
         if not legal:
@@ -176,8 +176,7 @@ def summarise(game: Game, results: list[tuple], bot_names: list[str], seed: int,
         else:
             wins_by_seat[winner] += 1
             wins_by_bot[bot_names[winner]] += 1
-        for k, v in enumerate(stats):
-            totals[k] += v
+        totals = [*map(add, totals, stats)]
     if teams:  # every seat of the winning team shares the win
         wins_by_seat = [wins_by_team[s % 2] for s in range(n)]
     games = len(results)

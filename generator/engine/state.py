@@ -76,7 +76,7 @@ class State:
         "out", "out_order", "n_in", "winner", "done", "stopped", "turns", "drawn", "played", "play2",
         "play2_next", "skip", "gave", "owed", "invert", "sixteen_by", "last_penalty", "last_count", "penalties", "history", "_legal",
         "_target", "_matches", "_misses", "_is_number", "_value", "_number", "_plain_play", "_discard_of", "_seat_cards", "_effect_fn", "_effect_param", "_wst", "_itw", "_p2d",
-        "_others", "_teams", "_solo", "_speed", "_max_turns", "_n",
+        "_others", "_teams", "_solo", "_speed", "_max_turns", "_n", "_next_seat",
     )
 
     def __init__(self, game, rng: random.Random, seed: int, hands: list[list[int]], draw: list[int], *, turn: int = 0,
@@ -135,6 +135,7 @@ class State:
         self._plain_play = game.plain_plays.__getitem__
         self._discard_of = game.discard_actions.__getitem__
         self._seat_cards = game.seat_cards
+        self._next_seat = game.next_seat
         self._effect_fn = game.effect_fn
         self._effect_param = game.effect_param
         self._wst = o.wild_sets_target
@@ -537,10 +538,11 @@ class State:
         if turns >= self._max_turns:
             self.done = self.stopped = True
             return
-        n, d, out = self._n, self.direction, self.out
-        s = (self.turn + d) % n
+        out = self.out
+        step = self._next_seat[self.direction]
+        s = step[self.turn]
         while out[s]:
-            s = (s + d) % n
+            s = step[s]
         if self.skip:
             for _ in range(self.skip):
                 s = self.next_in(s)
