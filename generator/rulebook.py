@@ -19,31 +19,12 @@ from markupsafe import Markup
 from generator import rulebook_images
 from generator.model import CardType, Deck
 from generator.rulebook_images import CardImage
-from generator.outputs import Artifact, write_artifact
+from generator.outputs import Artifact, templates_dir, write_artifact
 
 if TYPE_CHECKING:
     from generator.build import BuildContext
 
 RULEBOOK = "rulebook.html"
-
-
-class TemplatesNotFound(RuntimeError):
-    """The templates/ folder is missing (an install without the project's top-level files)."""
-
-
-def templates_dir() -> Path:
-    """templates/ at the project's top level, beside the generator package.
-
-    Found the same way from a source checkout and an editable install (both import the
-    package from the checkout). A plain wheel does not ship templates/, so say so clearly.
-    """
-    here = Path(__file__).resolve().parent.parent / "templates"
-    if (here / "rulebook.html.j2").is_file():
-        return here
-    raise TemplatesNotFound(
-        f"cannot find the rulebook templates: expected {here}/rulebook.html.j2; "
-        "install County Uppy from a checkout of the project (pip install -e .)"
-    )
 
 
 def environment(folder: Path | None = None) -> jinja2.Environment:

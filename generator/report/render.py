@@ -9,9 +9,8 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from generator.outputs import templates_dir
 from generator.report.summarize import TOLERANCE
-
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
 def to_json(report: dict[str, Any]) -> str:
@@ -20,7 +19,7 @@ def to_json(report: dict[str, Any]) -> str:
 
 
 def to_html(report: dict[str, Any], game_name: str) -> str:
-    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True, undefined=StrictUndefined,
+    env = Environment(loader=FileSystemLoader(str(templates_dir())), autoescape=True, undefined=StrictUndefined,
                       keep_trailing_newline=True)
     template = env.get_template("balance.html.j2")
     n_tests = sum(len(e["rows"]) for e in report["comparison"] or [])

@@ -183,7 +183,9 @@ def test_templates_hold_no_game_numbers_or_rule_numbers():
 
 
 def test_templates_are_found_and_missing_ones_say_so(tmp_path, monkeypatch):
+    from generator import outputs
+
     assert (rulebook.templates_dir() / "rulebook.html.j2").is_file()
-    monkeypatch.setattr(rulebook, "__file__", str(tmp_path / "generator" / "rulebook.py"))
-    with pytest.raises(rulebook.TemplatesNotFound, match="cannot find the rulebook templates"):
-        rulebook.templates_dir()
+    monkeypatch.setattr(outputs, "__file__", str(tmp_path / "generator" / "outputs.py"))
+    with pytest.raises(FileNotFoundError, match="cannot find County Uppy's templates/ folder"):
+        outputs.templates_dir()
