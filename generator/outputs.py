@@ -49,15 +49,6 @@ def write_atomic(path: Path, data: bytes) -> str:
     return digest
 
 
-def templates_dir() -> Path:
-    """templates/: the project's top-level folder in a checkout or editable install, else the
-    copy a plain install ships inside the package as generator/templates."""
-    for folder in (Path(__file__).resolve().parent.parent / "templates", Path(__file__).resolve().parent / "templates"):
-        if (folder / "rulebook.html.j2").is_file():
-            return folder
-    raise FileNotFoundError("cannot find County Uppy's templates/ folder; reinstall the package (pip install -e .)")
-
-
 def json_bytes(value: Any) -> bytes:
     """Stable JSON: sorted keys, two-space indent, trailing newline."""
     return (json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")

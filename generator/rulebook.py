@@ -19,7 +19,8 @@ from markupsafe import Markup
 from generator import rulebook_images
 from generator.model import CardType, Deck
 from generator.rulebook_images import CardImage
-from generator.outputs import Artifact, templates_dir, write_artifact
+from generator.outputs import Artifact, write_artifact
+from generator.resources import templates_dir
 
 if TYPE_CHECKING:
     from generator.build import BuildContext

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Protocol, Sequence
 
-from generator.engine.actions import DISCARD, GIVE, PLAY, Action
+from generator.engine.actions import DISCARD, GIVE, Action
 from generator.engine.errors import OptionError, suggest
 from generator.engine.view import PlayerView
 

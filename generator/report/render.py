@@ -9,7 +9,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from generator.outputs import templates_dir
+from generator.resources import templates_dir
 from generator.report.summarize import TOLERANCE
 
 

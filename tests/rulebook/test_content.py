@@ -183,9 +183,9 @@ def test_templates_hold_no_game_numbers_or_rule_numbers():
 
 
 def test_templates_are_found_and_missing_ones_say_so(tmp_path, monkeypatch):
-    from generator import outputs
+    from generator import resources
 
     assert (rulebook.templates_dir() / "rulebook.html.j2").is_file()
-    monkeypatch.setattr(outputs, "__file__", str(tmp_path / "generator" / "outputs.py"))
+    monkeypatch.setattr(resources, "__file__", str(tmp_path / "generator" / "resources.py"))
     with pytest.raises(FileNotFoundError, match="cannot find County Uppy's templates/ folder"):
-        outputs.templates_dir()
+        resources.templates_dir()
