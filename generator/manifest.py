@@ -102,7 +102,9 @@ class _Checker:
         return out
 
     def report(self, base: Loc, exc: ValidationError, model: type[BaseModel]) -> None:
-        seen = set()
+        """One message per location: a union (`kind: wild` or a list of kinds) fails once per
+        alternative, and the alternative's own complaint beats "must be a list"."""
+        found: dict[tuple[Loc, bool], tuple[int, str]] = {}
         pool = _field_names(model)
         for err in exc.errors():
             loc = tuple(p for p in err["loc"] if isinstance(p, int) or p in pool)
@@ -136,11 +138,16 @@ class _Checker:
             else:
                 message = f"'{field}': {err['msg']}"
             if field == "values" and kind not in ("missing",):
-                message = f"'values' must be a number, a range such as -2..7, or a list of them, not {_show(value)}"
-                loc = loc[: loc.index("values") + 1] if "values" in loc else loc
-            if (loc, message) in seen:
-                continue
-            seen.add((loc, message))
+                if "values" in loc:  # keep the index of a bad item in a list of values
+                    at = loc.index("values") + 1
+                    loc = loc[: at + 1] if len(loc) > at and isinstance(loc[at], int) else loc[:at]
+                message = f"'values' must be a number, a range such as -2..7, or a list of them, not {_show(_dig(self.src.data, base + loc))}"
+            weak = kind in ("list_type", "model_type", "dict_type")
+            if (loc, at_key) not in found or found[(loc, at_key)][0] > weak:
+                found[(loc, at_key)] = (weak, message)
+        for (loc, at_key), (_, message) in found.items():
+            if loc and loc[-1] == "values" and any(len(o) > len(loc) and o[: len(loc)] == loc for o, _ in found):
+                continue  # a list of values with a bad item: name the item, not the list
             self.fail(base + loc, message, key=at_key)
 
     # --- meaning -----------------------------------------------------------------
@@ -348,6 +355,12 @@ _PATTERN_HINTS = {
     "key": "must be a lower-case slug like 'the-og'",
 }
 assert set(_FIELDS_BY_KIND) == set(KINDS)
+
+
+def _dig(data: Any, loc: Loc) -> Any:
+    for part in loc:
+        data = data[part]
+    return data
 
 
 def _as_list(value: Any) -> list:

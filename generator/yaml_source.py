@@ -79,6 +79,8 @@ def read(path: str | Path) -> Source:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         what = " ".join(x for x in (exc.context, exc.problem) if x) or "invalid YAML"
+        if "'\\t'" in what:
+            what += " (indent with spaces, not tabs)"
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         raise InputError([Problem(name, line, col, f"YAML syntax error: {what}")]) from None
     except yaml.YAMLError as exc:

@@ -76,6 +76,12 @@ EDITS = [
      "YAML syntax error", None, None),
     ("object-building tag", "  name: County Uppy\n", "  name: !!python/object/apply:os.system ['echo pwned']\n",
      "YAML tag '!!python/object/apply:os.system' is not allowed in a manifest", "!!python", 9),
+    ("bad item in a list of values", FIELD_LINE, FIELD_LINE.replace("values: -2..7", "values: [-2..7, 3.5]"),
+     "'values' must be a number, a range such as -2..7, or a list of them, not 3.5", "3.5", 61),
+    ("kind filter of an edition", "include: [{set: chaos}]", "include: [{set: chaos, kind: wilds}]",
+     "unknown kind 'wilds' (did you mean 'wild'?)", "kind: wilds", 34),
+    ("tab indentation", "  target: 16\n", "\ttarget: 16\n",
+     "(indent with spaces, not tabs)", "\ttarget", 1),
     ("empty section", "editions:\n", "editions: []\nunused:\n",
      "'editions' must not be empty", "editions: []", 11),
     ("section of the wrong type", "  players: {min: 2, max: 8}\n", "  players: many\n",
@@ -115,6 +121,14 @@ def test_each_mistake_is_located(tmp_path, capsys, manifest_text, case):
     if column is not None:
         assert int(col) == column
     assert int(line) >= 1 and int(col) >= 1
+
+
+def test_one_message_per_mistake(tmp_path, capsys, manifest_text):
+    path = tmp_path / "cards.yaml"
+    path.write_text(variant(manifest_text, "include: [{set: chaos}]", "include: [{set: chaos, kind: wilds}]"))
+    assert len(run_validate(capsys, path)[1]) == 1
+    path.write_text(variant(manifest_text, FIELD_LINE, FIELD_LINE.replace("values: -2..7", "values: [-2..7, 3.5]")))
+    assert len(run_validate(capsys, path)[1]) == 1
 
 
 def test_all_mistakes_of_a_file_in_one_run(tmp_path, capsys, manifest_text):
