@@ -11,6 +11,8 @@ DISCARD = "discard"
 GIVE = "give"
 LATE = "late"
 KINDS = (PLAY, DISCARD, GIVE, LATE)
+#: Seat kinds of a played card: no seat, another player still in, anyone still in.
+NO_SEAT, OTHER_SEAT, ANY_SEAT = 0, 1, 2
 
 
 @dataclass(frozen=True, slots=True)

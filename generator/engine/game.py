@@ -9,14 +9,13 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from generator.engine.actions import DISCARD, GIVE, LATE, PLAY, Action
+from generator.engine.actions import ANY_SEAT, DISCARD, GIVE, LATE, NO_SEAT, OTHER_SEAT, PLAY, Action
 from generator.engine.effects import EFFECTS, SEAT_CHOICE
 from generator.engine.errors import ActionSyntaxError, OptionError, suggest
 from generator.engine.options import Options
+from generator.engine.state import SHUFFLE_AHEAD, State, shuffle_steps
 from generator.model import Deck
 
-#: Seat kinds of a played card: no seat, another player still in, anyone still in.
-NO_SEAT, OTHER_SEAT, ANY_SEAT = 0, 1, 2
 
 
 class Game:
@@ -81,26 +80,31 @@ class Game:
         n = self.players
         #: next_seat[direction][seat]: the seat after `seat` in that direction (1 or -1), out or not.
         self.next_seat = (None, tuple((s + 1) % n for s in range(n)), tuple((s - 1) % n for s in range(n)))
+        o = self.options
+        #: What State._run reads on every call, in the order it unpacks them.
+        self.turn_tables = (
+            self.misses, self.number_value, self.target,
+            list(self.plain_plays), list(self.discard_actions),
+            self.seat_cards, self.next_seat, self.effect_fn, self.effect_param, not o.teams, o.max_turns,
+            not (o.teams and o.sixteen_hits == "opponents"), o.wild_sets_target, o.invert_through_wilds, o.play2_draws,
+        )
         #: Edition cards in manifest order (copies expanded), as card indices.
         self.edition_cards = tuple(self.index[c.code] for c in self.deck.edition_cards(self.edition.key))
 
     # --- states ----------------------------------------------------------------------
     def new_initial_state(self, seed: int = 0):
         """Shuffle the edition with `random.Random(seed)` and deal (R3)."""
-        from generator.engine.state import SHUFFLE_AHEAD, State, shuffle_steps
-
-        rng = random.Random(seed)
         draw = list(self.edition_cards)
         size = len(draw)
         n = self.players
         k = min(size, self.hand_size * n)
         # The shuffle (state.shuffle: Fisher-Yates with rng.random()) puts the top of the pile in
-        # place first, so only the cards dealt and drawn need it: a second Random from the same
-        # seed replays its draws as they are needed, and the game's RNG skips them at once
-        # (random() takes two 32-bit words; getrandbits(64 * m) takes the same 2m words).
+        # place first, so only the cards dealt and drawn need it: the seed's Random makes its
+        # draws as they are needed, and once the shuffle is done it goes on as the game's RNG.
+        # Until then the game's RNG, if a rule needs it, is a second Random from the seed that
+        # skips the shuffle's draws at once (random() takes two 32-bit words; getrandbits(64 * m)
+        # takes the same 2m words); most games never need it.
         srng = random.Random(seed)
-        if size > 1:
-            rng.getrandbits(64 * (size - 1))
         stop = max(size - k - SHUFFLE_AHEAD, 1)
         shuffle_steps(draw, srng.random, size, stop)
         first = (self.options.dealer + 1) % n
@@ -109,10 +113,13 @@ class Game:
         dealt = draw[size - k:][::-1]
         del draw[size - k:]
         hands = [dealt[(s - first) % n::n] for s in range(n)]
-        state = State(self, rng, seed, hands, draw, turn=first)
         if stop > 1:
+            state = State(self, None, seed, hands, draw, turn=first)
+            state._rng_skip = 64 * (size - 1)
             state._sfin = stop
             state._srng = srng
+        else:
+            state = State(self, srng, seed, hands, draw, turn=first)
         return state
 
     def action(self, decision: "str | Action") -> Action:

@@ -151,7 +151,7 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
         return state
     if out[turn] and not state.owed:
         raise PositionError(f"seat {turn} is to act but is out")
-    state._settle()
+    state._run(None, settle=True)
     return state
 
 

@@ -125,7 +125,7 @@ class SearchBot:
                 for world, seed in worlds[n_worlds:target]:
                     state = world.clone()
                     state.rng = random.Random(seed)
-                    state._apply(action)
+                    state._run(action)
                     t += self._playout(state, me, teams)
                 totals[i] += t
                 used += target - n_worlds
@@ -158,10 +158,10 @@ class SearchBot:
             if not legal:
                 continue
             if len(legal) == 1:
-                state._apply(legal[0])
+                state._run(legal[0])
                 continue
             seat = state.owed[0] if state.owed else state.turn
-            state._apply(choose(PlayerView(state, seat), legal, rng))
+            state._run(choose(PlayerView(state, seat), legal, rng))
         n = len(state.out)
         if state.done and not state.stopped:
             w = state.winner

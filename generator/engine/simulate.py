@@ -12,6 +12,7 @@ import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -51,23 +52,12 @@ def play_game(game: Game, bots: Sequence, seed: int, stats: list[int] | None = N
     ncards = len(game.codes)
     # RandomBot.choose is inlined for the seats that use it (the same draw from the same RNG).
     choosers = [None if getattr(type(bot), "choose", None) is RandomBot.choose else bot.choose for bot in bots]
-    legal_actions = state.legal_actions
-    apply = state._apply
     if observer is None and not any(choosers):
-        # Random bots only: the loop `county-uppy simulate` runs (its workers pass `stats`).
-        if stats is None:
-            stats = [0] * (2 * ncards)
-        while not state.done:
-            legal = legal_actions()
-            if legal:
-                action = legal[int(rnd() * len(legal))]
-                apply(action)
-                if action.kind is PLAY:  # legal actions are the Game's interned ones
-                    card = action.card
-                    stats[card] += 1
-                    if state.last_penalty:
-                        stats[ncards + card] += state.last_penalty
+        # Random bots only: the loop `county-uppy simulate` runs (its workers pass `stats`), in the State.
+        state._run(None, rnd, [0] * (2 * ncards) if stats is None else stats)
         return state
+    legal_actions = state.legal_actions
+    apply = state._run
     hooks = stats is not None or observer is not None
     views = [PlayerView(state, s) for s in range(game.players)]  # views are live: one per seat is enough
     while not state.done:
@@ -96,14 +86,15 @@ def play_game(game: Game, bots: Sequence, seed: int, stats: list[int] | None = N
 
 
 # --- one chunk of games (runs in a worker process) ------------------------------------
-def _run_chunk(args: tuple) -> list[tuple]:
+def _run_chunk(args: tuple) -> tuple[list[tuple], list[int]]:
+    """Play a chunk of games: one result row per game, and the chunk's per-card counters (see play_game)."""
     deck, edition, players, options, bot_names, run_seed, indices, record_dir = args
     game = Game(deck, edition, players, options)
     bots = [make_bot(name) for name in bot_names]
-    out = []
+    rows = []
+    stats = [0] * (2 * len(game.codes))  # summed over the chunk: the same totals for any chunking
     for i in indices:
         seed = game_seed(run_seed, i)
-        stats = [0] * (2 * len(game.codes))
         state = play_game(game, bots, seed, stats)
         if record_dir is not None:
             rec = make_record(state, bot_names)
@@ -111,8 +102,8 @@ def _run_chunk(args: tuple) -> list[tuple]:
             tmp = path.with_suffix(".json.tmp")
             tmp.write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
             os.replace(tmp, path)
-        out.append((i, state.winner, state.stopped, state.turns, len(state.history), stats))
-    return out
+        rows.append((i, state.winner, state.stopped, state.turns, len(state.history)))
+    return rows, stats
 
 
 def simulate(deck: Deck, *, games: int, players: int, edition: str = "the-og", seed: int = 0,
@@ -136,25 +127,23 @@ def simulate(deck: Deck, *, games: int, players: int, edition: str = "the-og", s
     jobs = [(deck, edition, players, game.options, bot_names, seed, range(lo, min(lo + chunk, games)),
              None if record_dir is None else str(record_dir)) for lo in range(0, games, chunk)]
     results: list[tuple] = []
+    totals = [0] * (2 * len(game.codes))
     start = time.perf_counter()
-    if workers == 1:
-        for job in jobs:
-            part = _run_chunk(job)
-            results.extend(part)
+    with ProcessPoolExecutor(max_workers=workers) if workers > 1 else nullcontext() as pool:
+        for rows, stats in (pool.map(_run_chunk, jobs) if pool else map(_run_chunk, jobs)):
+            results.extend(rows)
+            totals = [*map(add, totals, stats)]
             if progress:
-                progress(len(part))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for part in pool.map(_run_chunk, jobs):
-                results.extend(part)
-                if progress:
-                    progress(len(part))
+                progress(len(rows))
     seconds = time.perf_counter() - start
     results.sort(key=lambda r: r[0])
-    return summarise(game, results, bot_names, seed, seconds, workers)
+    return summarise(game, results, totals, bot_names, seed, seconds, workers)
 
 
-def summarise(game: Game, results: list[tuple], bot_names: list[str], seed: int, seconds: float, workers: int) -> dict[str, Any]:
+def summarise(game: Game, results: list[tuple], totals: list[int], bot_names: list[str], seed: int, seconds: float,
+              workers: int) -> dict[str, Any]:
+    """The summary dict of a run: `results` has a row (index, winner, stopped, turns, decisions) per game,
+    `totals` the per-card counters of play_game summed over the games."""
     n = game.players
     teams = game.options.teams
     wins_by_seat = [0] * n
@@ -163,8 +152,7 @@ def summarise(game: Game, results: list[tuple], bot_names: list[str], seed: int,
     finished = draws = decisions = 0
     turns: list[int] = []
     ncards = len(game.codes)
-    totals = [0] * (2 * ncards)
-    for _i, winner, stopped, nturns, ndecisions, stats in results:
+    for _i, winner, stopped, nturns, ndecisions in results:
         turns.append(nturns)
         decisions += ndecisions
         if not stopped:
@@ -176,7 +164,6 @@ def summarise(game: Game, results: list[tuple], bot_names: list[str], seed: int,
         else:
             wins_by_seat[winner] += 1
             wins_by_bot[bot_names[winner]] += 1
-        totals = [*map(add, totals, stats)]
     if teams:  # every seat of the winning team shares the win
         wins_by_seat = [wins_by_team[s % 2] for s in range(n)]
     games = len(results)

@@ -5,6 +5,10 @@ A State is mutated in place by `apply(action)`. Everything that needs no decisio
 resolved right after each decision; the draw at the start of a turn (and its R4.2 check)
 happens when the turn's first decision is asked for (`legal_actions`, `current_player`,
 `apply`).
+
+The rules of a turn are one loop, `State._run`: `apply` and `legal_actions` run it one
+step at a time, and the simulator's random players run it to the end of the game without
+leaving it. There is no second copy of the rules.
 """
 
 from __future__ import annotations
@@ -12,11 +16,10 @@ from __future__ import annotations
 import random
 from itertools import repeat
 from operator import is_
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
-from generator.engine.actions import DISCARD, GIVE, LATE, PLAY, Action
+from generator.engine.actions import ANY_SEAT, DISCARD, GIVE, LATE, NO_SEAT, OTHER_SEAT, PLAY, Action
 from generator.engine.errors import IllegalActionError
-from generator.engine.game import ANY_SEAT, NO_SEAT, OTHER_SEAT
 
 if TYPE_CHECKING:
     from generator.engine.view import PlayerView
@@ -72,19 +75,20 @@ class State:
     """
 
     __slots__ = (
-        "game", "rng", "seed", "hands", "_pile", "_srng", "_sfin", "discard", "in_play", "count", "match", "direction", "turn",
-        "out", "out_order", "n_in", "winner", "done", "stopped", "turns", "drawn", "played", "play2",
-        "play2_next", "skip", "gave", "owed", "invert", "sixteen_by", "last_penalty", "last_count", "penalties", "history", "_legal",
-        "_target", "_matches", "_misses", "_is_number", "_value", "_number", "_plain_play", "_discard_of", "_seat_cards", "_effect_fn", "_effect_param", "_wst", "_itw", "_p2d",
-        "_others", "_teams", "_solo", "_speed", "_max_turns", "_n", "_next_seat",
+        "game", "_rng", "_rng_skip", "seed", "hands", "_pile", "_srng", "_sfin", "discard", "in_play", "count", "match",
+        "direction", "turn", "out", "out_order", "n_in", "winner", "done", "stopped", "turns", "drawn", "played", "play2",
+        "play2_next", "skip", "gave", "owed", "invert", "sixteen_by", "last_penalty", "last_count", "penalties", "history",
+        "_legal", "_n", "_teams", "_speed",
     )
 
-    def __init__(self, game, rng: random.Random, seed: int, hands: list[list[int]], draw: list[int], *, turn: int = 0,
+    def __init__(self, game, rng: random.Random | None, seed: int, hands: list[list[int]], draw: list[int], *, turn: int = 0,
                  discard: list[int] | None = None, in_play: list[int] | None = None, count: int = 0,
                  match: int | None = None, direction: int = 1, out: list[bool] | None = None,
                  out_order: list[int] | None = None, winner: int | None = None, turns: int = 0):
         self.game = game
-        self.rng = rng
+        #: The game's RNG (reshuffles, Steal, Re-Deal); None: `Random(seed)` past `_rng_skip` bits, made when needed.
+        self._rng = rng
+        self._rng_skip = 0
         self.seed = seed
         self.hands = hands
         self._pile = draw
@@ -125,27 +129,21 @@ class State:
         #: Every decision applied since the State was created, as Actions.
         self.history: list[Action] = []
         self._legal: list[Action] | None = None
-        o = game.options
-        self._target = game.target
-        self._matches = game.matches
-        self._misses = game.misses
-        self._is_number = game.is_number
-        self._value = game.value
-        self._number = game.number_value
-        self._plain_play = game.plain_plays.__getitem__
-        self._discard_of = game.discard_actions.__getitem__
-        self._seat_cards = game.seat_cards
-        self._next_seat = game.next_seat
-        self._effect_fn = game.effect_fn
-        self._effect_param = game.effect_param
-        self._wst = o.wild_sets_target
-        self._itw = o.invert_through_wilds
-        self._p2d = o.play2_draws
-        self._others = not (o.teams and o.sixteen_hits == "opponents")
-        self._teams = o.teams
-        self._solo = not o.teams
-        self._speed = o.speed_seconds is not None
-        self._max_turns = o.max_turns
+        self._teams = game.options.teams
+        self._speed = game.options.speed_seconds is not None
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's RNG: reshuffles (R4.1), Steal's pick (R6.4), Re-Deal's shuffle (R6.9)."""
+        rng = self._rng
+        if rng is None:  # a new deal's: the seed's Random once the deal's shuffle has drawn from it
+            rng = self._rng = random.Random(self.seed)
+            rng.getrandbits(self._rng_skip)
+        return rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = rng
 
     @property
     def draw(self) -> list[int]:
@@ -167,7 +165,9 @@ class State:
             shuffle_steps(self._pile, self._srng.random, self._sfin, stop)  # type: ignore[union-attr]
             if stop > 1:
                 self._sfin = stop
-            else:
+            else:  # the shuffle is done: its Random is now where the game's RNG starts
+                if self._rng is None:
+                    self._rng = self._srng
                 self._sfin = 0
                 self._srng = None
 
@@ -178,14 +178,16 @@ class State:
 
     def current_player(self) -> int:
         """The seat to act: who owes the next discard, else whose turn it is; -1 when over."""
-        self._prepare()
+        if self._legal is None:
+            self._run(None)
         if self.done:
             return -1
         return self.owed[0] if self.owed else self.turn
 
     def phase(self) -> str:
         """What the player to act does next: "play" (or, in Teams, receive a give), "discard", "over"."""
-        self._prepare()
+        if self._legal is None:
+            self._run(None)
         if self.done:
             return PHASE_OVER
         return PHASE_DISCARD if self.owed else PHASE_PLAY
@@ -198,54 +200,10 @@ class State:
         listed: the terminal applies it when a player is late.
         """
         legal = self._legal
-        if legal is not None:
-            return legal
-        if self.done:
-            self._legal = legal = []
-            return legal
-        owed = self.owed
-        if owed:
-            self._legal = legal = [*map(self._discard_of, dict.fromkeys(self.hands[owed[0]]))]
-            return legal
-        me = self.turn
-        if not self.drawn:
-            draw = self._pile
-            if len(draw) <= self._sfin:  # empty (a reshuffle, or the R4.2 check), or not yet shuffled this far
-                self._prepare()
-                return self.legal_actions()
-            hand = self.hands[me]
-            hand.append(draw.pop())
-            self.drawn = True
-        else:
-            hand = self.hands[me]
-        cards = dict.fromkeys(hand)
-        if self._seat_cards.isdisjoint(cards):
-            legal = [*map(self._plain_play, cards)]
-        else:
-            game = self.game
-            seat_kind = game.seat_kind
-            plays = game.play_actions
-            everyone = self.n_in == self._n
-            full = game.full_seat_plays
-            out = self.out
-            legal = []
-            for c in cards:
-                k = seat_kind[c]
-                if not k:
-                    legal.append(plays[c][0])
-                elif everyone:
-                    legal.extend(full[c][me])
-                else:
-                    row = plays[c]
-                    legal.extend(row[s + 1] for s in range(self._n) if not out[s] and (k == ANY_SEAT or s != me))
-        if self._teams and not self.gave and self.played == 0:
-            out = self.out
-            for g in range(me % 2, self._n, 2):
-                if g != me and not out[g] and self.hands[g]:
-                    gives = self.game.give_actions[g]
-                    legal.extend(gives[c] for c in dict.fromkeys(self.hands[g]))
-        self._legal = legal
-        return legal
+        if legal is None:
+            self._run(None)
+            legal = self._legal
+        return legal  # type: ignore[return-value]
 
     def apply(self, action: "Action | str") -> None:
         """Apply one decision (an Action or its string); raise IllegalActionError if not allowed.
@@ -258,19 +216,13 @@ class State:
         if legal is None:
             legal = self.legal_actions()
         if any(map(is_, legal, repeat(action))):  # the interned action: no dataclass __eq__ calls
-            self._apply(action)
-            return
-        if action in legal:
-            self._apply(legal[legal.index(action)])
-            return
-        if action.kind == LATE and self._speed and not self.done and not self.owed:
-            self.history.append(action)
-            self._legal = None
-            self.owed.append(self.turn)
-            self.penalties[LATE_PENALTY] += 1
-            self._settle()
-            return
-        raise IllegalActionError(self._why_illegal(action))
+            self._run(action)
+        elif action in legal:
+            self._run(legal[legal.index(action)])
+        elif action.kind == LATE and self._speed and not self.done and not self.owed:
+            self._run(action)
+        else:
+            raise IllegalActionError(self._why_illegal(action))
 
     def late(self) -> None:
         """SPEED: the player whose turn it is went over the tempo limit and owes one discard.
@@ -297,98 +249,220 @@ class State:
         status = f"winner={self.winner}" if self.done else f"to_act={self.owed[0] if self.owed else self.turn}"
         return f"<State count={self.count} match={match} turn={self.turn} {status} out={self.out_order}>"
 
-    def _apply(self, action: Action) -> None:
-        """Apply an action known to be legal (taken from legal_actions()).
+    def _run(self, action: Action | None, rnd: Callable[[], float] | None = None, stats: list[int] | None = None,
+             settle: bool = False) -> None:
+        """The rules of a turn (RULES.md §4-8), in one loop: apply decisions, resolve what needs none.
 
-        A play (R4.3-R4.6) resolves here in full: its effect, its penalties, the reset, and
-        the end of the turn when nothing is owed; `_settle` does the rest.
+        - `action` (a legal Action, or `late`): apply it and resolve what follows, up to the
+          next decision; the next turn's draw waits until that decision is asked for.
+        - `settle` and no action: only resolve what needs no decision (a position just loaded).
+        - neither: make the turn's draw if it is owed and list the legal actions (`_legal`).
+        - `rnd` as well: then keep deciding, uniformly at random over the legal actions
+          (the random bot: the action at `int(rnd() * len(legal))`), until the game is over,
+          adding each card's plays and the discards they cost its player to `stats`
+          (2 * cards counters).
+
+        The values every decision touches live in locals while the loop runs; they go back to
+        the State when it stops and around the calls that use them (effects, eliminations, R5).
         """
-        self.history.append(action)
-        self._legal = None
-        kind = action.kind
-        if kind != PLAY:
-            if kind == DISCARD:
-                owed = self.owed
-                hands = self.hands
-                hands[owed.pop(0)].remove(action.card)
-                self.discard.append(action.card)
-                if owed and hands[owed[0]]:
-                    return  # the next discard waits for its player
-                self._settle()
-            else:  # GIVE
-                self.hands[action.seat].remove(action.card)  # type: ignore[index]
-                self.hands[self.turn].append(action.card)
-                self.gave = True
-            return
-        card = action.card
-        me = self.turn
-        self.hands[me].remove(card)
-        self.in_play.append(card)
-        played = self.played = self.played + 1
-        self.sixteen_by = -1
-        miss = self._misses[self.match][card]
-        value = self._number[card]
-        if value is not None:
-            if self.invert:
-                count = self.count = self.count - value
-                self.invert = False
+        (misses, number, target, plain_plays, discards, seat_cards, next_seat, effect_fn, effect_param, solo, max_turns,
+         others, wst, itw, p2d) = self.game.turn_tables
+        hands, owed, out, in_play, pile = self.hands, self.owed, self.out, self.in_play, self._pile
+        record = self.history.append
+        penalties = self.penalties
+        count, match, me, turns = self.count, self.match, self.turn, self.turns
+        played, play2, drawn, sfin = self.played, self.play2, self.drawn, self._sfin
+        sixteen_by, last_count, last_penalty = self.sixteen_by, self.last_count, self.last_penalty
+        step = next_seat[self.direction]
+        stop = rnd is None and (action is not None or settle)
+        done = self.done
+        ncards = len(number)
+        end = False
+        legal: list[Action] = []
+        while True:
+            if action is not None:
+                record(action)
+                kind = action.kind
+                if kind is PLAY:
+                    card = action.card
+                    hands[me].remove(card)
+                    in_play.append(card)
+                    played += 1
+                    miss = misses[match][card]
+                    value = number[card]
+                    if value is not None:
+                        if self.invert:
+                            count -= value
+                            self.invert = False
+                        else:
+                            count += value
+                        match = card
+                    else:  # R6: a wild's effect resolves before the count is checked
+                        if self.invert and not itw:
+                            self.invert = False
+                        self.count = count
+                        effect_fn[card](self, effect_param[card], action.arg)
+                        count, sfin, step = self.count, self._sfin, next_seat[self.direction]
+                        if wst:
+                            match = card
+                    if play2:
+                        if played >= 2:
+                            play2 = 0
+                        elif p2d == 2:
+                            drawn = False
+                    last_count = count
+                    if 0 <= count < target:
+                        sixteen_by = -1
+                        last_penalty = miss
+                        if miss:  # R4.4
+                            owed.append(me)
+                            penalties[MISMATCH] += 1
+                            settle = True
+                        elif play2 or not solo:
+                            settle = True
+                        else:
+                            end = True  # nothing owed, no second play, nobody can have won
+                    else:  # R4.5 / R4.6: the count resets
+                        self.discard.extend(in_play)
+                        in_play.clear()
+                        match = self.game.START
+                        self.invert = False
+                        if miss:
+                            penalties[MISMATCH] += 1
+                            owed.append(me)
+                        if count != target:
+                            penalties[BUST] += 1
+                            owed.append(me)
+                            last_penalty = miss + 1
+                            sixteen_by = -1
+                        else:
+                            last_penalty = miss
+                            sixteen_by = me
+                            hits = len(owed)
+                            s = step[me]
+                            while s != me:
+                                if not out[s] and (others or s % 2 != me % 2):
+                                    owed.append(s)
+                                s = step[s]
+                            penalties[TARGET] += len(owed) - hits
+                        count = 0
+                        settle = True
+                    if stats is not None:
+                        stats[card] += 1
+                        if last_penalty:
+                            stats[ncards + card] += last_penalty
+                elif kind is DISCARD:
+                    card = action.card
+                    hands[owed.pop(0)].remove(card)
+                    self.discard.append(card)
+                    settle = True
+                elif kind is GIVE:
+                    hands[action.seat].remove(action.card)  # type: ignore[index]
+                    hands[me].append(action.card)
+                    self.gave = True
+                else:  # late (SPEED)
+                    owed.append(me)
+                    penalties[LATE_PENALTY] += 1
+                    settle = True
+                action = None
+            while settle:  # resolve what needs no decision: empty hands go out (R4.6, R4.2), R5, the turn's end
+                if owed:
+                    s = owed[0]
+                    if hands[s]:
+                        break  # the next discard waits for its player
+                elif (self.n_in <= 1 or not solo) and self._judge(sixteen_by):
+                    done = True
+                    break
+                elif not out[me] and (played == 0 or play2):
+                    if not drawn or hands[me]:
+                        break  # the player's (next) play
+                    s = me  # R4.2 / R6.8: no card to play
+                else:
+                    end = True
+                    break
+                self.played, self.play2 = played, play2
+                self._eliminate(s)
+                play2 = self.play2
+            settle = False
+            if end:  # the turn passes
+                end = False
+                turns += 1
+                if turns >= max_turns:
+                    self.done = self.stopped = done = True
+                else:
+                    s = step[me]
+                    while out[s]:
+                        s = step[s]
+                    if self.skip:
+                        for _ in range(self.skip):
+                            s = self.next_in(s)
+                        self.skip = 0
+                    self.turn = me = s
+                    drawn = False
+                    played = 0
+                    self.gave = False
+                    if self.play2_next:
+                        play2 = 1
+                        self.play2_next = False
+                    elif play2:
+                        play2 = 0
+            if stop or done:
+                break
+            if owed:
+                cards = dict.fromkeys(hands[owed[0]])
+                table = discards
             else:
-                count = self.count = self.count + value
-            self.match = card
-        else:
-            if self.invert and not self._itw:
-                self.invert = False
-            self._effect_fn[card](self, self._effect_param[card], action.arg)
-            if self._wst:
-                self.match = card
-            count = self.count
-        if self.play2:
-            if played >= 2:
-                self.play2 = 0
-            elif self._p2d == 2:
-                self.drawn = False
-        self.last_count = count
-        if 0 <= count < self._target:
-            self.last_penalty = miss
-            if miss:
-                self.owed.append(me)
-                self.penalties[MISMATCH] += 1
-                if self.hands[me]:
-                    return  # the discard waits for its player
-            elif self._solo and not self.play2:
-                self._end_turn()  # nothing owed, no second play, nobody can have won: what _settle does
-                return
-            self._settle()
-            return
-        owed = self.owed
-        counts = self.penalties
-        if miss:
-            counts[MISMATCH] += 1
-        self.discard.extend(self.in_play)  # R4.5 / R4.6: the count resets
-        self.in_play.clear()
-        self.count = 0
-        self.match = self.game.START
-        self.invert = False
-        if count != self._target:
-            counts[BUST] += 1
-            self.last_penalty = miss + 1
-            owed.append(me)
-            if miss:
-                owed.append(me)
-        else:
-            self.sixteen_by = me
-            self.last_penalty = miss
-            if miss:
-                owed.append(me)
-            out, n, d = self.out, self._n, self.direction
-            s = (me + d) % n
-            hits = len(owed)
-            while s != me:
-                if not out[s] and (self._others or s % 2 != me % 2):
-                    owed.append(s)
-                s = (s + d) % n
-            counts[TARGET] += len(owed) - hits
-        self._settle()
+                if not drawn:  # R4.1: draw before playing; R4.2: nothing to draw and no card, out
+                    if len(pile) > sfin:
+                        hands[me].append(pile.pop())
+                    else:
+                        self._draw(me)
+                        sfin = self._sfin
+                    drawn = True
+                    if not hands[me]:
+                        settle = True
+                        continue
+                cards = dict.fromkeys(hands[me])
+                table = plain_plays
+                if not seat_cards.isdisjoint(cards) or not (solo or self.gave or played):
+                    legal = self._plays(cards, me, played)  # seats to name (Steal, Trade, Re-Deal), Teams gives
+                    if rnd is None:
+                        break
+                    action = legal[int(rnd() * len(legal))]
+                    continue
+            if rnd is None:
+                legal = [*map(table.__getitem__, cards)]
+                break
+            cards = [*cards]  # type: ignore[assignment]
+            action = table[cards[int(rnd() * len(cards))]]  # type: ignore[index]
+        self.count, self.match, self.played, self.play2, self.drawn, self.turns = count, match, played, play2, drawn, turns
+        self.sixteen_by, self.last_count, self.last_penalty = sixteen_by, last_count, last_penalty
+        self._legal = [] if done else None if stop else legal
+
+    def _plays(self, cards: dict[int, None], me: int, played: int) -> list[Action]:
+        """The legal plays of `me`'s distinct cards, naming seats (Steal, Trade, Re-Deal); Teams: the gives."""
+        game = self.game
+        seat_kind = game.seat_kind
+        plays = game.play_actions
+        everyone = self.n_in == self._n
+        full = game.full_seat_plays
+        out, hands = self.out, self.hands
+        legal: list[Action] = []
+        for c in cards:
+            k = seat_kind[c]
+            if not k:
+                legal.append(plays[c][0])
+            elif everyone:
+                legal.extend(full[c][me])
+            else:
+                row = plays[c]
+                legal.extend(row[s + 1] for s in range(self._n) if not out[s] and (k == ANY_SEAT or s != me))
+        if self._teams and not self.gave and played == 0:  # each teammate still in may give a card first
+            for g in range(me % 2, self._n, 2):
+                if g != me and not out[g] and hands[g]:
+                    row = game.give_actions[g]
+                    legal.extend(row[c] for c in dict.fromkeys(hands[g]))
+        return legal
 
     def returns(self) -> list[float]:
         """+1 for the winning seat(s), -1 for the others, 0 for all in a draw or unfinished game."""
@@ -412,8 +486,8 @@ class State:
         new = object.__new__(State)
         for name in State.__slots__:
             setattr(new, name, getattr(self, name))
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        new._rng = random.Random()
+        new._rng.setstate(self.rng.getstate())
         new.hands = [list(h) for h in self.hands]
         new._pile = list(self._pile)
         new.discard = list(self.discard)
@@ -464,24 +538,6 @@ class State:
         self.hands[seat].append(draw.pop())
 
     # --- the rules ---------------------------------------------------------------------
-    def _prepare(self) -> None:
-        """The draw before a play (R4.1) and the R4.2 check, when a play is owed and not yet drawn for."""
-        while not self.drawn and not self.done and not self.owed:
-            me = self.turn
-            self._draw(me)
-            self.drawn = True
-            if not self.hands[me]:
-                self._legal = None
-                self._eliminate(me)
-                self._settle()
-
-    def _reset(self) -> None:
-        self.discard.extend(self.in_play)
-        self.in_play.clear()
-        self.count = 0
-        self.match = self.game.START
-        self.invert = False
-
     def _eliminate(self, seat: int) -> None:
         """The player is out; whatever else they owe lapses (R4.6)."""
         self.out[seat] = True
@@ -493,8 +549,8 @@ class State:
             self.play2 = 0
             self.play2_next = True  # R6.8: out before they could play, so it passes on
 
-    def _judge(self) -> bool:
-        """R5: set the winner (or a draw) once the last discards have resolved."""
+    def _judge(self, sixteen_by: int) -> bool:
+        """R5: set the winner (or a draw) once the last discards have resolved; `sixteen_by`: who just hit the target, or -1."""
         if self._teams:
             alive = [t for t in (0, 1) if self.team_in(t)]
         else:
@@ -505,57 +561,11 @@ class State:
             return False
         if alive:
             self.winner = alive[0]
-        elif self.sixteen_by >= 0 and self.game.options.all_out == "sixteen_wins":
-            self.winner = self.sixteen_by % 2 if self._teams else self.sixteen_by
+        elif sixteen_by >= 0 and self.game.options.all_out == "sixteen_wins":
+            self.winner = sixteen_by % 2 if self._teams else sixteen_by
         self.done = True
         self.owed.clear()
         return True
-
-    def _settle(self) -> None:
-        """Resolve what needs no decision, then stop at the next decision (or the end)."""
-        owed, hands, out = self.owed, self.hands, self.out
-        if owed and hands[owed[0]]:
-            return  # the next discard waits for its player
-        while True:
-            while owed:
-                s = owed[0]
-                if hands[s]:
-                    return
-                self._eliminate(s)
-            if (self.n_in <= 1 or self._teams) and self._judge():
-                return
-            me = self.turn
-            if not out[me] and (self.played == 0 or self.play2):
-                if self.drawn and not hands[me]:
-                    self._eliminate(me)  # R4.2 / R6.8: no card to play
-                    continue
-                return
-            self._end_turn()
-            return
-
-    def _end_turn(self) -> None:
-        turns = self.turns = self.turns + 1
-        if turns >= self._max_turns:
-            self.done = self.stopped = True
-            return
-        out = self.out
-        step = self._next_seat[self.direction]
-        s = step[self.turn]
-        while out[s]:
-            s = step[s]
-        if self.skip:
-            for _ in range(self.skip):
-                s = self.next_in(s)
-            self.skip = 0
-        self.turn = s
-        self.drawn = False
-        self.played = 0
-        self.gave = False
-        if self.play2_next:
-            self.play2 = 1
-            self.play2_next = False
-        elif self.play2:
-            self.play2 = 0
 
     def _why_illegal(self, action: Action) -> str:
         if self.done:

@@ -256,7 +256,12 @@ def test_lazy_deal_is_the_eager_shuffle_and_deal(deck):
                     hands[(1 + k) % players].append(draw.pop())
             state = game.new_initial_state(seed)
             assert state.hands == hands
+            after = rng.getstate()
             assert state.rng.random() == rng.random()  # the game's RNG stands where the eager shuffle left it
+            finished = game.new_initial_state(seed)
+            assert finished.draw == draw  # the deal's own Random finishes the shuffle and goes on as the game's RNG
+            rng.setstate(after)
+            assert finished.rng.random() == rng.random()
             top = state.draw[-1] if draw else None
             assert state.draw == draw and top == (draw[-1] if draw else None)
             # drawing part-way, then looking, gives the same pile
