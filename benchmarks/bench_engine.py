@@ -1,11 +1,11 @@
 """Engine speed against RLCard's UNO and OpenSpiel's crazy_eights, measured in one run on one core.
 
     .venv/bin/pip install -e '.[bench]'
-    .venv/bin/python benchmarks/bench_engine.py            # table and ratios (timeit-style, best of N)
+    taskset -c 0 .venv/bin/python benchmarks/bench_engine.py   # table and ratios (medians of 15 rounds)
     .venv/bin/pytest benchmarks/bench_engine.py --benchmark-only   # the same loops under pytest-benchmark
 
-Each measurement plays whole games with uniformly random players for about `--seconds`
-and reports steps per second:
+Each round runs every subject once, back to back, playing whole games with uniformly random
+players; a ratio is the median over the rounds of the ratio within each round. Subjects:
 - County Uppy simulator: generator.engine.simulate(workers=1), 4 random bots on The OG (turns and decisions):
   what each `county-uppy simulate` worker runs, per game, without the process pool's startup;
 - County Uppy public API: legal_actions() + apply() per decision, a random choice;
@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -141,65 +142,88 @@ SUBJECTS = {
 }
 
 
-def measure(fn, games: int, repeats: int) -> dict:
-    """Best of `repeats` runs of `games` games: steps per second (turns and decisions)."""
-    best = None
-    for r in range(repeats):
-        t = time.perf_counter()
-        turns, decisions = fn(games, seed=1000 * r)
-        dt = time.perf_counter() - t
-        rate = (turns / dt, decisions / dt)
-        if best is None or rate[0] > best[0]:
-            best = rate
-    assert best is not None
-    return {"turns_per_second": round(best[0]), "decisions_per_second": round(best[1])}
+#: The issue's targets: (name, numerator subject and unit, denominator subject and unit, target).
+TARGETS = (
+    ("simulator turns/s / RLCard UNO turns/s", "county-uppy simulator", "turns", "rlcard uno", "turns", 5.0),
+    ("public API turns/s / RLCard UNO turns/s", "county-uppy public API", "turns", "rlcard uno", "turns", 2.0),
+    ("simulator decisions/s / OpenSpiel decisions/s", "county-uppy simulator", "decisions", "open_spiel crazy_eights",
+     "decisions", 1.0),
+    ("public API decisions/s / OpenSpiel decisions/s", "county-uppy public API", "decisions", "open_spiel crazy_eights",
+     "decisions", None),
+    ("simulator turns/s / RLCard UNO game-only turns/s", "county-uppy simulator", "turns", "rlcard uno (game only)",
+     "turns", None),
+)
+
+
+def measure(fn, games: int, seed: int) -> tuple[float, float]:
+    """One run of `games` games: (turns per second, decisions per second)."""
+    t = time.perf_counter()
+    turns, decisions = fn(games, seed=seed)
+    dt = time.perf_counter() - t
+    return turns / dt, decisions / dt
+
+
+def run_rounds(rounds: int, scale: float) -> tuple[dict[str, list[tuple[float, float]]], dict[str, str]]:
+    """`rounds` rounds, each running every subject once, back to back, after one warm-up round."""
+    rates: dict[str, list[tuple[float, float]]] = {name: [] for name in SUBJECTS}
+    missing: dict[str, str] = {}
+    for r in range(rounds + 1):
+        for name, (fn, games) in SUBJECTS.items():
+            if name in missing:
+                continue
+            try:
+                rate = measure(fn, max(1, int(games * scale)), seed=1000 * r)
+            except ImportError as exc:
+                missing[name] = f"not installed: {exc}"
+                continue
+            if r:  # round 0 warms up imports, caches and tables
+                rates[name].append(rate)
+    return rates, missing
+
+
+def summarise(rates: dict[str, list[tuple[float, float]]], missing: dict[str, str]) -> dict:
+    """Median rates per subject, and each ratio as the median (and range) of its per-round ratios.
+
+    A ratio is taken within a round, where both subjects ran seconds apart, so that load on a
+    shared machine (which comes and goes) cancels out rather than favouring whichever
+    subject happened to run in a quiet moment.
+    """
+    unit = {"turns": 0, "decisions": 1}
+    results = {name: {"turns_per_second": round(statistics.median(r[0] for r in runs)),
+                      "decisions_per_second": round(statistics.median(r[1] for r in runs))}
+               for name, runs in rates.items() if name not in missing}
+    ratios = {}
+    for label, num, num_unit, den, den_unit, target in TARGETS:
+        if num in missing or den in missing:
+            continue
+        per_round = [a[unit[num_unit]] / b[unit[den_unit]] for a, b in zip(rates[num], rates[den])]
+        ratios[label] = {"median": round(statistics.median(per_round), 2), "min": round(min(per_round), 2),
+                         "max": round(max(per_round), 2), "target": target}
+    return {"rounds": len(next(iter(rates.values()), [])), "results": results, "missing": missing, "ratios": ratios}
 
 
 def main(argv: list[str] | None = None) -> int:
     global _DECK
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=15, help="measured rounds, each running every subject once")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the games per run")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     _DECK = _deck()
-    results: dict[str, dict] = {}
-    # Round-robin over the subjects, `repeats` times, keeping each one's best run: a change in
-    # machine load then affects every subject alike.
-    for _ in range(args.repeats):
-        for name, (fn, games) in SUBJECTS.items():
-            if "error" in results.get(name, {}):
-                continue
-            try:
-                r = measure(fn, max(1, int(games * args.scale)), 1)
-            except ImportError as exc:
-                results[name] = {"error": f"not installed: {exc}"}
-                continue
-            if name not in results or r["turns_per_second"] > results[name]["turns_per_second"]:
-                results[name] = r
-    sim, api = results["county-uppy simulator"], results["county-uppy public API"]
-    ratios = {}
-    uno, c8 = results["rlcard uno"], results["open_spiel crazy_eights"]
-    uno_game = results["rlcard uno (game only)"]
-    if "error" not in uno:
-        ratios["simulator turns/s / RLCard UNO turns/s"] = round(sim["turns_per_second"] / uno["turns_per_second"], 2)
-        ratios["public API turns/s / RLCard UNO turns/s"] = round(api["turns_per_second"] / uno["turns_per_second"], 2)
-    if "error" not in uno_game:  # reference only: the targets are against the environment loop above
-        ratios["simulator turns/s / RLCard UNO game-only turns/s"] = round(
-            sim["turns_per_second"] / uno_game["turns_per_second"], 2)
-    if "error" not in c8:
-        ratios["simulator decisions/s / OpenSpiel decisions/s"] = round(sim["decisions_per_second"] / c8["decisions_per_second"], 2)
-        ratios["public API decisions/s / OpenSpiel decisions/s"] = round(api["decisions_per_second"] / c8["decisions_per_second"], 2)
+    report = summarise(*run_rounds(args.rounds, args.scale))
     if args.json:
-        print(json.dumps({"results": results, "ratios": ratios}, indent=2))
+        print(json.dumps(report, indent=2))
         return 0
-    for name, r in results.items():
-        if "error" in r:
-            print(f"{name:26} {r['error']}")
+    print(f"medians of {report['rounds']} rounds (every subject once per round, one core)")
+    for name in SUBJECTS:
+        if name in report["missing"]:
+            print(f"{name:26} {report['missing'][name]}")
         else:
+            r = report["results"][name]
             print(f"{name:26} {r['turns_per_second']:>9,} turns/s  {r['decisions_per_second']:>9,} decisions/s")
-    for name, value in ratios.items():
-        print(f"{name:50} {value:5.2f}x")
+    for label, q in report["ratios"].items():
+        goal = "" if q["target"] is None else f"  target >= {q['target']:g}: {'met' if q['median'] >= q['target'] else 'NOT met'}"
+        print(f"{label:50} {q['median']:5.2f}x  (rounds {q['min']:.2f}-{q['max']:.2f}){goal}")
     return 0
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from generator.engine.state import shuffle
+
 if TYPE_CHECKING:
     from generator.engine.state import State
 
@@ -67,17 +69,12 @@ def play_two(state: "State", param: int | None, arg: int) -> None:
 def redeal(state: "State", param: int | None, arg: int) -> None:
     """R6.9 Re-Deal: pool the hands of everyone still in, shuffle, deal from the chosen seat."""
     hands = state.hands
-    seats = state.seats_in()
-    pool = [card for s in seats for card in hands[s]]
-    for s in seats:
-        hands[s] = []
-    from generator.engine.state import shuffle
-
+    pool = [card for s in state.seats_in() for card in hands[s]]
     shuffle(state.rng, pool)
-    order = state.order_from(arg)
+    order = state.order_from(arg)  # everyone still in, from the chosen seat
     k = len(order)
-    for i, card in enumerate(pool):
-        hands[order[i % k]].append(card)
+    for i, s in enumerate(order):  # one card at a time round the table: the i-th seat gets every k-th card
+        hands[s] = pool[i::k]
 
 
 def rotate_hands(state: "State", param: int | None, arg: int) -> None:

@@ -276,6 +276,7 @@ class State:
         step = next_seat[self.direction]
         stop = rnd is None and (action is not None or settle)
         done = self.done
+        halt = stop or done  # leave the loop before the next decision
         ncards = len(number)
         end = False
         legal: list[Action] = []
@@ -371,7 +372,7 @@ class State:
                     if hands[s]:
                         break  # the next discard waits for its player
                 elif (self.n_in <= 1 or not solo) and self._judge(sixteen_by):
-                    done = True
+                    done = halt = True
                     break
                 elif not out[me] and (played == 0 or play2):
                     if not drawn or hands[me]:
@@ -388,7 +389,7 @@ class State:
                 end = False
                 turns += 1
                 if turns >= max_turns:
-                    self.done = self.stopped = done = True
+                    self.done = self.stopped = done = halt = True
                 else:
                     s = step[me]
                     while out[s]:
@@ -406,10 +407,10 @@ class State:
                         self.play2_next = False
                     elif play2:
                         play2 = 0
-            if stop or done:
+            if halt:
                 break
             if owed:
-                cards = dict.fromkeys(hands[owed[0]])
+                cards = [*dict.fromkeys(hands[owed[0]])]  # the distinct cards, in hand order
                 table = discards
             else:
                 if not drawn:  # R4.1: draw before playing; R4.2: nothing to draw and no card, out
@@ -422,7 +423,7 @@ class State:
                     if not hands[me]:
                         settle = True
                         continue
-                cards = dict.fromkeys(hands[me])
+                cards = [*dict.fromkeys(hands[me])]
                 table = plain_plays
                 if not seat_cards.isdisjoint(cards) or not (solo or self.gave or played):
                     legal = self._plays(cards, me, played)  # seats to name (Steal, Trade, Re-Deal), Teams gives
@@ -433,13 +434,12 @@ class State:
             if rnd is None:
                 legal = [*map(table.__getitem__, cards)]
                 break
-            cards = [*cards]  # type: ignore[assignment]
-            action = table[cards[int(rnd() * len(cards))]]  # type: ignore[index]
+            action = table[cards[int(rnd() * len(cards))]]
         self.count, self.match, self.played, self.play2, self.drawn, self.turns = count, match, played, play2, drawn, turns
         self.sixteen_by, self.last_count, self.last_penalty = sixteen_by, last_count, last_penalty
         self._legal = [] if done else None if stop else legal
 
-    def _plays(self, cards: dict[int, None], me: int, played: int) -> list[Action]:
+    def _plays(self, cards: list[int], me: int, played: int) -> list[Action]:
         """The legal plays of `me`'s distinct cards, naming seats (Steal, Trade, Re-Deal); Teams: the gives."""
         game = self.game
         seat_kind = game.seat_kind
