@@ -413,17 +413,18 @@ class State:
                 cards = [*dict.fromkeys(hands[owed[0]])]  # the distinct cards, in hand order
                 table = discards
             else:
+                hand = hands[me]
                 if not drawn:  # R4.1: draw before playing; R4.2: nothing to draw and no card, out
                     if len(pile) > sfin:
-                        hands[me].append(pile.pop())
+                        hand.append(pile.pop())
                     else:
                         self._draw(me)
                         sfin = self._sfin
                     drawn = True
-                    if not hands[me]:
+                    if not hand:
                         settle = True
                         continue
-                cards = [*dict.fromkeys(hands[me])]
+                cards = [*dict.fromkeys(hand)]
                 table = plain_plays
                 if not seat_cards.isdisjoint(cards) or not (solo or self.gave or played):
                     legal = self._plays(cards, me, played)  # seats to name (Steal, Trade, Re-Deal), Teams gives
