@@ -1,6 +1,7 @@
 """The invariant sweep (RULES.md §8), shared by the test and the larger optional run.
 
-    python -m tests.engine.sweep 20000     # a bigger run from the repository root
+    python -m tests.engine.sweep 20000                         # a bigger run from the repository root
+    python -m tests.engine.sweep --per-edition 10000 --players 4   # N default games of every edition
 """
 
 from __future__ import annotations
@@ -106,8 +107,36 @@ def sweep(games: int, seed: int = 0, *, replay_every: int = 3, roundtrip_every: 
     return {"games": games, "stopped": stopped, "turns": turns}
 
 
+def per_edition(games: int, players: int, seed: int = 0) -> dict[str, dict]:
+    """`games` random games of every edition with default options, each checked after every decision."""
+    from generator.manifest import load
+
+    deck = load(Path(__file__).resolve().parents[2] / "cards.yaml")
+    out = {}
+    for edition in EDITIONS:
+        game = Game(deck, edition, players)
+        stopped = turns = 0
+        for i in range(games):
+            state, _ = play_checked(game, seed * 1_000_003 + i)
+            stopped += state.stopped
+            turns += state.turns
+        out[edition] = {"games": games, "unfinished": stopped, "mean_turns": round(turns / games, 2)}
+    return out
+
+
 if __name__ == "__main__":
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("games", nargs="?", type=int, default=20000, help="games of the mixed sweep")
+    ap.add_argument("seed", nargs="?", type=int, default=1)
+    ap.add_argument("--per-edition", type=int, metavar="N", help="instead: N games of every edition, default options")
+    ap.add_argument("--players", type=int, default=4)
+    args = ap.parse_args()
     t = time.perf_counter()
-    result = sweep(n, seed=int(sys.argv[2]) if len(sys.argv) > 2 else 1)
-    print(result, f"{time.perf_counter() - t:.1f} s")
+    if args.per_edition:
+        for edition, r in per_edition(args.per_edition, args.players, args.seed).items():
+            print(f"{edition:16} {r}")
+    else:
+        print(sweep(args.games, seed=args.seed))
+    print(f"{time.perf_counter() - t:.1f} s")

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from generator.engine import Game, game_seed, make_bot, make_record, play_game, replay, simulate
+import random
+
+import pytest
+
+from generator.engine import Game, bot_seed, game_seed, make_bot, make_record, play_game, replay, simulate, to_position
 from generator.engine.simulate import TIMING_KEYS
 
 
@@ -16,6 +20,44 @@ def test_results_do_not_depend_on_workers(deck):
     two = simulate(deck, workers=2, **kw)
     assert strip(one) == strip(two)
     assert one["games"] == 40 and one["finished"] + one["unfinished"] == 40
+
+
+def test_random_runs_do_not_depend_on_workers_or_chunks(deck):
+    """Random players take the simulator's own loop; its per-card counts are summed per chunk of
+    games, and one worker cuts 90 games into chunks of 22, two workers into chunks of 11."""
+    kw = dict(games=90, players=4, edition="the-og", seed=11, bots=["random"])
+    one = simulate(deck, workers=1, **kw)
+    two = simulate(deck, workers=2, **kw)
+    assert strip(one) == strip(two)
+    assert sum(c["plays"] for c in one["cards"].values()) > 90
+
+
+@pytest.mark.parametrize("edition,players,options", [
+    ("the-og", 4, {}),
+    ("its-wild-time", 6, {"teams": True, "play2_draws": 2}),
+    ("only-chaos", 3, {"wild_sets_target": True, "invert_through_wilds": True}),
+    ("math-is-fun", 2, {"all_out": "draw"}),
+    ("keep-it-simple", 8, {"dealer": 5}),
+])
+def test_simulator_plays_the_games_of_the_public_api(deck, edition, players, options):
+    """Random players only: play_game runs the rules loop to the end of the game without leaving it.
+    Stepping through legal_actions()/apply() with RandomBot and the same RNG must give the same game,
+    and the per-card statistics must be those the step-by-step loop counts."""
+    game = Game(deck, edition, players, options)
+    bot = make_bot("random")
+    ncards = len(game.codes)
+    for seed in range(20):
+        fast_stats, slow_stats = [0] * (2 * ncards), [0] * (2 * ncards)
+        fast = play_game(game, [bot] * players, seed, fast_stats)
+        watched = play_game(game, [bot] * players, seed, slow_stats, observer=lambda state, seat, action: None)
+        state = game.new_initial_state(seed)
+        rng = random.Random(bot_seed(seed))
+        while not state.is_terminal():
+            state.apply(bot.choose(state.view(state.current_player()), state.legal_actions(), rng))
+        assert [str(a) for a in fast.history] == [str(a) for a in state.history] == [str(a) for a in watched.history]
+        assert to_position(fast) == to_position(state)
+        assert fast.penalties == state.penalties and (fast.winner, fast.turns) == (state.winner, state.turns)
+        assert fast_stats == slow_stats and sum(fast_stats[:ncards]) > 0
 
 
 def test_any_game_of_a_run_replays_alone(deck, tmp_path):
