@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from math import floor
 from typing import Callable, Protocol, Sequence
 
 from generator.engine.actions import DISCARD, GIVE, Action
@@ -24,7 +25,7 @@ class RandomBot:
     name = "random"
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-        return legal[int(rng.random() * len(legal))]
+        return legal[floor(rng.random() * len(legal))]
 
 
 #: Greedy's idea of how much a wild is worth keeping (higher = keep longer).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from itertools import repeat
+from math import floor
 from operator import add, is_
 import json
 import os
@@ -68,7 +69,7 @@ def play_game(game: Game, bots: Sequence, seed: int, stats: list[int] | None = N
         seat = owed[0] if owed else state.turn
         choose = choosers[seat]
         if choose is None:
-            action = legal[int(rnd() * len(legal))]
+            action = legal[floor(rnd() * len(legal))]
         else:
             action = choose(views[seat], legal, rng)
             if not any(map(is_, legal, repeat(action))):

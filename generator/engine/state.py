@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from itertools import repeat
+from math import floor
 from operator import is_
 from typing import TYPE_CHECKING, Callable
 
@@ -36,7 +37,7 @@ def shuffle_steps(cards: list[int], rnd, start: int, stop: int) -> None:
     i.. hold their final cards, so a draw pile can be shuffled only as far as it is drawn.
     """
     for i in range(start - 1, stop - 1, -1):
-        j = int(rnd() * (i + 1))
+        j = floor(rnd() * (i + 1))  # = int(): the product is >= 0, and floor() is the cheaper call
         cards[i], cards[j] = cards[j], cards[i]
 
 
@@ -258,7 +259,7 @@ class State:
         - `settle` and no action: only resolve what needs no decision (a position just loaded).
         - neither: make the turn's draw if it is owed and list the legal actions (`_legal`).
         - `rnd` as well: then keep deciding, uniformly at random over the legal actions
-          (the random bot: the action at `int(rnd() * len(legal))`), until the game is over,
+          (the random bot: the action at `floor(rnd() * len(legal))`), until the game is over,
           adding each card's plays and the discards they cost its player to `stats`
           (2 * cards counters).
 
@@ -269,6 +270,7 @@ class State:
          others, wst, itw, p2d) = self.game.turn_tables
         hands, owed, out, in_play, pile = self.hands, self.owed, self.out, self.in_play, self._pile
         record = self.history.append
+        keys_of = dict.fromkeys  # bound once: dict.fromkeys makes a new bound method at every use
         penalties = self.penalties
         count, match, me, turns = self.count, self.match, self.turn, self.turns
         played, play2, drawn, sfin = self.played, self.play2, self.drawn, self._sfin
@@ -410,7 +412,7 @@ class State:
             if halt:
                 break
             if owed:
-                cards = [*dict.fromkeys(hands[owed[0]])]  # the distinct cards, in hand order
+                cards = [*keys_of(hands[owed[0]])]  # the distinct cards, in hand order
                 table = discards
             else:
                 hand = hands[me]
@@ -424,18 +426,18 @@ class State:
                     if not hand:
                         settle = True
                         continue
-                cards = [*dict.fromkeys(hand)]
+                cards = [*keys_of(hand)]
                 table = plain_plays
                 if not seat_cards.isdisjoint(cards) or not (solo or self.gave or played):
                     legal = self._plays(cards, me, played)  # seats to name (Steal, Trade, Re-Deal), Teams gives
                     if rnd is None:
                         break
-                    action = legal[int(rnd() * len(legal))]
+                    action = legal[floor(rnd() * len(legal))]
                     continue
             if rnd is None:
                 legal = [*map(table.__getitem__, cards)]
                 break
-            action = table[cards[int(rnd() * len(cards))]]
+            action = table[cards[floor(rnd() * len(cards))]]
         self.count, self.match, self.played, self.play2, self.drawn, self.turns = count, match, played, play2, drawn, turns
         self.sixteen_by, self.last_count, self.last_penalty = sixteen_by, last_count, last_penalty
         self._legal = [] if done else None if stop else legal
