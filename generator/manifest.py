@@ -70,6 +70,12 @@ class _Checker:
             for i, e in enumerate(deck.editions)
             if e.expect is not None and (n := deck.edition_count(e.key)) != e.expect
         ]
+        deal = params.hand_size * params.max_players
+        missed += [  # R3.1: every player is dealt hand_size cards, at the largest table too
+            self.src.at(("game", "hand_size"), f"edition '{e.key}' has {n} playing cards, too few to deal "
+                        f"{params.hand_size} to each of {params.max_players} players ({deal})")
+            for e in deck.editions if (n := deck.edition_count(e.key)) < deal
+        ]
         if missed:
             raise InputError(missed, deck=deck)
         return deck

@@ -102,3 +102,17 @@ def test_placeholders_follow_parameters(tmp_path, manifest_text):
     assert deck.card("x2").name == "x3"
     assert deck.card("x2").text == "Multiply the current count by 3."
     assert deck.params.target == 21
+
+
+def test_a_hand_size_no_edition_can_deal_is_refused(tmp_path, manifest_text, capsys):
+    """R3.1 deals hand_size cards to every player: 20 cards to each of 8 players needs 160 per edition."""
+    path = tmp_path / "cards.yaml"
+    path.write_text(manifest_text.replace("hand_size: 5", "hand_size: 20", 1))
+    assert main(["validate", "--manifest", str(path)]) == 1
+    err = capsys.readouterr().err
+    line = manifest_text.splitlines().index("  hand_size: 5") + 1
+    assert f"cards.yaml:{line}:14: edition 'keep-it-simple' has 90 playing cards, too few to deal 20 to each of " \
+           f"8 players (160)" in err
+    assert "'the-og'" not in err and "'math-is-fun'" not in err  # 201 and 168 cards are enough
+    path.write_text(manifest_text.replace("hand_size: 5", "hand_size: 11", 1))  # 88 <= 90: every edition deals
+    assert load(path).params.hand_size == 11
