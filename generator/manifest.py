@@ -19,6 +19,8 @@ from generator.yaml_source import Loc, Source, read
 
 SECTIONS = tuple(schema.Manifest.model_fields)
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
+#: Card values print in a corner index: at most three digits. A range makes at most MAX_RUN card types.
+MAX_VALUE, MAX_RUN = 999, 100
 _CODE = re.compile(r"^\S+$")
 
 
@@ -113,7 +115,8 @@ class _Checker:
         found: dict[tuple[Loc, bool], tuple[int, str]] = {}
         pool = _field_names(model)
         for err in exc.errors():
-            loc = tuple(p for p in err["loc"] if isinstance(p, int) or p in pool)
+            raw = err["loc"]  # keep the key of a mapping of parameters: params.factor
+            loc = tuple(p for i, p in enumerate(raw) if isinstance(p, int) or p in pool or (i and raw[i - 1] == "params"))
             field = next((p for p in reversed(loc) if isinstance(p, str)), base[0])
             kind, value = err["type"], err.get("input")
             at_key = False
@@ -131,8 +134,14 @@ class _Checker:
                 message = f"'{field}' must be a whole number, not {_show(value)}"
             elif kind in ("greater_than_equal", "greater_than"):
                 message = f"'{field}' must be at least {err['ctx'].get('ge', 1)}, not {_show(value)}"
+            elif kind in ("less_than_equal", "less_than"):
+                message = f"'{field}' must be at most {err['ctx'].get('le')}, not {_show(value)}"
+            elif kind == "string_too_long":
+                message = f"'{field}' is {len(value)} characters long; at most {err['ctx']['max_length']} fit on a card"
             elif kind == "string_type":
                 message = f"'{field}' must be text, not {_show(value)}"
+                if isinstance(value, bool):
+                    message += " (YAML reads a bare yes, no, on, off, true or false as true/false: put the text in quotes)"
             elif kind == "string_pattern_mismatch":
                 message = f"'{field}' {_PATTERN_HINTS.get(field, 'has the wrong form')}, not {_show(value)}"
             elif kind in ("model_type", "dict_type"):
@@ -258,7 +267,14 @@ class _Checker:
             if lo > hi:
                 self.fail(where, f"bad range '{item}': it starts above where it ends (did you mean {hi}..{lo}?)")
                 continue
+            if hi - lo >= MAX_RUN:
+                self.fail(where, f"bad range '{item}': it holds {hi - lo + 1} values; a range holds at most {MAX_RUN}")
+                continue
             out.extend(range(lo, hi + 1))
+        big = next((v for v in out if not -MAX_VALUE <= v <= MAX_VALUE), None)
+        if big is not None:
+            self.fail(loc, f"card value {big} does not fit on a card: values are -{MAX_VALUE}..{MAX_VALUE}")
+            return []
         if not out and raw == []:
             self.fail(loc, "'values' must not be empty")
         return out
@@ -286,6 +302,11 @@ class _Checker:
                 if key not in given:
                     self.fail(loc + ("params",) if e.params is not None else loc, f"effect '{e.effect}' needs the parameter '{key}'")
                     bad = True
+            for key, value in given.items():
+                problem = _param_problem(key, value, params)
+                if problem:
+                    self.fail(loc + ("params", key), problem)
+                    bad = True
             if bad:
                 return []
             effect = Effect(e.effect, tuple((k, given[k]) for k in wanted))
@@ -297,11 +318,11 @@ class _Checker:
         return [CardType(e.code, e.kind, e.set, e.copies, name, (), None, effect, " ".join(text.split()))]
 
     def fill(self, loc: Loc, text: str, values: dict[str, int]) -> str | None:
-        for _, field, _, _ in string.Formatter().parse(text):
-            if field is not None and field not in values:
-                self.fail(loc, f"unknown placeholder '{{{field}}}'{suggest(field, values)}; use one of {', '.join('{' + k + '}' for k in values)}")
-                return None
         try:
+            for _, field, _, _ in string.Formatter().parse(text):
+                if field is not None and field not in values:
+                    self.fail(loc, f"unknown placeholder '{{{field}}}'{suggest(field, values)}; use one of {', '.join('{' + k + '}' for k in values)}")
+                    return None
             return text.format(**values)
         except (ValueError, IndexError) as exc:
             self.fail(loc, f"bad placeholder in {text!r}: {exc} (write {{{{ and }}}} for literal braces)")
@@ -376,9 +397,20 @@ def _as_list(value: Any) -> list:
 
 
 def _show(value: Any) -> str:
-    if isinstance(value, (dict, list)):
+    if isinstance(value, (dict, list)) or value is None:
         return _what(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
     return repr(value) if isinstance(value, str) else str(value)
+
+
+def _param_problem(key: str, value: int, params: GameParams | None) -> str | None:
+    """What is wrong with an effect parameter's value, if anything."""
+    if key == "factor" and value < 2:
+        return f"'factor' must be at least 2 (x1 would change nothing), not {value}"
+    if key == "value" and params is not None and not 0 <= value <= params.target:
+        return f"'value' must be 0..{params.target} (the target), not {value}"
+    return None
 
 
 def _what(value: Any) -> str:

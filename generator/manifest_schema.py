@@ -18,6 +18,10 @@ Kind = Literal[KINDS]  # type: ignore[valid-type]
 EffectName = Literal[tuple(EFFECT_PARAMS)]  # type: ignore[valid-type]
 Values = Union[StrictInt, str, list[Union[StrictInt, str]]]
 
+#: Limits that keep a card printable and a manifest quick to check: copies of one card type,
+#: and the characters of a code, a title and an effect text (the longest shipped are 6, 15, 144).
+MAX_COPIES, MAX_CODE, MAX_NAME, MAX_TEXT = 1000, 10, 24, 200
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -51,15 +55,15 @@ class SetEntry(_Strict):
 class CardEntry(_Strict):
     kind: Kind
     set: str
-    copies: StrictInt = Field(ge=1, description="how many of each card type are printed")
+    copies: StrictInt = Field(ge=1, le=MAX_COPIES, description="how many of each card type are printed")
     colour: str | None = Field(None, description="number cards: the colour")
     colours: list[str] | None = Field(None, description="dual cards: the two colours")
     values: Values | None = Field(None, description="a number, a range such as -2..7, or a list of both")
-    code: str | None = Field(None, description="card code (wild, reference and blank cards)")
-    name: str | None = None
+    code: str | None = Field(None, max_length=MAX_CODE, description="card code (wild, reference and blank cards)")
+    name: str | None = Field(None, max_length=MAX_NAME, description="title as printed")
     effect: EffectName | None = Field(None, description="what a wild card does in the rules engine")
     params: dict[str, StrictInt] | None = Field(None, description="the effect's parameters")
-    text: str | None = Field(None, description="effect text as printed")
+    text: str | None = Field(None, max_length=MAX_TEXT, description="effect text as printed")
 
 
 class Filter(_Strict):

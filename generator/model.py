@@ -162,7 +162,10 @@ class Deck:
 
     def set_breakdown(self, set_key: str) -> dict[str, int]:
         """Printed cards of one set by kind (number, dual, wild, reference, blank)."""
-        counts: Counter[str] = Counter(c.kind for c in self.cards for _ in range(c.copies) if c.set == set_key)
+        counts: Counter[str] = Counter()
+        for c in self.cards:
+            if c.set == set_key:
+                counts[c.kind] += c.copies
         return {k: counts[k] for k in KINDS if counts[k]}
 
     def cards_of(self, kinds: Iterable[str]) -> list[CardType]:

@@ -79,10 +79,18 @@ def read(path: str | Path) -> Source:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         what = " ".join(x for x in (exc.context, exc.problem) if x) or "invalid YAML"
-        if "'\\t'" in what:
-            what += " (indent with spaces, not tabs)"
+        if "'\\t'" in what and mark:
+            what += " (indent with spaces, not tabs)" if _tab_indented(text, mark.line) else \
+                " (a tab inside a value: write spaces, or put the text in quotes)"
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         raise InputError([Problem(name, line, col, f"YAML syntax error: {what}")]) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow, such as NUL
+        line = text.count("\n", 0, exc.position) + 1
+        col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        raise InputError([Problem(name, line, col, f"the character U+{exc.character:04X} is not allowed in a manifest; "
+                                  "delete it")]) from None
+    except RecursionError:
+        raise InputError([Problem(name, 1, 1, "brackets or indentation nested too deeply to read")]) from None
     except yaml.YAMLError as exc:
         raise InputError([Problem(name, 1, 1, f"YAML error: {exc}")]) from None
     if root is None:
@@ -96,6 +104,15 @@ def read(path: str | Path) -> Source:
     if builder.problems:
         raise InputError(builder.problems)
     return source
+
+
+def _tab_indented(text: str, line: int) -> bool:
+    """Does line `line` (0-based) of `text` start with a tab among its indentation?"""
+    lines = text.splitlines()
+    if line >= len(lines):
+        return False
+    row = lines[line]
+    return "\t" in row[: len(row) - len(row.lstrip(" \t"))]
 
 
 def _only_comments(text: str) -> bool:
@@ -114,8 +131,11 @@ class _Builder:
 
     def build(self, node: Node, loc: Loc, depth: int) -> Any:
         self.budget -= 1
-        if self.budget < 0 or depth > MAX_DEPTH:
-            self._problem(node, "aliases expand into too large or too deep a document; refusing to follow them")
+        if self.budget < 0:
+            self._problem(node, "aliases expand into too large a document; refusing to follow them")
+            raise _TooBig
+        if depth > MAX_DEPTH:
+            self._problem(node, f"nested more than {MAX_DEPTH} levels deep; a manifest needs no more than a few")
             raise _TooBig
         self.source.values.setdefault(loc, (node.start_mark.line + 1, node.start_mark.column + 1))
         if node.tag not in _SAFE_TAGS:
