@@ -339,6 +339,9 @@ class _Checker:
             keys.add(ed.key)
             filters = []
             for j, f in enumerate(ed.include):
+                if f.set is None and f.kind is None:
+                    self.fail(loc + ("include", j), "an include entry needs 'set', 'kind' or both "
+                              "(to take every playing card, write {kind: [number, dual, wild]})")
                 f_sets = _as_list(f.set)
                 for s in f_sets:
                     if s not in sets and sets and s not in self.broken:

@@ -58,6 +58,8 @@ def read(path: str | Path) -> Source:
     """Read and compose `path`; raise InputError (status 2 if unreadable, 1 if malformed)."""
     name = str(path)
     p = Path(path)
+    if not name:
+        raise InputError([Problem("--manifest", 0, 0, "no file named (give the path of a cards.yaml)")], status=2)
     if p.is_dir():
         raise InputError([Problem(name, 0, 0, "is a directory, not a manifest file")], status=2)
     try:
@@ -79,6 +81,10 @@ def read(path: str | Path) -> Source:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         what = " ".join(x for x in (exc.context, exc.problem) if x) or "invalid YAML"
+        if exc.context == "while scanning a quoted scalar" and exc.context_mark:
+            mark, what = exc.context_mark, "a quote opened here is never closed"
+        if "expected <block end>" in what or "expected ',' or ']'" in what or "expected ',' or '}'" in what:
+            what += " (is a quote or bracket on an earlier line left open?)"
         if "'\\t'" in what and mark:
             what += " (indent with spaces, not tabs)" if _tab_indented(text, mark.line) else \
                 " (a tab inside a value: write spaces, or put the text in quotes)"
@@ -142,6 +148,10 @@ class _Builder:
             self._problem(node, f"YAML tag '{node.tag.replace('tag:yaml.org,2002:', '!!')}' is not allowed in a manifest")
             return None
         if isinstance(node, ScalarNode):
+            if node.tag in _SEXAGESIMAL_TAGS and ":" in node.value and node.style is None:
+                self._problem(node, f"{node.value} reads as a base-60 number in YAML; write a range as "
+                                    f"{node.value.replace(':', '..')}, or put the text in quotes")
+                return None
             try:
                 return self.scalars.construct_object(node)
             except yaml.YAMLError as exc:
@@ -182,6 +192,10 @@ class _Builder:
                         own_keys.add(mk.value)
                         merged.append((mk, mv))
         return merged + own
+
+
+#: YAML 1.1 reads 1:30 as 90 (base 60); nobody writing a manifest means that.
+_SEXAGESIMAL_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 
 
 class _TooBig(Exception):

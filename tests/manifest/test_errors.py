@@ -130,6 +130,12 @@ EDITS = [
      "nested more than 64 levels deep; a manifest needs no more than a few", "deep:", None),
     ("nested too deep to read", "  target: 16\n", "  target: 16\n  deep: " + "[" * 2000 + "]" * 2000 + "\n",
      "brackets or indentation nested too deeply to read", None, None),
+    ("a YAML base-60 number", FIELD_LINE, FIELD_LINE.replace("-2..7", "1:30"),
+     "1:30 reads as a base-60 number in YAML; write a range as 1..30, or put the text in quotes", "1:30", 53),
+    ("an empty include entry", "include: [{set: chaos}]", "include: [{}]",
+     "an include entry needs 'set', 'kind' or both", "include: [{}]", 15),
+    ("a quote never closed", "    name: Skip\n", '    name: "Skip {factor}\n',
+     "YAML syntax error: a quote opened here is never closed", '"Skip {factor}', 11),
 ]
 
 
@@ -252,3 +258,8 @@ def test_the_console_script_reports_without_traceback(tmp_path):
                           capture_output=True, text=True)
     assert proc.returncode == 1
     assert proc.stderr.startswith(f"{path}:") and "Traceback" not in proc.stderr
+
+
+def test_an_empty_manifest_path_is_refused(capsys):
+    assert main(["validate", "--manifest", ""]) == 2
+    assert "--manifest: no file named" in capsys.readouterr().err
