@@ -303,7 +303,7 @@ class _Checker:
                     self.fail(loc + ("params",) if e.params is not None else loc, f"effect '{e.effect}' needs the parameter '{key}'")
                     bad = True
             for key, value in given.items():
-                problem = _param_problem(key, value, params)
+                problem = _param_problem(key, value)
                 if problem:
                     self.fail(loc + ("params", key), problem)
                     bad = True
@@ -407,12 +407,12 @@ def _show(value: Any) -> str:
     return repr(value) if isinstance(value, str) else str(value)
 
 
-def _param_problem(key: str, value: int, params: GameParams | None) -> str | None:
+def _param_problem(key: str, value: int) -> str | None:
     """What is wrong with an effect parameter's value, if anything."""
     if key == "factor" and value < 2:
         return f"'factor' must be at least 2 (x1 would change nothing), not {value}"
-    if key == "value" and params is not None and not 0 <= value <= params.target:
-        return f"'value' must be 0..{params.target} (the target), not {value}"
+    if key == "value" and not 0 <= value <= MAX_VALUE:
+        return f"'value' must be 0..{MAX_VALUE} (the count it sets), not {value}"
     return None
 
 
