@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import codecs
 import json
+import os
 import sys
 from typing import Any
 
@@ -24,18 +26,47 @@ def load_deck(path: str) -> Deck:
 
 
 def read_json(path: str) -> Any:
-    """The JSON in `path`; raise InputError (status 2) with a one-line `FILE[:LINE:COL]: message`."""
+    """The JSON in `path`; raise InputError (status 2) with a one-line `FILE[:LINE:COL]: message`.
+
+    The file must be UTF-8 text; a leading byte-order mark is allowed.
+    """
+    raw = _read_bytes(path)
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except FileNotFoundError:
-        raise InputError([Problem(path, 0, 0, "no such file")], status=2) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError([Problem(path, 0, 0, f"cannot read: {exc.__class__.__name__}: {exc}")], status=2) from None
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line, column = _byte_position(raw, exc.start)
+        message = f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8"
+        raise InputError([Problem(path, line, column, message)], status=2) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError([Problem(path, exc.lineno, exc.colno, f"not valid JSON: {exc.msg}")], status=2) from None
+    except RecursionError:
+        message = "not readable JSON: lists or objects nested too deeply"
+        raise InputError([Problem(path, 0, 0, message)], status=2) from None
+
+
+def _read_bytes(path: str) -> bytes:
+    """The bytes of an input file, or InputError (status 2) saying plainly why not."""
+    if os.path.isdir(path):
+        raise InputError([Problem(path, 0, 0, "is a directory, not a JSON file")], status=2)
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise InputError([Problem(path, 0, 0, "no such file")], status=2) from None
+    except OSError as exc:
+        why = (exc.strerror or str(exc)).lower()
+        raise InputError([Problem(path, 0, 0, f"cannot read: {why}")], status=2) from None
+
+
+def _byte_position(raw: bytes, offset: int) -> tuple[int, int]:
+    """The line and column (from 1, in characters) of byte `offset`; a byte-order mark takes no column."""
+    line_start = raw.rfind(b"\n", 0, offset) + 1
+    prefix = raw[line_start:offset]
+    if line_start == 0 and prefix.startswith(codecs.BOM_UTF8):
+        prefix = prefix[len(codecs.BOM_UTF8):]
+    return raw.count(b"\n", 0, offset) + 1, len(prefix.decode("utf-8", "replace")) + 1
 
 
 def fail(path: str, message: str, status: int) -> int:

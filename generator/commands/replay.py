@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from generator.commands.common import fail, load_deck, read_json, report
 from generator.problems import InputError
@@ -12,7 +13,9 @@ from generator.problems import InputError
 def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="re-play a game record and check its result",
                        description="Deal the record's game from its seed, apply its decisions and print the final "
-                                   "position. Exit 1 if the result differs from the record's or a decision is illegal.")
+                                   "position. Exit 1 if the result differs from the record's or a decision is illegal, "
+                                   "2 if the file is unreadable or not a game record. A record without a \"result\" "
+                                   "replays with nothing to check.")
     p.add_argument("file", metavar="FILE", help="a game record JSON file (simulate --record writes them)")
     p.add_argument("--json", action="store_true", help="print the final position (and the check) as JSON")
     return p
@@ -20,7 +23,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from generator.engine import DecisionError, EngineError, describe_position, replay, to_position
-    from generator.engine.record import result_of
+    from generator.engine.record import result_differences, result_of
 
     try:
         deck = load_deck(args.manifest)
@@ -34,10 +37,14 @@ def run(args: argparse.Namespace) -> int:
     except EngineError as exc:
         return fail(args.file, str(exc), 2)
     position = to_position(state)
+    result = result_of(state)
     if args.json:
-        print(json.dumps({"position": position, "result": result_of(state), "matches": same}, indent=2))
+        print(json.dumps({"position": position, "result": result, "matches": same}, indent=2))
     else:
         print(describe_position(position))
-    if not same:
-        return fail(args.file, f"the replayed result {result_of(state)} differs from the record's {record.get('result')}", 1)
+    if same is None:
+        print(f"{args.file}: the record has no 'result' to check; its decisions replayed without error", file=sys.stderr)
+    elif not same:
+        differences = "; ".join(result_differences(record["result"], result))
+        return fail(args.file, f"the replayed result differs from the record's: {differences}", 1)
     return 0

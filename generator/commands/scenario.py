@@ -20,6 +20,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from generator.engine import DecisionError, EngineError, describe_position, run_scenario
+    from generator.engine.errors import kind_of
 
     try:
         deck = load_deck(args.manifest)
@@ -27,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     except InputError as err:
         return report(err)
     if not isinstance(data, dict):
-        return fail(args.file, f"a scenario is a JSON object (a position plus \"decisions\"), not {type(data).__name__}", 2)
+        return fail(args.file, f"a scenario is a JSON object (a position plus \"decisions\"), not {kind_of(data)}", 2)
     try:
         position = run_scenario(deck, data)
     except DecisionError as exc:

@@ -35,3 +35,37 @@ def suggest(word: object, choices) -> str:
         lowered = {c.lower(): c for c in pool}
         close = [lowered[word.lower()]] if word.lower() in lowered else []
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """A value as JSON writes it (null, true, "3", [1, 2]), shortened, for messages about input."""
+    import json
+
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+        text.encode("utf-8")
+    except (TypeError, ValueError, UnicodeEncodeError):
+        try:
+            text = json.dumps(value)
+        except (TypeError, ValueError):
+            text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def kind_of(value: object) -> str:
+    """What a JSON value is, in plain words: null, true, false, a whole number, a number, text, a list, an object."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "something else"

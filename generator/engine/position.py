@@ -5,13 +5,24 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from generator.engine.errors import EngineError, OptionError, PositionError, suggest
+from generator.engine.errors import EngineError, OptionError, PositionError, kind_of, shown, suggest
 from generator.engine.game import Game
 from generator.model import Deck
 
 PENDING_DEFAULTS: dict[str, Any] = {
     "invert": False, "drawn": False, "played": 0, "play2": 0, "play2_next": False, "skip": 0, "gave": False, "owed": [],
 }
+#: The whole numbers `pending` may hold, with the values the engine can reach: a turn has at most two
+#: plays (`played`), `play2` is 1 while a Play 2 turn is in progress, and each Skip played adds 1 to `skip`.
+PENDING_RANGES: dict[str, tuple[int, int, str]] = {
+    "played": (0, 2, "cards played this turn: a turn has at most two plays"),
+    "play2": (0, 1, "1 while a Play 2 turn is in progress, else 0"),
+    "skip": (0, 2, "players to pass over: one per Skip, at most two plays a turn"),
+}
+#: Words for the kinds of value a key takes.
+KIND_WORDS = {int: "a whole number", str: "text", dict: "an object", list: "a list", bool: "true or false"}
+#: How a card that is never shuffled into a game is named in messages (by its kind in the manifest).
+NOT_PLAYED = {"reference": "a quick-reference card", "blank": "a blank card"}
 POSITION_KEYS = (
     "players", "edition", "options", "seed", "count", "match", "direction", "turn", "hands", "draw", "discard",
     "in_play", "out", "winner", "pending", "turns", "stopped", "last_count",
@@ -63,7 +74,7 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
     from generator.engine.state import State
 
     if not isinstance(data, Mapping):
-        raise PositionError(f"a position is a JSON object, not {type(data).__name__}")
+        raise PositionError(f"a position is a JSON object, not {kind_of(data)}")
     allowed = POSITION_KEYS + extra_keys
     for key in data:
         if key not in allowed:
@@ -73,20 +84,21 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
     hands_raw = data.get("hands")
     if not isinstance(hands_raw, list) or not all(isinstance(h, list) for h in hands_raw):
         raise PositionError("'hands' must be a list of lists of card codes, one per seat")
-    players = data.get("players", len(hands_raw))
+    players = _get(data, "players", int, len(hands_raw))
     if players != len(hands_raw):
         raise PositionError(f"'players' is {players} but 'hands' has {len(hands_raw)} hands")
-    game = Game(deck, _get(data, "edition", str, "the-og"), players, data.get("options"))
+    game = Game(deck, _get(data, "edition", str, "the-og"), players, _options(data))
     n = players
 
     def cards(key: str, raw: Any) -> list[int]:
         if not isinstance(raw, list):
-            raise PositionError(f"'{key}' must be a list of card codes")
+            raise PositionError(f"'{key}' must be a list of card codes, not {shown(raw)}")
         out = []
         for code in raw:
-            if not isinstance(code, str) or code not in game.index:
-                hint = suggest(code, game.codes) if isinstance(code, str) else ""
-                raise PositionError(f"unknown card code {code!r} in '{key}'{hint}")
+            if not isinstance(code, str):
+                raise PositionError(f"'{key}' must hold card codes like 'C5', not {shown(code)}")
+            if code not in game.index:
+                raise PositionError(unknown_card(deck, game, code, f" in '{key}'"))
             out.append(game.index[code])
         return out
 
@@ -97,36 +109,41 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
 
     def seat(key: str, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
-            raise PositionError(f"'{key}' must be a seat 0..{n - 1}, not {value!r}")
+            raise PositionError(f"'{key}' must be a seat 0..{n - 1}, not {shown(value)}")
         return value
 
-    out_order = [seat("out", s) for s in _get(data, "out", list, [])]
+    out_order = [seat("out", s) for s in _get(data, "out", list, [], "a list of seats")]
     if len(set(out_order)) != len(out_order):
         raise PositionError("'out' lists a seat twice")
     out = [s in out_order for s in range(n)]
     for s in out_order:
         if hands[s]:
             raise PositionError(f"seat {s} is out but holds cards")
-    match_code = _get(data, "match", str, "start")
+    match_code = _get(data, "match", str, "start", "a card code or \"start\"")
     if match_code == "start":
         match = game.START
     elif match_code in game.index:
         match = game.index[match_code]
         if not game.is_number[match] and not game.options.wild_sets_target:
             raise PositionError(f"match {match_code!r} is a wild; only option wild_sets_target lets a wild be the match")
+    elif _not_played(deck, match_code):
+        raise PositionError(f"match {unknown_card(deck, game, match_code)}")
     else:
         raise PositionError(f"unknown match {match_code!r}{suggest(match_code, game.codes)} (a card code or \"start\")")
     direction = _get(data, "direction", int, 1)
     if direction not in (1, -1):
-        raise PositionError(f"'direction' must be 1 or -1, not {direction!r}")
+        raise PositionError(f"'direction' must be 1 or -1, not {shown(direction)}")
     winner = data.get("winner")
     if winner is not None:
         winner = seat("winner", winner)
     seed = _get(data, "seed", int, 0)
     turn = seat("turn", data.get("turn", 0))
-    state = State(game, random.Random(seed), seed, hands, draw, turn=turn, discard=discard, in_play=in_play,
-                  count=_get(data, "count", int, 0), match=match, direction=direction, out=out, out_order=out_order,
-                  winner=winner, turns=_get(data, "turns", int, 0))
+    turns = _get(data, "turns", int, 0)
+    if turns < 0:
+        raise PositionError(f"'turns' must be 0 or more, not {shown(turns)}")
+    count = _get(data, "count", int, 0)
+    stopped = _get(data, "stopped", bool, False)
+    last_count = _get(data, "last_count", int, count)
     pending = dict(PENDING_DEFAULTS)
     raw_pending = _get(data, "pending", dict, {})
     for key, value in raw_pending.items():
@@ -134,8 +151,21 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
             raise PositionError(f"unknown pending key '{key}'{suggest(key, PENDING_DEFAULTS)}")
         want = type(PENDING_DEFAULTS[key])
         if type(value) is not want:
-            raise PositionError(f"pending '{key}' must be {want.__name__}, not {value!r}")
+            what = "a list of seats" if want is list else KIND_WORDS[want]
+            raise PositionError(f"'pending.{key}' must be {what}, not {shown(value)}")
+        if key in PENDING_RANGES:
+            lo, hi, meaning = PENDING_RANGES[key]
+            if not lo <= value <= hi:
+                allowed = " or ".join(map(str, range(lo, hi + 1))) if hi - lo < 2 else f"{lo}..{hi}"
+                raise PositionError(f"'pending.{key}' must be {allowed} ({meaning}), not {shown(value)}")
         pending[key] = value
+    owed = [seat("pending.owed", s) for s in pending["owed"]]
+    for s in owed:
+        if out[s]:
+            raise PositionError(f"'pending.owed' lists seat {s}, which is out (a seat that is out owes nothing)")
+    state = State(game, random.Random(seed), seed, hands, draw, turn=turn, discard=discard, in_play=in_play,
+                  count=count, match=match, direction=direction, out=out, out_order=out_order,
+                  winner=winner, turns=turns)
     state.invert = pending["invert"]
     state.drawn = pending["drawn"]
     state.played = pending["played"]
@@ -143,9 +173,9 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
     state.play2_next = pending["play2_next"]
     state.skip = pending["skip"]
     state.gave = pending["gave"]
-    state.owed = [seat("pending.owed", s) for s in pending["owed"]]
-    state.stopped = bool(data.get("stopped", False))
-    state.last_count = _get(data, "last_count", int, state.count)
+    state.owed = owed
+    state.stopped = stopped
+    state.last_count = last_count
     if state.winner is not None or state.stopped or state.n_in == 0:
         state.done = True
         return state
@@ -161,18 +191,46 @@ def _deal(deck: Deck, data: Mapping[str, Any], allowed: tuple[str, ...]):
     if extra:
         raise PositionError(f"a position without 'hands' is a new deal and takes only players, edition, options and "
                             f"seed, not '{extra[0]}'")
-    players = data.get("players")
-    if players is None:
+    if "players" not in data:
         raise PositionError("a position needs 'hands', or 'players' for a new deal from its seed")
-    game = Game(deck, _get(data, "edition", str, "the-og"), players, data.get("options"))
+    players = _get(data, "players", int, None)
+    game = Game(deck, _get(data, "edition", str, "the-og"), players, _options(data))
     return game.new_initial_state(_get(data, "seed", int, 0))
 
 
-def _get(data: Mapping[str, Any], key: str, kind: type, default: Any) -> Any:
+def _get(data: Mapping[str, Any], key: str, kind: type, default: Any, what: str = "") -> Any:
+    """data[key] (or `default` when absent), which must be of `kind` (a bool is not a whole number);
+    `what` names the kind in the message (default: KIND_WORDS)."""
     value = data.get(key, default)
-    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-        raise PositionError(f"'{key}' must be {'a whole number' if kind is int else kind.__name__}, not {value!r}")
+    if kind is not bool and isinstance(value, bool) or not isinstance(value, kind):
+        raise PositionError(f"'{key}' must be {what or KIND_WORDS[kind]}, not {shown(value)}")
     return value
+
+
+def _options(data: Mapping[str, Any]) -> Any:
+    """The 'options' object (None when absent or null: the rulebook's rules)."""
+    options = data.get("options")
+    if options is not None and not isinstance(options, Mapping):
+        raise PositionError(f"'options' must be an object of rule option names and values, not {shown(options)}")
+    return options
+
+
+def _not_played(deck: Deck, code: str) -> str:
+    """How to name `code` if it is a card of the deck that is never played (REF, BLANK), else ''."""
+    by_code = {c.code: c for c in deck.cards}
+    card = by_code.get(code)
+    if card is None or card.playing:
+        return ""
+    return NOT_PLAYED.get(card.kind, f"a {card.kind} card")
+
+
+def unknown_card(deck: Deck, game: Game, code: str, where: str = "") -> str:
+    """Why `code` (`where`: " in 'draw'") is not a playing card of `game`: a card that is never played
+    (REF, BLANK), or an unknown code, with a near miss."""
+    what = _not_played(deck, code)
+    if what:
+        return f"{code!r}{where} is {what}, not a playing card"
+    return f"unknown card code {code!r}{where}{suggest(code, game.codes)}"
 
 
 class DecisionError(EngineError):
@@ -184,15 +242,35 @@ class DecisionError(EngineError):
         super().__init__(f"decision {index} ({decision!r}): {reason}")
 
 
-def apply_decisions(state, decisions: Any) -> None:
-    """Apply decision strings in order; raise DecisionError naming the failing one."""
+def check_decisions(decisions: Any) -> list[str]:
+    """`decisions` if it is a list of strings; else raise PositionError naming the first that is not."""
     if not isinstance(decisions, list):
-        raise PositionError("'decisions' must be a list of decision strings")
+        raise PositionError(f"'decisions' must be a list of decision strings, not {shown(decisions)}")
     for i, decision in enumerate(decisions):
+        if not isinstance(decision, str):
+            raise PositionError(f"decision {i} must be a string like 'play C5', not {shown(decision)}")
+    return decisions
+
+
+def apply_decisions(state, decisions: Any) -> None:
+    """Apply decision strings in order; raise DecisionError naming the failing one.
+
+    The list is checked before anything is applied: PositionError if it is not a list of strings.
+    """
+    for i, decision in enumerate(check_decisions(decisions)):
         try:
             state.apply(decision)
         except (EngineError, TypeError) as exc:
-            raise DecisionError(i, decision, str(exc)) from None
+            raise DecisionError(i, decision, _reason(state.game, decision, str(exc))) from None
+
+
+def _reason(game: Game, decision: str, reason: str) -> str:
+    """The reason a decision failed; a card that is never played (REF, BLANK) is named as such."""
+    words = decision.split()
+    for code in words[1:]:
+        if code not in game.index and _not_played(game.deck, code):
+            return unknown_card(game.deck, game, code)
+    return reason
 
 
 def run_scenario(deck: Deck, scenario: Mapping[str, Any]) -> dict[str, Any]:
