@@ -1,7 +1,12 @@
-"""`county-uppy build`: every product of the deck, written atomically, listed in build.json.
+"""`county-uppy build`: every product of the deck, listed in build.json, all or nothing.
 
 Each product is a function `(BuildContext) -> list[Artifact]` in PRODUCTS; renderers register
 theirs here. Products are built in order; `--only` picks some of them by name.
+
+A build writes into a staging folder inside the output folder (ctx.out points there while it
+runs). Only when every product asked for has succeeded are the new files moved into the output
+folder, one rename each, build.json last; if anything fails, the output folder is left exactly
+as it was and the staging folder is removed.
 """
 
 from __future__ import annotations
@@ -13,14 +18,17 @@ from typing import Callable
 
 from generator.deck_json import deck_json
 from generator.model import Deck
-from generator.outputs import Artifact, json_bytes, write_artifact
+from generator.outputs import Artifact, PartlyWritten, Staging, interrupts_deferred, json_bytes, write_artifact
 from generator.rulebook import build_rulebook
 from generator.render_build import build_cards, build_pod, build_print, build_tts
+
+BUILD_JSON = "build.json"
 
 
 @dataclass
 class BuildContext:
     deck: Deck
+    #: where products write: the output folder, or during build() the staging folder standing in for it
     out: Path
     manifest: Path
     editions: tuple[str, ...] = ()  #: per-edition products asked for (--edition)
@@ -31,6 +39,21 @@ class BuildContext:
     tts_url: str = ""  #: where TTS loads the deck sheets from (--tts-url); default: file URI of output/tts
     shared: dict = field(default_factory=dict)  #: work products share within one build (rendered faces)
     notes: list[str] = field(default_factory=list)  #: lines to print after the build
+    staging: Staging | None = None  #: the build's staging folder while build() runs
+
+    @property
+    def target(self) -> Path:
+        """The output folder the build ends up in (ctx.out, unless a build is staging)."""
+        return self.staging.dest if self.staging is not None else self.out
+
+
+class ProductFailed(Exception):
+    """A product raised; nothing in the output folder was changed."""
+
+    def __init__(self, product: str, error: Exception):
+        super().__init__(f"{product} failed: {type(error).__name__}: {error}")
+        self.product = product
+        self.error = error
 
 
 def build_deck_json(ctx: BuildContext) -> list[Artifact]:
@@ -40,7 +63,7 @@ def build_deck_json(ctx: BuildContext) -> list[Artifact]:
 
 Product = Callable[[BuildContext], list[Artifact]]
 
-#: name -> product, in build order. Later products may use files earlier ones wrote.
+#: name -> product, in build order. Later products may use files earlier ones wrote in the same build.
 PRODUCTS: dict[str, Product] = {
     "deck": build_deck_json,
     "cards": build_cards,
@@ -52,13 +75,46 @@ PRODUCTS: dict[str, Product] = {
 
 
 def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
-    """Build the chosen products (all by default) and write build.json last."""
+    """Build the chosen products (all by default) and write build.json last, all or nothing.
+
+    Raises ProductFailed when a product raises, OSError when a file cannot be written, and lets
+    KeyboardInterrupt through; in every case the output folder is as it was before.
+    """
     started = time.perf_counter()
-    artifacts: list[Artifact] = []
-    for name, product in PRODUCTS.items():
-        if not only or name in only:
-            artifacts.extend(product(ctx))
-    artifacts.sort(key=lambda a: a.path)
-    record = {"artifacts": [a.as_json() for a in artifacts], "seconds": round(time.perf_counter() - started, 3)}
-    write_artifact(ctx.out, "build.json", json_bytes(record), "json")
+    dest = ctx.out
+    staging = Staging(dest)
+    ctx.staging, ctx.out = staging, staging.files
+    try:
+        artifacts: list[Artifact] = []
+        for name, product in PRODUCTS.items():
+            if not only or name in only:
+                try:
+                    artifacts.extend(product(ctx))
+                except Exception as err:
+                    raise ProductFailed(name, staging.public_error(err) if isinstance(err, OSError) else err) from err
+        artifacts.sort(key=lambda a: a.path)
+        record = {"artifacts": [a.as_json() for a in artifacts], "seconds": round(time.perf_counter() - started, 3)}
+        write_artifact(ctx.out, BUILD_JSON, json_bytes(record), "json")
+        with interrupts_deferred():
+            staging.commit(last=(BUILD_JSON,))
+            store = ctx.shared.get("cache")  # the face cache (render_build.cache): its new entries, its pruning
+            if store is not None:
+                store.commit()
+    except PartlyWritten:
+        Staging.active.pop(staging.files, None)
+        raise  # its staging folder holds the previous files that could not be put back: keep it
+    except OSError as err:
+        staging.discard()
+        mapped = staging.public_error(err)
+        if mapped is err:
+            raise
+        raise mapped from err
+    except BaseException:
+        staging.discard()
+        raise
+    else:
+        staging.close()
+    finally:
+        ctx.shared.pop("cache", None)  # it points into the staging folder
+        ctx.out, ctx.staging = dest, None
     return artifacts

@@ -1,16 +1,25 @@
-"""Writing build products: atomic writes and the build.json artifact list."""
+"""Writing build products: atomic writes, the staging folder a build commits from, and the
+build.json artifact list."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import shutil
+import signal
+import stat
 import tempfile
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 KINDS = ("pdf", "png", "html", "json", "tts")
+
+#: Name prefix of a build's private folder inside OUT; it is gone when the build ends.
+STAGING_PREFIX = ".county-uppy-staging-"
 
 
 @dataclass(frozen=True)
@@ -43,6 +52,10 @@ def write_atomic(path: Path, data: bytes) -> str:
             fh.write(data)
         os.chmod(tmp, 0o644)  # mkstemp makes 0600; build products are for everyone to read
         os.replace(tmp, path)
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        # name the file being written, not the temporary one (a failed write names none at all)
+        raise OSError(err.errno, err.strerror or str(err), str(path)) from err
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -55,5 +68,237 @@ def json_bytes(value: Any) -> bytes:
 
 
 def write_artifact(out: Path, rel: str, data: bytes, kind: str, cards: int = 0, pages: int = 0) -> Artifact:
+    """Write one product file under `out`; into a build's staging folder when `out` is one."""
     assert kind in KINDS, kind
-    return Artifact(rel, kind, cards, pages, write_atomic(out / rel, data))
+    staging = Staging.active.get(out)
+    digest = staging.write(rel, data) if staging is not None else write_atomic(out / rel, data)
+    return Artifact(rel, kind, cards, pages, digest)
+
+
+# --- staging: all of a build or none of it ------------------------------------------------------
+
+class PartlyWritten(Exception):
+    """Moving a build into OUT failed half-way and the files already moved could not all be put back."""
+
+
+@contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Hold Ctrl-C until the block is done, so a commit or a clean-up is never cut in half.
+
+    Only the main thread can handle signals; elsewhere the block simply runs.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    try:
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
+    except ValueError:  # not the main interpreter
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def make_dirs(folder: Path) -> list[Path]:
+    """Create `folder` and its missing parents; return the folders created, outermost first."""
+    missing: list[Path] = []
+    p = folder
+    while not os.path.lexists(p):
+        missing.append(p)
+        if p.parent == p:
+            break
+        p = p.parent
+    made: list[Path] = []
+    try:
+        for d in reversed(missing):
+            try:
+                os.mkdir(d)
+            except FileExistsError:
+                if not d.is_dir():
+                    raise
+                continue
+            made.append(d)
+    except BaseException:
+        remove_dirs(made)
+        raise
+    return made
+
+
+def remove_dirs(made: list[Path]) -> None:
+    """Remove folders `make_dirs` created, innermost first, where they are still empty."""
+    for d in reversed(made):
+        try:
+            os.rmdir(d)
+        except OSError:
+            pass
+
+
+def _times(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_atime_ns, st.st_mtime_ns
+
+
+def _set_times(path: Path, times: tuple[int, int]) -> None:
+    try:
+        os.utime(path, ns=times)
+    except OSError:
+        pass
+
+
+def _same_file(new: Path, old: Path) -> bool:
+    try:
+        st_new, st_old = new.lstat(), old.lstat()
+        if os.path.samestat(st_new, st_old):
+            return True  # staged as a second name for OUT's file: Staging.write found it unchanged
+        if not old.is_file() or old.stat().st_size != st_new.st_size:
+            return False
+        return old.read_bytes() == new.read_bytes()
+    except OSError:
+        return False
+
+
+class Staging:
+    """A build's private folder inside OUT (`OUT/.county-uppy-staging-XXXX/`).
+
+    Products write into `files`, laid out as OUT is; the face cache writes its new entries into
+    `cache`. Nothing in OUT changes until `commit()`, which moves every new or changed file into
+    OUT with one os.replace each, `last` ones at the end. Should one of those renames fail, the
+    files already moved are put back, so OUT is as it was. `discard()` throws the staging folder
+    away (and OUT itself when this build created it); `close()` removes it after a commit.
+    """
+
+    #: staging folders of the builds running in this process, by their `files` folder
+    active: dict[Path, Staging] = {}
+
+    def __init__(self, dest: Path):
+        self.dest = dest
+        self._times = _times(dest)
+        self._made = make_dirs(dest)
+        try:
+            self.root = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=dest))
+            self.files = self.root / "out"
+            self.cache = self.root / "cache"
+            self._old = self.root / "old"
+            self.files.mkdir()
+            Staging.active[self.files] = self
+        except OSError as err:
+            remove_dirs(self._made)
+            raise OSError(err.errno, err.strerror or str(err), str(dest)) from err
+        except BaseException:
+            remove_dirs(self._made)
+            raise
+
+    def write(self, rel: str, data: bytes) -> str:
+        """Stage `data` as OUT/rel; return its sha256.
+
+        When OUT/rel already holds exactly these bytes, the staged file is a second name (a hard
+        link) for it rather than a copy: nothing is written and commit() leaves it alone. The
+        staged file is only ever replaced, never written in place, so OUT's file cannot change.
+        """
+        old, new = self.dest / rel, self.files / rel
+        try:
+            st = old.lstat()
+            if stat.S_ISREG(st.st_mode) and st.st_size == len(data) and not os.path.lexists(new) \
+                    and old.read_bytes() == data:
+                new.parent.mkdir(parents=True, exist_ok=True)
+                os.link(old, new, follow_symlinks=False)
+                return hashlib.sha256(data).hexdigest()
+        except OSError:
+            pass  # no such file, or no hard links here: write a copy
+        return write_atomic(new, data)
+
+    def public(self, path: str | os.PathLike | None) -> str | None:
+        """The OUT path a path inside the staging folder stands for (other paths as they are)."""
+        if path is None:
+            return None
+        p = Path(os.fsdecode(path))
+        if p.is_relative_to(self.files):
+            return str(self.dest / p.relative_to(self.files))
+        return str(self.dest) if p.is_relative_to(self.root) else str(p)
+
+    def public_error(self, err: OSError) -> OSError:
+        """`err` with the staging paths in it replaced by the OUT paths they stand for."""
+        if not any(f is not None and Path(os.fsdecode(f)).is_relative_to(self.root) for f in (err.filename, err.filename2)):
+            return err
+        mapped = OSError(err.errno, err.strerror or str(err), self.public(err.filename), None, self.public(err.filename2))
+        mapped.__cause__ = err
+        return mapped
+
+    def changed(self, last: tuple[str, ...] = ()) -> list[str]:
+        """Relative paths of the staged files that differ from OUT's, `last` ones at the end."""
+        rels = [p.relative_to(self.files).as_posix() for p in self.files.rglob("*") if not p.is_dir()]
+        rels.sort(key=lambda r: (r in last, r))
+        return [r for r in rels if not _same_file(self.files / r, self.dest / r)]
+
+    def commit(self, last: tuple[str, ...] = ()) -> list[str]:
+        """Move the new and changed files into OUT; return their relative paths.
+
+        An unchanged file is not replaced, so its modification time keeps meaning something.
+        """
+        with interrupts_deferred():
+            rels = self.changed(last)
+            done: list[tuple[str, bool]] = []
+            made: list[Path] = []
+            times: dict[Path, tuple[int, int]] = {}  # folders' times before a rename changed them
+            try:
+                for rel in rels:
+                    target = self.dest / rel
+                    for folder in (target.parent, *target.parent.parents):
+                        if folder not in times and (t := _times(folder)) is not None:
+                            times[folder] = t
+                        if folder == self.dest:
+                            break
+                    made += make_dirs(target.parent)
+                    kept = os.path.lexists(target)
+                    if kept:  # keep the old file aside (a second name for it) until every rename is done
+                        backup = self._old / rel
+                        backup.parent.mkdir(parents=True, exist_ok=True)
+                        try:
+                            os.link(target, backup, follow_symlinks=False)
+                        except OSError:
+                            shutil.copy2(target, backup, follow_symlinks=False)
+                    os.replace(self.files / rel, target)
+                    done.append((rel, kept))
+            except BaseException as err:
+                self._undo(done, made, times, err)
+                raise
+            return rels
+
+    def _undo(self, done: list[tuple[str, bool]], made: list[Path], times: dict[Path, tuple[int, int]],
+              err: BaseException) -> None:
+        failed: list[str] = []
+        for rel, kept in reversed(done):
+            target = self.dest / rel
+            try:
+                if kept:
+                    os.replace(self._old / rel, target)
+                else:
+                    target.unlink()
+            except OSError:
+                failed.append(str(target))
+        remove_dirs(made)
+        for folder, t in times.items():
+            _set_times(folder, t)
+        if failed:
+            raise PartlyWritten(f"{len(failed)} of the files it replaced could not be put back (one is {failed[0]}); "
+                                f"the previous versions are kept in {self._old}") from err
+
+    def discard(self) -> None:
+        """Remove the staging folder, and OUT and its parents if this build created them."""
+        with interrupts_deferred():
+            Staging.active.pop(self.files, None)
+            shutil.rmtree(self.root, ignore_errors=True)
+            remove_dirs(self._made)
+            if self._times is not None:  # the staging folder came and went: OUT's own times too are as they were
+                _set_times(self.dest, self._times)
+
+    def close(self) -> None:
+        """Remove the staging folder after a commit."""
+        with interrupts_deferred():
+            Staging.active.pop(self.files, None)
+            shutil.rmtree(self.root, ignore_errors=True)

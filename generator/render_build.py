@@ -2,7 +2,8 @@
 and the Tabletop Simulator deck. Each is registered in build.PRODUCTS.
 
 Rendering runs on every core (ctx.jobs) and goes through a cache keyed by each face's inputs,
-so a rebuild after editing one card re-renders that card only.
+so a rebuild after editing one card re-renders that card only. Products write under ctx.out
+(the build's staging folder); anything that must name the final output folder uses ctx.target.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import io
 import multiprocessing
 import os
 import re
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -132,7 +134,10 @@ def pdf_forms(ctx: BuildContext) -> dict[str, bytes]:
 
 
 def cache(ctx: BuildContext) -> RenderCache:
-    return _shared(ctx, "cache", lambda: RenderCache(ctx.out))
+    """The face cache in OUT/.cache; during a build its new entries wait in the staging folder."""
+    def make() -> RenderCache:
+        return RenderCache(ctx.target, stage=ctx.staging.cache if ctx.staging is not None else None)
+    return _shared(ctx, "cache", make)
 
 
 def workers(ctx: BuildContext) -> int:
@@ -156,7 +161,8 @@ def run_jobs(ctx: BuildContext, fn: Callable, jobs: list[tuple], label: str) -> 
             bar.close()
     methods = multiprocessing.get_all_start_methods()
     mp = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(n, mp_context=mp) as pool:
+    pool = ProcessPoolExecutor(n, mp_context=mp, initializer=_worker_start)
+    try:
         futures = [pool.submit(fn, *job) for job in jobs]
         bar = _bar(ctx, len(jobs), label)  # after the workers exist: never fork with its thread running
         try:
@@ -167,6 +173,13 @@ def run_jobs(ctx: BuildContext, fn: Callable, jobs: list[tuple], label: str) -> 
             return results
         finally:
             bar.close()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # after a failure or Ctrl-C: start no more jobs
+
+
+def _worker_start() -> None:
+    """Workers leave Ctrl-C to the main process, which stops the build and cleans up."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class _NoBar:
@@ -405,7 +418,7 @@ def build_tts(ctx: BuildContext) -> list[Artifact]:
     for sheet in layout:
         arts.append(write_artifact(ctx.out, f"tts/{sheet.filename}", done[sheet.number], "png", cards=len(sheet.keys)))
     arts.append(write_artifact(ctx.out, "tts/back.png", hidden, "png", cards=1))
-    url = ctx.tts_url.rstrip("/") if ctx.tts_url else (ctx.out.resolve() / "tts").as_uri()
+    url = ctx.tts_url.rstrip("/") if ctx.tts_url else (ctx.target.resolve() / "tts").as_uri()
     obj = tts.saved_object(ctx.deck, layout, url)
     arts.append(write_artifact(ctx.out, "tts/county-uppy.json", json_bytes(obj), "tts", cards=ctx.deck.printed))
     return arts

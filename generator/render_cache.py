@@ -3,11 +3,16 @@
 The key is a hash of the renderer's version, the output variant and the face's display list,
 so editing one card re-renders one face. Files are written atomically; entries a build did
 not use are removed at its end, so the cache does not grow without bound.
+
+During `county-uppy build` new entries go to the build's staging folder and nothing in
+OUT/.cache is added or removed until the build has succeeded (`commit()`): a failed build
+leaves the cache as it was.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -40,34 +45,75 @@ def key(*parts: object) -> str:
 
 
 class RenderCache:
-    """Bytes by (area, key), in OUT/.cache/AREA/KEY."""
+    """Bytes by (area, key), in OUT/.cache/AREA/KEY.
 
-    def __init__(self, out: Path):
+    With `stage`, new entries are written to STAGE/AREA/KEY and pruning waits for `commit()`,
+    which moves them into OUT/.cache and then prunes; without it both happen at once.
+    """
+
+    def __init__(self, out: Path, stage: Path | None = None):
         self.root = out / CACHE_DIR
+        self.stage = stage
         self.used: dict[str, set[str]] = {}
+        self.pruned: set[str] = set()  #: areas to prune at commit()
 
     def path(self, area: str, k: str) -> Path:
         return self.root / area / k
 
     def get(self, area: str, k: str) -> bytes | None:
         self.used.setdefault(area, set()).add(k)
-        try:
-            return self.path(area, k).read_bytes()
-        except OSError:
-            return None
+        for base in (self.root, self.stage):
+            if base is None:
+                continue
+            try:
+                return (base / area / k).read_bytes()
+            except OSError:
+                pass
+        return None
 
     def put(self, area: str, k: str, data: bytes) -> None:
         self.used.setdefault(area, set()).add(k)
         try:
-            write_atomic(self.path(area, k), data)
+            write_atomic((self.stage or self.root) / area / k, data)
         except OSError:
             pass  # a cache that cannot be written only costs time
 
     def prune(self, area: str) -> None:
-        """Delete the area's entries this build did not ask for."""
+        """Delete the area's entries this build did not ask for (with a stage: at commit())."""
+        if self.stage is not None:
+            self.pruned.add(area)
+        else:
+            self._prune(area)
+
+    def _prune(self, area: str) -> None:
         keep = self.used.get(area, set())
         folder = self.root / area
         if folder.is_dir():
             for f in folder.iterdir():
                 if f.is_file() and not f.name.startswith(".") and f.name not in keep:
                     f.unlink(missing_ok=True)
+
+    def commit(self) -> None:
+        """Move the staged entries into OUT/.cache, then prune the areas asked for.
+
+        Only once the build's files are in place. A cache that cannot be written only costs time,
+        so a failure here is ignored.
+        """
+        if self.stage is not None and self.stage.is_dir():
+            for folder in sorted(self.stage.iterdir()):
+                if not folder.is_dir():
+                    continue
+                for f in sorted(folder.iterdir()):
+                    if f.name.startswith("."):
+                        continue
+                    try:
+                        (self.root / folder.name).mkdir(parents=True, exist_ok=True)
+                        os.replace(f, self.root / folder.name / f.name)
+                    except OSError:
+                        pass
+        for area in sorted(self.pruned):
+            try:
+                self._prune(area)
+            except OSError:
+                pass
+        self.pruned.clear()

@@ -1,0 +1,234 @@
+"""`county-uppy build` is all or nothing: a build that fails leaves the output folder as it was."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator import build as build_module
+from generator.build import BuildContext, ProductFailed, build
+from generator.cli import main
+from generator.outputs import STAGING_PREFIX
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFEST = ROOT / "cards.yaml"
+SKIP_TEXT = "text: Skip the next player's turn."
+PRODUCTS = "deck,cards"
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, int, bytes | None]]:
+    """Every file and folder under `folder`: its mode, modification time and bytes."""
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        st = path.lstat()
+        data = path.read_bytes() if path.is_file() else None
+        out[path.relative_to(folder).as_posix()] = (st.st_mode, st.st_mtime_ns, data)
+    return out
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return status, out, err
+
+
+def no_staging_left(folder: Path) -> bool:
+    return not any(p.name.startswith(STAGING_PREFIX) for p in folder.parent.rglob("*"))
+
+
+@pytest.fixture(scope="module")
+def edited(tmp_path_factory) -> Path:
+    """cards.yaml with one card's text changed: its deck.json and its card image differ."""
+    path = tmp_path_factory.mktemp("manifest") / "cards.yaml"
+    text = MANIFEST.read_text(encoding="utf-8")
+    assert SKIP_TEXT in text
+    path.write_text(text.replace(SKIP_TEXT, "text: Skip the next player's turn, twice.", 1), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def first_build(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("first") / "out"
+    assert main(["build", "--manifest", str(MANIFEST), "--out", str(out), "--only", PRODUCTS]) == 0
+    return out
+
+
+@pytest.fixture
+def out(first_build, tmp_path) -> Path:
+    """A copy of a finished build (its face cache included) to break a build in."""
+    folder = tmp_path / "out"
+    shutil.copytree(first_build, folder, symlinks=True)
+    return folder
+
+
+def fail_after_running(monkeypatch, name: str, error: BaseException) -> None:
+    """Make product `name` do all its work, then raise `error`."""
+    real = build_module.PRODUCTS[name]
+
+    def product(ctx):
+        real(ctx)
+        raise error
+    monkeypatch.setitem(build_module.PRODUCTS, name, product)
+
+
+def test_a_failing_product_changes_nothing(out, edited, monkeypatch, capsys):
+    before, own_mtime = snapshot(out), out.stat().st_mtime_ns
+    fail_after_running(monkeypatch, "cards", ValueError("font size 0.3 is too small\nfor the card name"))
+    status, stdout, err = run(capsys, "build", "--manifest", str(edited), "--out", str(out), "--only", PRODUCTS)
+    assert status == 1 and stdout == ""
+    assert err == (f"county-uppy build: cards failed: ValueError: font size 0.3 is too small for the card name; "
+                   f"nothing in {out} was changed\n")
+    assert snapshot(out) == before  # deck.json was built before cards failed, and the face cache grew: neither shows
+    assert out.stat().st_mtime_ns == own_mtime
+    assert no_staging_left(out)
+
+
+def test_an_unexpected_exception_in_the_last_product_changes_nothing(out, edited, monkeypatch, capsys):
+    before = snapshot(out)
+    monkeypatch.setitem(build_module.PRODUCTS, "rulebook", lambda ctx: {}["missing"])
+    status, _, err = run(capsys, "build", "--manifest", str(edited), "--out", str(out), "--only", PRODUCTS + ",rulebook")
+    assert status == 1
+    assert err == f"county-uppy build: rulebook failed: KeyError: 'missing'; nothing in {out} was changed\n"
+    assert snapshot(out) == before
+    assert no_staging_left(out)
+
+
+def test_a_long_message_stays_on_one_short_line(out, monkeypatch, capsys):
+    fail_after_running(monkeypatch, "deck", RuntimeError("x" * 5000))
+    status, _, err = run(capsys, "build", "--manifest", str(MANIFEST), "--out", str(out), "--only", "deck")
+    assert status == 1 and err.count("\n") == 1 and len(err) < 500
+
+
+def test_a_failed_first_build_leaves_no_folder(tmp_path, monkeypatch, capsys):
+    fail_after_running(monkeypatch, "deck", RuntimeError("boom"))
+    target = tmp_path / "new" / "out"
+    status, _, err = run(capsys, "build", "--manifest", str(MANIFEST), "--out", str(target), "--only", "deck")
+    assert status == 1 and "deck failed: RuntimeError: boom" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_changes_nothing(out, edited, monkeypatch, capsys):
+    before = snapshot(out)
+    fail_after_running(monkeypatch, "cards", KeyboardInterrupt())
+    status, _, err = run(capsys, "build", "--manifest", str(edited), "--out", str(out), "--only", PRODUCTS)
+    assert status == 130 and err == f"county-uppy build: interrupted; nothing in {out} was changed\n"
+    assert snapshot(out) == before
+    assert no_staging_left(out)
+
+
+def test_a_write_error_names_the_output_file_and_changes_nothing(out, edited, monkeypatch, capsys):
+    before = snapshot(out)
+
+    def product(ctx):
+        raise PermissionError(13, "Permission denied", str(ctx.out / "cards" / "C1.png"))
+    monkeypatch.setitem(build_module.PRODUCTS, "cards", product)
+    status, _, err = run(capsys, "build", "--manifest", str(edited), "--out", str(out), "--only", PRODUCTS)
+    assert status == 2
+    assert err == (f"county-uppy build: cannot write {out / 'cards' / 'C1.png'}: Permission denied; "
+                   f"nothing in {out} was changed\n")
+    assert snapshot(out) == before
+    assert no_staging_left(out)
+
+
+def test_a_rename_failing_half_way_is_undone(out, edited, monkeypatch, capsys):
+    before = snapshot(out)
+    real_replace = os.replace
+    moved = []
+
+    def replace(src, dst, **kw):
+        dst_path = Path(dst)
+        if dst_path.is_relative_to(out) and not any(p.startswith(STAGING_PREFIX) for p in dst_path.relative_to(out).parts):
+            if dst_path.name == "build.json":  # moved last, after deck.json and cards/SKIP.png
+                raise OSError(28, "No space left on device", str(src), None, str(dst))
+            moved.append(dst_path.relative_to(out).as_posix())
+        return real_replace(src, dst, **kw)
+    monkeypatch.setattr(os, "replace", replace)
+    status, _, err = run(capsys, "build", "--manifest", str(edited), "--out", str(out), "--only", PRODUCTS)
+    assert moved == ["cards/SKIP.png", "deck.json", "deck.json", "cards/SKIP.png"]  # moved in, then put back
+    assert err == f"county-uppy build: cannot write {out / 'build.json'}: No space left on device; nothing in {out} was changed\n"
+    assert status == 2
+    assert snapshot(out) == before
+    assert no_staging_left(out)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--out", ""], "--out needs a folder name"),
+    (["--only", ""], "--only needs a product name; choose from deck, cards, print, pod, tts, rulebook"),
+    (["--only", ","], "--only needs a product name"),
+    (["--only", "deck", "--only", ""], "--only needs a product name"),
+])
+def test_empty_out_and_only_are_refused(tmp_path, monkeypatch, capsys, argv, message):
+    monkeypatch.chdir(tmp_path)
+    status, stdout, err = run(capsys, "build", "--manifest", str(MANIFEST), *argv)
+    assert status == 2 and stdout == ""
+    assert err.startswith("county-uppy build: ") and message in err and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_build_after_a_failed_one_succeeds_and_uses_the_cache(out, edited, monkeypatch, capsys):
+    from generator.manifest import load
+
+    fail_after_running(monkeypatch, "cards", RuntimeError("boom"))
+    assert run(capsys, "build", "--manifest", str(edited), "--out", str(out), "--only", PRODUCTS)[0] == 1
+    monkeypatch.undo()
+    before = snapshot(out)
+    ctx = BuildContext(load(edited), out, edited, jobs=1)
+    artifacts = build(ctx, ("deck", "cards"))
+    assert ctx.shared["rendered"]["tgc"] == ["SKIP"]  # the other faces came from the cache the failed build left alone
+    assert ctx.out == out and ctx.staging is None
+    after = snapshot(out)
+    changed = {p for p in after if p in before and after[p] != before[p] and after[p][2] is not None
+               and not p.startswith(".cache")}
+    assert changed == {"build.json", "deck.json", "cards/SKIP.png"}  # the rest is not even touched
+    record = json.loads((out / "build.json").read_text())
+    assert [a["path"] for a in record["artifacts"]] == [a.path for a in artifacts]
+    for art in record["artifacts"]:
+        path = out / art["path"]
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == art["sha256"]
+        assert path.stat().st_mode & 0o777 == 0o644
+    assert no_staging_left(out)
+    # the same inputs in a fresh folder give the same bytes
+    fresh = out.parent / "fresh"
+    assert run(capsys, "build", "--manifest", str(edited), "--out", str(fresh), "--only", PRODUCTS)[0] == 0
+    assert json.loads((fresh / "build.json").read_text())["artifacts"] == record["artifacts"]
+
+
+def test_build_raises_product_failed_and_keeps_the_context(out, deck, monkeypatch):
+    fail_after_running(monkeypatch, "deck", RuntimeError("boom"))
+    ctx = BuildContext(deck, out, MANIFEST)
+    before = snapshot(out)
+    with pytest.raises(ProductFailed) as info:
+        build(ctx, ("deck",))
+    assert info.value.product == "deck" and isinstance(info.value.error, RuntimeError)
+    assert ctx.out == out and ctx.staging is None and "cache" not in ctx.shared
+    assert snapshot(out) == before
+
+
+def test_files_the_build_does_not_make_are_left_alone(out, capsys):
+    (out / "notes.txt").write_text("mine")
+    (out / "cards" / "extra.png").write_bytes(b"not a card")
+    assert run(capsys, "build", "--manifest", str(MANIFEST), "--out", str(out), "--only", "deck")[0] == 0
+    assert (out / "notes.txt").read_text() == "mine"
+    assert (out / "cards" / "extra.png").read_bytes() == b"not a card"
+
+
+def test_products_write_into_staging_but_name_the_output_folder(tmp_path, deck, monkeypatch):
+    seen = {}
+
+    def product(ctx):
+        seen.update(out=ctx.out, target=ctx.target)
+        return build_module.build_deck_json(ctx)
+    monkeypatch.setitem(build_module.PRODUCTS, "deck", product)
+    out = tmp_path / "out"
+    ctx = BuildContext(deck, out, MANIFEST)
+    build(ctx, ("deck",))
+    assert seen["target"] == out  # what a product puts in a file (the TTS file:// address) names the real folder
+    assert seen["out"].parent.name.startswith(STAGING_PREFIX) and seen["out"].parent.parent == out
+    assert not seen["out"].exists() and ctx.target == out
+    assert sorted(p.name for p in out.iterdir()) == ["build.json", "deck.json"]
