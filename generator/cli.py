@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import os
 import sys
 
 from generator import __version__
@@ -27,16 +29,91 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class OutputError(Exception):
+    """Standard output could not be written (a full disk, a closed pipe): `error` is the OSError."""
+
+    def __init__(self, error: OSError):
+        super().__init__(str(error))
+        self.error = error
+
+
+class _CheckedOutput:
+    """Standard output, with its write errors raised as OutputError.
+
+    Commands print with print() and rich, and catch OSError for the files they write; a
+    failure to write standard output itself is told apart this way and ends the command
+    with one line on stderr.
+    """
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise OutputError(exc) from None
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def flush(self):
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise OutputError(exc) from None
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    stdout = sys.stdout
+    if stdout is not None:
+        sys.stdout = _CheckedOutput(stdout)
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse: --help (0) or bad usage (2)
-        return int(exc.code or 0)
-    try:
-        return int(args._run(args))
+        try:
+            parser = build_parser()
+            try:
+                args = parser.parse_args(argv)
+            except SystemExit as exc:  # argparse: --help (0) or bad usage (2)
+                status = int(exc.code or 0)
+            else:
+                status = int(args._run(args))
+            sys.stdout.flush()
+            return status
+        finally:
+            sys.stdout = stdout
     except KeyboardInterrupt:
-        print("county-uppy: interrupted", file=sys.stderr)
+        _tell("county-uppy: interrupted")
         return 130
-    except BrokenPipeError:
+    except OutputError as exc:
+        _silence(stdout)
+        if exc.error.errno == errno.EPIPE:  # the reader stopped reading (`| head -1`): not an error
+            return 0
+        _tell(f"county-uppy: cannot write to standard output: {exc.error.strerror or exc.error}")
+        return 1
+    except BrokenPipeError:  # stderr's reader is gone
         return 0
+
+
+def _tell(message: str) -> None:
+    try:
+        print(message, file=sys.stderr)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _silence(stream) -> None:
+    """After standard output failed: point it at the null device, so that the text still in its
+    buffer does not fail again (and print a warning) when Python exits."""
+    if stream is None or stream is not sys.__stdout__:
+        return  # not the process's own stdout (a test's capture): nothing is flushed at exit
+    try:
+        fd = stream.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass

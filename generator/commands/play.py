@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from generator.commands.common import load_deck, report
-from generator.engine.options import SPEED_SECONDS_DEFAULT
+from generator.engine.options import SPEED_SECONDS_DEFAULT, SPEED_SECONDS_RANGE
 
 EPILOG = """\
 At a terminal the screen is redrawn after every move and a SPEED timer counts down while you
@@ -35,15 +35,15 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="bot names for the other seats, comma-separated, repeated in turn (default greedy)")
     p.add_argument("--teams", action="store_true", help="the Teams variant (an even number of players, 4 or more)")
     p.add_argument("--speed", type=float, nargs="?", const=float(SPEED_SECONDS_DEFAULT), default=None, metavar="SECONDS",
-                   help=f"SPEED: seconds you have for each play (default {SPEED_SECONDS_DEFAULT} when given without a "
-                        "value); late costs a discard")
+                   help=f"SPEED: seconds you have for each play, {SPEED_SECONDS_RANGE[0]} to {SPEED_SECONDS_RANGE[1]} "
+                        f"(default {SPEED_SECONDS_DEFAULT} when given without a value); late costs a discard")
     p.add_argument("--seed", type=int, default=None, metavar="S", help="deal this game (default: a new random deal)")
     p.add_argument("--seat", type=int, default=0, metavar="N", help="your seat (default 0, the dealer: you play last)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
     p.add_argument("--record", default=None, metavar="PATH",
                    help="where to save the game record (default output/games/play-DATE-seedS.json)")
     p.add_argument("--delay", type=float, default=0.7, metavar="SECONDS",
-                   help="pause after each bot move at a terminal (default 0.7)")
+                   help="pause after each bot move at a terminal, 0 to 60 (default 0.7)")
     return p
 
 
@@ -69,8 +69,13 @@ def run(args: argparse.Namespace) -> int:
         if args.teams:
             options["teams"] = True
         if args.speed is not None:
+            lo, hi = SPEED_SECONDS_RANGE
+            if not lo <= args.speed <= hi:  # nan and inf included
+                raise EngineError(f"--speed must be a number of seconds from {lo} to {hi}, not {args.speed:g}")
             options["speed_seconds"] = args.speed
         game = Game(deck, args.edition, args.players, options)
+        if not 0 <= args.delay <= 60:  # nan and inf included
+            raise EngineError(f"--delay must be a number of seconds from 0 to 60, not {args.delay:g}")
         if not 0 <= args.seat < args.players:
             raise EngineError(f"--seat must be 0..{args.players - 1}, not {args.seat}")
         names = [n.strip() for n in args.bots.split(",") if n.strip()] or ["greedy"]

@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from generator.commands.common import load_deck, report as report_problems
 from generator.engine import Game, make_bot
 from generator.engine.errors import EngineError
 from generator.engine.options import Options
+from generator.engine.simulate import MAX_GAMES
 from generator.model import Deck
 from generator.problems import InputError
 
@@ -35,7 +38,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                    "a verdict per edition.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=None, metavar="N",
-                   help="games per cell of the grid (default: as many as a verdict needs: "
+                   help=f"games per cell of the grid, 1..{MAX_GAMES} (default: as many as a verdict needs: "
                         "400 for 2 players, 1200 for 4, 2000 for 6)")
     p.add_argument("--players", default=DEFAULT_PLAYERS, metavar="LIST",
                    help=f"player counts, comma-separated (default {DEFAULT_PLAYERS})")
@@ -90,8 +93,8 @@ def run(args: argparse.Namespace) -> int:
     except InputError as err:
         return report_problems(err)
     try:
-        if args.games is not None and args.games < 1:
-            raise UsageError("--games must be at least 1")
+        if args.games is not None and not 1 <= args.games <= MAX_GAMES:
+            raise UsageError(f"--games must be 1..{MAX_GAMES}, not {args.games}")
         if args.workers is not None and args.workers < 1:
             raise UsageError("--workers must be at least 1")
         players = parse_players(args.players, deck)
@@ -111,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
             for cell in cells:
                 if variant.deck is deck or any(e.key == cell.edition for e in variant.deck.editions):
                     Game(variant.deck, cell.edition, cell.players, variant.options)
+        check_out(args.out)
     except (UsageError, EngineError) as err:
         print(f"county-uppy report: {err}", file=sys.stderr)
         return 2
@@ -128,7 +132,12 @@ def run(args: argparse.Namespace) -> int:
         outcome = run_grid(variants, cells, games, seed=args.seed, workers=args.workers, progress=tick)
     seconds = time.perf_counter() - start
     data = assemble(variants, cells, outcome, settings)
-    html_path, json_path = write(data, args.out, deck.params.name)
+    try:
+        html_path, json_path = write(data, args.out, deck.params.name)
+    except OSError as exc:
+        where = exc.filename or args.out
+        print(f"county-uppy report: cannot write the report to {where}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     for line in headline_lines(data):
         print(line)
     print(f"wrote {html_path} and {json_path} ({outcome.games_done} games in {seconds:.1f} s)")
@@ -137,6 +146,24 @@ def run(args: argparse.Namespace) -> int:
               f"that finished", file=sys.stderr)
         return 130
     return 0
+
+
+def check_out(out: str) -> None:
+    """Before any game is played: --out must be a folder (made if missing) that the report can be written into."""
+    from generator.report.render import FILES
+
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{out} exists and is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".balance-", suffix=".tmp"):
+            pass
+    except OSError as exc:
+        raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
+    for name in FILES:
+        if (folder / name).is_dir():
+            raise UsageError(f"{folder / name} is a folder, where the report's file goes")
 
 
 def show(value: Any) -> str:

@@ -6,8 +6,11 @@ import argparse
 import json
 import os
 import sys
+import tempfile
+from pathlib import Path
 
 from generator.commands.common import load_deck, report
+from generator.engine.simulate import MAX_GAMES
 from generator.problems import InputError
 
 
@@ -15,7 +18,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play many games between bots and summarise them",
                        description="Play N seeded games between bots. Game i uses a seed derived from --seed and i, "
                                    "so any game replays alone; results do not depend on --workers.")
-    p.add_argument("--games", type=int, required=True, metavar="N", help="how many games to play")
+    p.add_argument("--games", type=int, required=True, metavar="N", help=f"how many games to play (1..{MAX_GAMES})")
     p.add_argument("--players", type=int, required=True, metavar="P", help="players per game (2..8)")
     p.add_argument("--edition", default="the-og", metavar="KEY", help="edition key (default: the-og)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default: 0)")
@@ -37,8 +40,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"county-uppy simulate: {message}", file=sys.stderr)
         return 2
 
-    if args.games < 0:
-        return usage("--games must be 0 or more")
+    if not 1 <= args.games <= MAX_GAMES:
+        return usage(f"--games must be 1..{MAX_GAMES}, not {args.games}")
     if args.workers is not None and args.workers < 1:
         return usage("--workers must be 1 or more")
     options = {}
@@ -60,6 +63,10 @@ def run(args: argparse.Namespace) -> int:
         Game(deck, args.edition, args.players, options)
     except EngineError as exc:
         return usage(str(exc))
+    if args.record is not None:
+        problem = writable_folder(args.record)
+        if problem:
+            return usage(problem)
     bar = None
     if not args.no_progress and _is_terminal(sys.stderr):
         bar = _Bar(args.games)
@@ -69,13 +76,29 @@ def run(args: argparse.Namespace) -> int:
                            progress=bar.update if bar else None)
     except EngineError as exc:
         return usage(str(exc))
-    except OSError as exc:
-        return usage(f"{args.record}: {exc.strerror or exc}")
+    except OSError as exc:  # a game record could not be written (a full disk), or no worker could start
+        where = f"cannot write {exc.filename}: " if exc.filename else ""
+        print(f"county-uppy simulate: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
     finally:
         if bar is not None:
             bar.close()
     print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
     return 0
+
+
+def writable_folder(path: str) -> str | None:
+    """Make sure `path` is a folder that files can be written into (creating it); else say why not."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        return f"{path} exists and is not a folder"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return f"cannot write {path}: {exc.strerror or exc}"
+    return None
 
 
 class _Bar:

@@ -9,6 +9,8 @@ from generator.engine.errors import OptionError, suggest
 
 #: RULES.md §7: SPEED's tempo limit in seconds when SPEED is asked for without one.
 SPEED_SECONDS_DEFAULT = 10
+#: The shortest and longest tempo limit a game may set, in seconds.
+SPEED_SECONDS_RANGE = (1, 3600)
 
 #: Allowed values of each option; the first is the default. None means "any value the parser accepts".
 CHOICES: dict[str, tuple[Any, ...] | None] = {
@@ -85,8 +87,10 @@ def parse_option(name: str, raw: Any) -> Any:
             value = float(raw) if not isinstance(raw, bool) else None
         except (TypeError, ValueError):
             value = None
-        if value is None or not value > 0:
-            raise OptionError(f"option speed_seconds must be a positive number of seconds or none, not {raw!r}")
+        lo, hi = SPEED_SECONDS_RANGE
+        if value is None or not lo <= value <= hi:  # also refuses nan (no comparison holds) and inf
+            raise OptionError(f"option speed_seconds must be a positive number of seconds ({lo} to {hi}) "
+                              f"or none, not {raw!r}")
         return value
     assert choices is not None
     if isinstance(choices[0], bool):

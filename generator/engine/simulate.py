@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import hashlib
+from collections import Counter, deque
 from itertools import repeat
 from math import floor
 from operator import add, is_
 import json
 import os
 import random
-import statistics
+import signal
 import sys
+import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import nullcontext
+from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from generator.engine.actions import PLAY
 from generator.engine.bots import RandomBot, make_bot
@@ -25,6 +27,9 @@ from generator.engine.options import Options
 from generator.engine.record import make_record
 from generator.engine.view import PlayerView
 from generator.model import Deck
+
+#: The most games one run may ask for: days of work on one core, and still a flat memory use.
+MAX_GAMES = 100_000_000
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -107,6 +112,117 @@ def _run_chunk(args: tuple) -> tuple[list[tuple], list[int]]:
     return rows, stats
 
 
+#: What every chunk of a run shares, set once per worker process (see _set_run): (deck, edition,
+#: players, options, bot_names, run_seed, record_dir). Jobs then carry only their game indices.
+_RUN: tuple = ()
+
+
+def _set_run(run: tuple) -> None:
+    global _RUN
+    _RUN = run
+
+
+def _run_indices(indices: range) -> tuple[list[tuple], list[int]]:
+    deck, edition, players, options, bot_names, run_seed, record_dir = _RUN
+    return _run_chunk((deck, edition, players, options, bot_names, run_seed, indices, record_dir))
+
+
+# --- worker processes ----------------------------------------------------------------------
+def _worker_start(initializer: Callable[..., None] | None, initargs: tuple) -> None:
+    """First thing in a worker process: Ctrl-C is the parent's to handle (it stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+@contextmanager
+def _interrupts_held():
+    """Hold Ctrl-C back while worker processes are started, then raise it.
+
+    A worker forked in the meantime inherits the holding handler, so a Ctrl-C sent to the whole
+    process group before its initializer ignores SIGINT is dropped there instead of printing a
+    traceback. Only the main thread may set handlers; elsewhere, or when SIGINT is not Python's
+    default handler, nothing changes.
+    """
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held:
+        raise KeyboardInterrupt
+
+
+class WorkerPool:
+    """Run a function over a stream of jobs on worker processes, a bounded window of jobs at a time.
+
+    `map(fn, jobs)` yields the results in job order. Jobs are taken from `jobs` (any iterable,
+    a generator is best) only as results are taken, so a run of any length holds at most
+    `window` jobs and results. Workers ignore SIGINT: a Ctrl-C, whether sent to the parent alone
+    or to the whole process group, raises KeyboardInterrupt in the parent only, and leaving the
+    `with` block early (on any exception) cancels the jobs not yet started and terminates the
+    workers at once instead of waiting for them.
+    """
+
+    def __init__(self, workers: int, initializer: Callable[..., None] | None = None, initargs: tuple = (),
+                 mp_context=None, window: int | None = None):
+        self.window = max(1, window or 4 * workers)
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp_context, initializer=_worker_start,
+                                         initargs=(initializer, initargs))
+        self._pending: deque[Future] = deque()
+        self._started = False
+        self._drained = False
+
+    def __enter__(self) -> "WorkerPool":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None and self._drained:
+            self._pool.shutdown(wait=True)
+        else:
+            self.abort()
+
+    def map(self, fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
+        pending = self._pending
+        for job in jobs:
+            if len(pending) >= self.window:
+                yield self._take()
+            if self._started:
+                pending.append(self._pool.submit(fn, job))
+            else:
+                with _interrupts_held():  # the first submit starts the workers
+                    pending.append(self._pool.submit(fn, job))
+                self._started = True
+        while pending:
+            yield self._take()
+        self._drained = True
+
+    def _take(self) -> Any:
+        result = self._pending[0].result()  # still listed while waiting: finished() can collect it
+        self._pending.popleft()
+        return result
+
+    def finished(self) -> list[Any]:
+        """The results of jobs that finished but were not yet taken from map(), in job order
+        (after map() was cut short, e.g. by Ctrl-C)."""
+        return [f.result() for f in self._pending if f.done() and not f.cancelled() and f.exception() is None]
+
+    def abort(self) -> None:
+        """Cancel the jobs not started and terminate the workers, without waiting for them."""
+        processes = list((getattr(self._pool, "_processes", None) or {}).values())
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            try:
+                process.terminate()
+            except (OSError, ValueError, AttributeError):
+                pass  # already gone
+
+
 def simulate(deck: Deck, *, games: int, players: int, edition: str = "the-og", seed: int = 0,
              bots: Sequence[str] = ("random",), options: Mapping[str, Any] | Options | None = None,
              workers: int | None = None, record_dir: str | Path | None = None,
@@ -115,7 +231,9 @@ def simulate(deck: Deck, *, games: int, players: int, edition: str = "the-og", s
 
     `bots` names one bot per seat, or fewer to repeat cyclically (`("greedy", "random")`).
     Game i uses seed `game_seed(seed, i)`; results are the same for any `workers`
-    (None = all cores). `progress(n)` is called as n more games finish.
+    (None = all cores). `progress(n)` is called as n more games finish. Games are handed out
+    in chunks made as they are needed, and only counts are kept, so memory does not grow with
+    `games`. On KeyboardInterrupt the workers are stopped at once and it propagates.
     """
     game = Game(deck, edition, players, options)  # validates edition, players, options
     bot_names = [bots[s % len(bots)] for s in range(players)]
@@ -125,49 +243,80 @@ def simulate(deck: Deck, *, games: int, players: int, edition: str = "the-og", s
         Path(record_dir).mkdir(parents=True, exist_ok=True)
     workers = max(1, min(workers or os.cpu_count() or 1, max(1, games)))
     chunk = max(1, min(200, games // (workers * 4) or 1))
-    jobs = [(deck, edition, players, game.options, bot_names, seed, range(lo, min(lo + chunk, games)),
-             None if record_dir is None else str(record_dir)) for lo in range(0, games, chunk)]
-    results: list[tuple] = []
-    totals = [0] * (2 * len(game.codes))
+    run = (deck, edition, players, game.options, bot_names, seed, None if record_dir is None else str(record_dir))
+    chunks = (range(lo, min(lo + chunk, games)) for lo in range(0, games, chunk))
+    counts = _Counts(game)
     start = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=workers) if workers > 1 else nullcontext() as pool:
-        for rows, stats in (pool.map(_run_chunk, jobs) if pool else map(_run_chunk, jobs)):
-            results.extend(rows)
-            totals = [*map(add, totals, stats)]
+    with WorkerPool(workers, _set_run, (run,)) if workers > 1 else nullcontext() as pool:
+        if pool is None:
+            parts = (_run_chunk((*run[:6], indices, run[6])) for indices in chunks)
+        else:
+            parts = pool.map(_run_indices, chunks)
+        for rows, stats in parts:
+            counts.add(rows, stats)
             if progress:
                 progress(len(rows))
     seconds = time.perf_counter() - start
-    results.sort(key=lambda r: r[0])
-    return summarise(game, results, totals, bot_names, seed, seconds, workers)
+    return summarise(game, counts, bot_names, seed, seconds, workers)
 
 
-def summarise(game: Game, results: list[tuple], totals: list[int], bot_names: list[str], seed: int, seconds: float,
+class _Counts:
+    """What the summary needs from the games of a run, counted as chunks come in (in any order)."""
+
+    def __init__(self, game: Game):
+        self.games = self.finished = self.draws = self.decisions = 0
+        self.wins = [0] * game.players  #: by seat, or (Teams) by team
+        self.turns: Counter[int] = Counter()  #: games by their number of turns
+        self.totals = [0] * (2 * len(game.codes))  #: play_game's per-card counters, summed
+
+    def add(self, rows: Iterable[tuple], stats: Sequence[int]) -> None:
+        turns = self.turns
+        for _i, winner, stopped, nturns, ndecisions in rows:
+            self.games += 1
+            turns[nturns] += 1
+            self.decisions += ndecisions
+            if not stopped:
+                self.finished += 1
+            if winner is None:
+                self.draws += 0 if stopped else 1
+            else:
+                self.wins[winner] += 1
+        self.totals = [*map(add, self.totals, stats)]
+
+    def median_turns(self) -> float | int:
+        """statistics.median of the games' turns, from their counts."""
+        n = self.games
+        if not n:
+            return 0
+        wanted = (n // 2,) if n % 2 else (n // 2 - 1, n // 2)
+        found = []
+        seen = 0
+        for value in sorted(self.turns):
+            seen += self.turns[value]
+            while len(found) < len(wanted) and wanted[len(found)] < seen:
+                found.append(value)
+            if len(found) == len(wanted):
+                break
+        return found[0] if n % 2 else (found[0] + found[1]) / 2
+
+
+def summarise(game: Game, counts: _Counts, bot_names: list[str], seed: int, seconds: float,
               workers: int) -> dict[str, Any]:
-    """The summary dict of a run: `results` has a row (index, winner, stopped, turns, decisions) per game,
-    `totals` the per-card counters of play_game summed over the games."""
+    """The summary dict of a run, from the counts of its games."""
     n = game.players
     teams = game.options.teams
-    wins_by_seat = [0] * n
-    wins_by_team = [0, 0]
-    wins_by_bot: dict[str, int] = {name: 0 for name in bot_names}
-    finished = draws = decisions = 0
-    turns: list[int] = []
-    ncards = len(game.codes)
-    for _i, winner, stopped, nturns, ndecisions in results:
-        turns.append(nturns)
-        decisions += ndecisions
-        if not stopped:
-            finished += 1
-        if winner is None:
-            draws += 0 if stopped else 1
-        elif teams:
-            wins_by_team[winner] += 1
-        else:
-            wins_by_seat[winner] += 1
-            wins_by_bot[bot_names[winner]] += 1
     if teams:  # every seat of the winning team shares the win
+        wins_by_team = counts.wins[:2]
         wins_by_seat = [wins_by_team[s % 2] for s in range(n)]
-    games = len(results)
+    else:
+        wins_by_seat = list(counts.wins)
+    wins_by_bot: dict[str, int] = {name: 0 for name in bot_names}
+    if not teams:
+        for s, w in enumerate(wins_by_seat):
+            wins_by_bot[bot_names[s]] += w
+    games, finished, draws, decisions = counts.games, counts.finished, counts.draws, counts.decisions
+    totals = counts.totals
+    ncards = len(game.codes)
     all_plays = sum(totals[:ncards]) or 1
     cards = {}
     for c in sorted(set(game.edition_cards)):
@@ -177,7 +326,7 @@ def summarise(game: Game, results: list[tuple], totals: list[int], bot_names: li
             "play_rate": round(plays / all_plays, 6),
             "penalty_rate": round(totals[ncards + c] / plays, 6) if plays else None,
         }
-    total_turns = sum(turns)
+    total_turns = sum(t * k for t, k in counts.turns.items())
     summary: dict[str, Any] = {
         "games": games,
         "finished": finished,
@@ -192,8 +341,8 @@ def summarise(game: Game, results: list[tuple], totals: list[int], bot_names: li
         "win_rate_by_seat": [round(w / games, 6) if games else 0.0 for w in wins_by_seat],
         "wins_by_bot": wins_by_bot,
         "mean_turns": round(total_turns / games, 4) if games else 0.0,
-        "median_turns": statistics.median(turns) if turns else 0,
-        "max_turns": max(turns) if turns else 0,
+        "median_turns": counts.median_turns(),
+        "max_turns": max(counts.turns, default=0),
         "decisions": decisions,
         "cards": cards,
         "workers": workers,

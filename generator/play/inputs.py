@@ -56,13 +56,23 @@ class LineInput:
             if left <= 0 or not self._ready(left):
                 return Answer("timeout")
         self.console.print(screen.status(), end="")
-        line = self.stream.readline()
+        line = self._readline()
         if not line:
             self.console.print()
             return Answer("eof")
         text = line.strip()
         self.console.print(text)
         return Answer("text", text)
+
+    def _readline(self) -> str:
+        """The next line, or "" at the end of input, also when there is no input at all (standard
+        input closed: the stream is None) or it can no longer be read."""
+        if self.stream is None:
+            return ""
+        try:
+            return self.stream.readline()
+        except (OSError, ValueError):  # a closed or unreadable stream
+            return ""
 
     def _ready(self, seconds: float) -> bool:
         """Wait up to `seconds` for a line; True if there is one (always True where select cannot tell)."""
@@ -72,7 +82,7 @@ class LineInput:
             return True
         try:
             ready, _, _ = select.select([fd], [], [], seconds)
-        except (OSError, ValueError):
+        except (OSError, ValueError, OverflowError):
             return True
         return bool(ready)
 

@@ -27,11 +27,15 @@ def to_html(report: dict[str, Any], game_name: str) -> str:
                            tolerance=round(TOLERANCE * 100), n_tests=n_tests)
 
 
+#: The files the report writes into its folder.
+FILES = ("balance.html", "balance.json")
+
+
 def write(report: dict[str, Any], out_dir: str | Path, game_name: str) -> tuple[Path, Path]:
     """Write both files atomically; return their paths."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    html_path, json_path = out / "balance.html", out / "balance.json"
+    html_path, json_path = (out / name for name in FILES)
     _atomic(json_path, to_json(report))
     _atomic(html_path, to_html(report, game_name))
     return html_path, json_path
@@ -39,5 +43,12 @@ def write(report: dict[str, Any], out_dir: str | Path, game_name: str) -> tuple[
 
 def _atomic(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise

@@ -12,10 +12,10 @@ import signal
 import sys
 from dataclasses import dataclass
 from multiprocessing import get_context
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from generator.engine import Game, make_bot
-from generator.engine.simulate import game_seed
+from generator.engine.simulate import WorkerPool, game_seed
 from generator.model import Deck
 from generator.report.observe import observe_game
 from generator.report.summarize import Cell
@@ -55,17 +55,22 @@ class Outcome:
     interrupted: bool
 
 
-def make_jobs(variants: Sequence[Variant], cells: Sequence[Cell], games: Mapping[Cell, int]) -> list[Job]:
-    jobs = []
+def make_jobs(variants: Sequence[Variant], cells: Sequence[Cell], games: Mapping[Cell, int]) -> Iterator[Job]:
+    """The grid's jobs in order (variant, cell, chunk), made one at a time as they are needed."""
+    chunk = CHUNK
     for v, variant in enumerate(variants):
         keys = {e.key for e in variant.deck.editions}
         for cell in cells:
             if cell.edition not in keys:
                 continue  # a tweak's manifest may drop an edition: nothing to compare there
             n = games[cell]
-            for k, lo in enumerate(range(0, n, CHUNK)):
-                jobs.append(Job(v, cell, k, lo, min(lo + CHUNK, n)))
-    return jobs
+            for k, lo in enumerate(range(0, n, chunk)):
+                yield Job(v, cell, k, lo, min(lo + chunk, n))
+
+
+def planned_games(variants: Sequence[Variant], cells: Sequence[Cell], games: Mapping[Cell, int]) -> int:
+    return sum(games[cell] for variant in variants for cell in cells
+               if any(e.key == cell.edition for e in variant.deck.editions))
 
 
 _VARIANTS: Sequence[Variant] = ()
@@ -95,47 +100,51 @@ def _run_job(job: Job) -> tuple[Job, Tally]:
 
 def run(variants: Sequence[Variant], cells: Sequence[Cell], games: Mapping[Cell, int], *, seed: int,
         workers: int | None, progress: Callable[[int, int], None] | None = None) -> Outcome:
-    """Play each cell's games (`games[cell]`) for every variant; `progress(done, planned)` after each chunk."""
-    jobs = make_jobs(variants, cells, games)
-    planned = sum(j.stop - j.start for j in jobs)
-    done_jobs: dict[tuple[int, Cell, int], Tally] = {}
+    """Play each cell's games (`games[cell]`) for every variant; `progress(done, planned)` after each chunk.
+
+    Chunks are made as workers need them and merged in job order as they come back, so memory
+    holds the merged tallies and a few chunks, however many games are asked for. Ctrl-C (in
+    this process or the whole process group) stops the workers at once; the chunks that
+    finished are kept and the Outcome says it was interrupted.
+    """
+    planned = planned_games(variants, cells, games)
+    tallies: dict[tuple[int, Cell], Tally] = {}
     done = 0
     interrupted = False
-    workers = max(1, min(workers or os.cpu_count() or 1, len(jobs) or 1))
+
+    def merge(job: Job, tally: Tally, tell: bool = True) -> None:
+        nonlocal done
+        merged = tallies.get((job.variant, job.cell))
+        if merged is None:
+            merged = tallies[(job.variant, job.cell)] = Tally(job.cell.players)
+        merged.merge(tally)
+        done += tally.games
+        if progress and tell:
+            progress(done, planned)
+
+    chunks = sum(-(-games[cell] // CHUNK) for variant in variants for cell in cells
+                 if any(e.key == cell.edition for e in variant.deck.editions))
+    workers = max(1, min(workers or os.cpu_count() or 1, chunks or 1))
     try:
         if workers == 1:
             _init_inline(variants, seed)
-            for job in jobs:
-                _, tally = _run_job(job)
-                done_jobs[(job.variant, job.cell, job.chunk)] = tally
-                done += tally.games
-                if progress:
-                    progress(done, planned)
+            for job, tally in map(_run_job, make_jobs(variants, cells, games)):
+                merge(job, tally)
         else:
             ctx = get_context("spawn" if sys.platform == "win32" else "fork")
-            pool = ctx.Pool(workers, initializer=_init, initargs=(variants, seed))
-            try:
-                for job, tally in pool.imap_unordered(_run_job, jobs):
-                    done_jobs[(job.variant, job.cell, job.chunk)] = tally
-                    done += tally.games
-                    if progress:
-                        progress(done, planned)
-                pool.close()
-            except BaseException:
-                pool.terminate()
-                raise
-            finally:
-                pool.join()
+            with WorkerPool(workers, _init, (variants, seed), mp_context=ctx) as pool:
+                try:
+                    for job, tally in pool.map(_run_job, make_jobs(variants, cells, games)):
+                        merge(job, tally)
+                except KeyboardInterrupt:
+                    pool.abort()
+                    for job, tally in pool.finished():  # chunks done beyond the first unfinished one
+                        merge(job, tally, tell=False)
+                    raise
     except KeyboardInterrupt:
         interrupted = True
-    tallies: dict[tuple[int, Cell], Tally] = {}
-    for key in sorted(done_jobs, key=lambda k: (k[0], cells.index(k[1]), k[2])):
-        v, cell, _ = key
-        merged = tallies.get((v, cell))
-        if merged is None:
-            merged = tallies[(v, cell)] = Tally(cell.players)
-        merged.merge(done_jobs[key])
-    return Outcome(tallies, done, planned, interrupted)
+    ordered = sorted(tallies, key=lambda k: (k[0], cells.index(k[1])))
+    return Outcome({k: tallies[k] for k in ordered}, done, planned, interrupted)
 
 
 def _init_inline(variants: Sequence[Variant], seed: int) -> None:
