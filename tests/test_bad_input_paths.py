@@ -250,7 +250,8 @@ SIM = ["simulate", "--manifest", MANIFEST, "--games", "2", "--workers", "1"]
     (["--players", "4", "--games", "-1"], "--games must be 1..100000000, not -1"),
     (["--players", "4", "--games", "0"], "--games must be 1..100000000, not 0"),
     (["--players", "4", "--games", "100000001"], "--games must be 1..100000000, not 100000001"),
-    (["--players", "4", "--workers", "0"], "--workers must be 1 or more"),
+    (["--players", "4", "--workers", "0"], "--workers must be 1..256, not 0"),
+    (["--players", "4", "--workers", "5000"], "--workers must be 1..256, not 5000"),
     (["--players", "4", "--bots", ",,,"], "--bots needs at least one bot name"),
     (["--players", "4", "--bots", "gredy"], "unknown bot 'gredy' (did you mean 'greedy'?)"),
     (["--players", "4", "--edition", ""], "unknown edition ''"),
@@ -398,7 +399,8 @@ REPORT = ["report", "--manifest", MANIFEST, "--workers", "1", "--edition", "the-
 
 @pytest.mark.parametrize("argv, message", [
     (["--games", "0"], "--games must be 1..100000000, not 0"),
-    (["--games", "5", "--workers", "0"], "--workers must be at least 1"),
+    (["--games", "5", "--workers", "0"], "--workers must be 1..256, not 0"),
+    (["--games", "5", "--workers", "999"], "--workers must be 1..256, not 999"),
     (["--games", "5", "--players", "four"], "--players takes whole numbers separated by commas, not 'four'"),
     (["--games", "5", "--players", ","], "--players must be between 2 and 8, not ','"),
     (["--games", "5", "--players", "9"], "--players must be between 2 and 8, not '9'"),

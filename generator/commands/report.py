@@ -14,7 +14,7 @@ from generator.commands.common import load_deck, report as report_problems
 from generator.engine import Game, make_bot
 from generator.engine.errors import EngineError
 from generator.engine.options import Options
-from generator.engine.simulate import MAX_GAMES
+from generator.engine.simulate import MAX_GAMES, MAX_WORKERS
 from generator.model import Deck
 from generator.problems import InputError
 
@@ -95,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.games is not None and not 1 <= args.games <= MAX_GAMES:
             raise UsageError(f"--games must be 1..{MAX_GAMES}, not {args.games}")
-        if args.workers is not None and args.workers < 1:
-            raise UsageError("--workers must be at least 1")
+        if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
+            raise UsageError(f"--workers must be 1..{MAX_WORKERS}, not {args.workers}")
         players = parse_players(args.players, deck)
         editions = args.edition or [e.key for e in deck.editions]
         mixes = args.bots or [DEFAULT_BOTS]

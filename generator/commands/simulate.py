@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 from generator.commands.common import load_deck, report
-from generator.engine.simulate import MAX_GAMES
+from generator.engine.simulate import MAX_GAMES, MAX_WORKERS
 from generator.problems import InputError
 
 
@@ -42,8 +42,8 @@ def run(args: argparse.Namespace) -> int:
 
     if not 1 <= args.games <= MAX_GAMES:
         return usage(f"--games must be 1..{MAX_GAMES}, not {args.games}")
-    if args.workers is not None and args.workers < 1:
-        return usage("--workers must be 1 or more")
+    if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
+        return usage(f"--workers must be 1..{MAX_WORKERS}, not {args.workers}")
     options = {}
     for item in args.option:
         name, sep, value = item.partition("=")

@@ -46,7 +46,7 @@ class Options:
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
-            raise OptionError(f"options must be a mapping of option names to values, not {type(data).__name__}")
+            raise OptionError(f"options must be a mapping of option names to values, not {_kind(data)}")
         values: dict[str, Any] = {}
         for name, raw in data.items():
             values[name] = parse_option(name, raw)
@@ -90,7 +90,7 @@ def parse_option(name: str, raw: Any) -> Any:
         lo, hi = SPEED_SECONDS_RANGE
         if value is None or not lo <= value <= hi:  # also refuses nan (no comparison holds) and inf
             raise OptionError(f"option speed_seconds must be a positive number of seconds ({lo} to {hi}) "
-                              f"or none, not {raw!r}")
+                              f"or none, not {raw if isinstance(raw, str) else _show(raw)}")
         return value
     assert choices is not None
     if isinstance(choices[0], bool):
@@ -106,9 +106,16 @@ def parse_option(name: str, raw: Any) -> Any:
 
 
 def _show(value: Any) -> str:
+    """A value as it is written in JSON or on the command line: true, null, 3, "three" -> three."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if value is None:
+        return "null"
     return str(value)
+
+
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "text", type(None): "null"}.get(type(value), _show(value))
 
 
 def _bool(raw: Any) -> Any:
@@ -131,4 +138,4 @@ def _int(name: str, raw: Any) -> int:
             return int(raw.strip())
         except ValueError:
             pass
-    raise OptionError(f"option {name} takes a whole number, not {raw!r}")
+    raise OptionError(f"option {name} takes a whole number, not {_show(raw) if not isinstance(raw, str) else repr(raw)}")

@@ -30,6 +30,8 @@ from generator.model import Deck
 
 #: The most games one run may ask for: days of work on one core, and still a flat memory use.
 MAX_GAMES = 100_000_000
+#: The most worker processes one run may start (each is a Python process of about 35 MB).
+MAX_WORKERS = 256
 
 
 def game_seed(run_seed: int, index: int) -> int:

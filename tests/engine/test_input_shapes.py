@@ -278,3 +278,17 @@ def test_record_without_result_replays_with_nothing_to_check(tmp_path, capsys, d
     data["decisions"] = [*data["decisions"], "play C5"]
     status, _, err = run(capsys, "replay", write(tmp_path, data, "more.json"))
     assert status == 1 and "the game is over" in err
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"teams": None}, "option teams takes false, true, not null"),
+    ({"max_turns": None}, "option max_turns takes a whole number, not null"),
+    ([1], "options must be a mapping of option names to values, not a list"),
+])
+def test_option_messages_show_json_values(data, message):
+    from generator.engine.errors import OptionError
+    from generator.engine.options import Options
+
+    with pytest.raises(OptionError) as info:
+        Options.from_dict(data)
+    assert str(info.value) == message
