@@ -163,7 +163,7 @@ def _same_file(new: Path, old: Path) -> bool:
 
 
 class Staging:
-    """A build's private folder inside OUT (`OUT/.county-uppy-staging-XXXX/`).
+    """A build's private folder inside OUT (`OUT/.county-uppy-staging-<random>/`).
 
     Products write into `files`, laid out as OUT is; the face cache writes its new entries into
     `cache`. Nothing in OUT changes until `commit()`, which moves every new or changed file into
