@@ -3,21 +3,18 @@
 from __future__ import annotations
 
 import hashlib
-from collections import Counter, deque
+from collections import Counter
 from itertools import repeat
 from math import floor
 from operator import add, is_
 import json
 import os
 import random
-import signal
 import sys
-import threading
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from generator.engine.actions import PLAY
 from generator.engine.bots import RandomBot, make_bot
@@ -27,6 +24,7 @@ from generator.engine.options import Options
 from generator.engine.record import make_record
 from generator.engine.view import PlayerView
 from generator.model import Deck
+from generator.workers import WorkerPool
 
 #: The most games one run may ask for: days of work on one core, and still a flat memory use.
 MAX_GAMES = 100_000_000
@@ -127,102 +125,6 @@ def _set_run(run: tuple) -> None:
 def _run_indices(indices: range) -> tuple[list[tuple], list[int]]:
     deck, edition, players, options, bot_names, run_seed, record_dir = _RUN
     return _run_chunk((deck, edition, players, options, bot_names, run_seed, indices, record_dir))
-
-
-# --- worker processes ----------------------------------------------------------------------
-def _worker_start(initializer: Callable[..., None] | None, initargs: tuple) -> None:
-    """First thing in a worker process: Ctrl-C is the parent's to handle (it stops the workers)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if initializer is not None:
-        initializer(*initargs)
-
-
-@contextmanager
-def _interrupts_held():
-    """Hold Ctrl-C back while worker processes are started, then raise it.
-
-    A worker forked in the meantime inherits the holding handler, so a Ctrl-C sent to the whole
-    process group before its initializer ignores SIGINT is dropped there instead of printing a
-    traceback. Only the main thread may set handlers; elsewhere, or when SIGINT is not Python's
-    default handler, nothing changes.
-    """
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
-        yield
-        return
-    held: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if held:
-        raise KeyboardInterrupt
-
-
-class WorkerPool:
-    """Run a function over a stream of jobs on worker processes, a bounded window of jobs at a time.
-
-    `map(fn, jobs)` yields the results in job order. Jobs are taken from `jobs` (any iterable,
-    a generator is best) only as results are taken, so a run of any length holds at most
-    `window` jobs and results. Workers ignore SIGINT: a Ctrl-C, whether sent to the parent alone
-    or to the whole process group, raises KeyboardInterrupt in the parent only, and leaving the
-    `with` block early (on any exception) cancels the jobs not yet started and terminates the
-    workers at once instead of waiting for them.
-    """
-
-    def __init__(self, workers: int, initializer: Callable[..., None] | None = None, initargs: tuple = (),
-                 mp_context=None, window: int | None = None):
-        self.window = max(1, window or 4 * workers)
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp_context, initializer=_worker_start,
-                                         initargs=(initializer, initargs))
-        self._pending: deque[Future] = deque()
-        self._started = False
-        self._drained = False
-
-    def __enter__(self) -> "WorkerPool":
-        return self
-
-    def __exit__(self, exc_type, exc, tb) -> None:
-        if exc_type is None and self._drained:
-            self._pool.shutdown(wait=True)
-        else:
-            self.abort()
-
-    def map(self, fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
-        pending = self._pending
-        for job in jobs:
-            if len(pending) >= self.window:
-                yield self._take()
-            if self._started:
-                pending.append(self._pool.submit(fn, job))
-            else:
-                with _interrupts_held():  # the first submit starts the workers
-                    pending.append(self._pool.submit(fn, job))
-                self._started = True
-        while pending:
-            yield self._take()
-        self._drained = True
-
-    def _take(self) -> Any:
-        result = self._pending[0].result()  # still listed while waiting: finished() can collect it
-        self._pending.popleft()
-        return result
-
-    def finished(self) -> list[Any]:
-        """The results of jobs that finished but were not yet taken from map(), in job order
-        (after map() was cut short, e.g. by Ctrl-C)."""
-        return [f.result() for f in self._pending if f.done() and not f.cancelled() and f.exception() is None]
-
-    def abort(self) -> None:
-        """Cancel the jobs not started and terminate the workers, without waiting for them."""
-        processes = list((getattr(self._pool, "_processes", None) or {}).values())
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            try:
-                process.terminate()
-            except (OSError, ValueError, AttributeError):
-                pass  # already gone
 
 
 def simulate(deck: Deck, *, games: int, players: int, edition: str = "the-og", seed: int = 0,

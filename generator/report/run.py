@@ -8,18 +8,18 @@ the chunks already finished are kept and the report is written from them.
 from __future__ import annotations
 
 import os
-import signal
 import sys
 from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from generator.engine import Game, make_bot
-from generator.engine.simulate import WorkerPool, game_seed
+from generator.engine.simulate import game_seed
 from generator.model import Deck
 from generator.report.observe import observe_game
 from generator.report.summarize import Cell
 from generator.report.tally import Tally
+from generator.workers import WorkerPool
 
 #: Games per chunk: small enough for a smooth progress bar and little lost work on Ctrl-C.
 CHUNK = 100
@@ -79,8 +79,7 @@ _SEED = 0
 
 def _init(variants: Sequence[Variant], seed: int) -> None:
     global _VARIANTS, _SEED
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C for everyone
-    _VARIANTS, _SEED = variants, seed
+    _VARIANTS, _SEED = variants, seed  # (WorkerPool's workers ignore Ctrl-C: the parent handles it)
 
 
 def _run_job(job: Job) -> tuple[Job, Tally]:
