@@ -18,9 +18,10 @@ from typing import Callable
 
 from generator.deck_json import deck_json
 from generator.model import Deck
-from generator.outputs import Artifact, PartlyWritten, Staging, interrupts_deferred, json_bytes, write_artifact
+from generator.outputs import Artifact, PartlyWritten, Staging, json_bytes, write_artifact
 from generator.rulebook import build_rulebook
 from generator.render_build import build_cards, build_pod, build_print, build_tts
+from generator.workers import interrupts_held
 
 BUILD_JSON = "build.json"
 
@@ -95,7 +96,7 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
         artifacts.sort(key=lambda a: a.path)
         record = {"artifacts": [a.as_json() for a in artifacts], "seconds": round(time.perf_counter() - started, 3)}
         write_artifact(ctx.out, BUILD_JSON, json_bytes(record), "json")
-        with interrupts_deferred():
+        with interrupts_held(reraise=False):
             staging.commit(last=(BUILD_JSON,))
             store = ctx.shared.get("cache")  # the face cache (render_build.cache): its new entries, its pruning
             if store is not None:

@@ -7,14 +7,13 @@ import hashlib
 import json
 import os
 import shutil
-import signal
 import stat
 import tempfile
-import threading
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+
+from generator.workers import interrupts_held
 
 KINDS = ("pdf", "png", "html", "json", "tts")
 
@@ -79,26 +78,6 @@ def write_artifact(out: Path, rel: str, data: bytes, kind: str, cards: int = 0, 
 
 class PartlyWritten(Exception):
     """Moving a build into OUT failed half-way and the files already moved could not all be put back."""
-
-
-@contextmanager
-def interrupts_deferred() -> Iterator[None]:
-    """Hold Ctrl-C until the block is done, so a commit or a clean-up is never cut in half.
-
-    Only the main thread can handle signals; elsewhere the block simply runs.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    try:
-        previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
-    except ValueError:  # not the main interpreter
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def make_dirs(folder: Path) -> list[Path]:
@@ -240,7 +219,7 @@ class Staging:
 
         An unchanged file is not replaced, so its modification time keeps meaning something.
         """
-        with interrupts_deferred():
+        with interrupts_held(reraise=False):
             rels = self.changed(last)
             done: list[tuple[str, bool]] = []
             made: list[Path] = []
@@ -290,7 +269,7 @@ class Staging:
 
     def discard(self) -> None:
         """Remove the staging folder, and OUT and its parents if this build created them."""
-        with interrupts_deferred():
+        with interrupts_held(reraise=False):
             Staging.active.pop(self.files, None)
             shutil.rmtree(self.root, ignore_errors=True)
             remove_dirs(self._made)
@@ -299,6 +278,6 @@ class Staging:
 
     def close(self) -> None:
         """Remove the staging folder after a commit."""
-        with interrupts_deferred():
+        with interrupts_held(reraise=False):
             Staging.active.pop(self.files, None)
             shutil.rmtree(self.root, ignore_errors=True)

@@ -23,13 +23,13 @@ def _worker_start(initializer: Callable[..., None] | None, initargs: tuple) -> N
 
 
 @contextmanager
-def _interrupts_held():
-    """Hold Ctrl-C back while worker processes are started, then raise it.
+def interrupts_held(*, reraise: bool = True) -> Iterator[None]:
+    """Hold Ctrl-C back until the block is done, then raise it (`reraise`) or drop it.
 
-    A worker forked in the meantime inherits the holding handler, so a Ctrl-C sent to the whole
-    process group before its initializer ignores SIGINT is dropped there instead of printing a
-    traceback. Only the main thread may set handlers; elsewhere, or when SIGINT is not Python's
-    default handler, nothing changes.
+    Used while worker processes start (a worker forked meanwhile inherits the holding handler,
+    so a Ctrl-C to the whole process group is not a traceback there) and while a build moves
+    its files into place (dropped: the build then completes). Only the main thread may set
+    handlers; elsewhere, or inside another hold (SIGINT not Python's default), nothing changes.
     """
     if (threading.current_thread() is not threading.main_thread()
             or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
@@ -41,7 +41,7 @@ def _interrupts_held():
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
-    if held:
+    if held and reraise:
         raise KeyboardInterrupt
 
 
@@ -82,7 +82,7 @@ class WorkerPool:
             if self._started:
                 pending.append(self._pool.submit(fn, job))
             else:
-                with _interrupts_held():  # the first submit starts the workers
+                with interrupts_held():  # the first submit starts the workers
                     pending.append(self._pool.submit(fn, job))
                 self._started = True
         while pending:
