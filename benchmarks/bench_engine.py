@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
 
 
 def _deck():
-    from generator.manifest import load
+    from generator.deck.manifest import load
 
     return load(ROOT / "cards.yaml")
 

@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from generator.deck.manifest import load  # noqa: E402
 from generator.engine import Game, make_bot, play_game, simulate  # noqa: E402
 from generator.engine.simulate import game_seed, wilson  # noqa: E402
-from generator.manifest import load  # noqa: E402
 
 
 def rotated(deck, lineup: list[str], games: int, seed: int, workers: int | None) -> dict[str, list[int]]:

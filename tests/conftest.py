@@ -17,6 +17,6 @@ def manifest_text() -> str:
 
 @pytest.fixture(scope="session")
 def deck():
-    from generator.manifest import load
+    from generator.deck.manifest import load
 
     return load(MANIFEST)

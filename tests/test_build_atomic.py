@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from generator import build as build_module
-from generator.build import BuildContext, ProductFailed, build
 from generator.cli import main
-from generator.outputs import STAGING_PREFIX
+from generator.products import build as build_module
+from generator.products.build import BuildContext, ProductFailed, build
+from generator.products.outputs import STAGING_PREFIX
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "cards.yaml"
@@ -172,7 +172,7 @@ def test_empty_out_and_only_are_refused(tmp_path, monkeypatch, capsys, argv, mes
 
 
 def test_a_build_after_a_failed_one_succeeds_and_uses_the_cache(out, edited, monkeypatch, capsys):
-    from generator.manifest import load
+    from generator.deck.manifest import load
 
     fail_after_running(monkeypatch, "cards", RuntimeError("boom"))
     assert run(capsys, "build", "--manifest", str(edited), "--out", str(out), "--only", PRODUCTS)[0] == 1

@@ -11,10 +11,10 @@ import os
 import sys
 from pathlib import Path
 
-from generator.build import PRODUCTS, BuildContext, ProductFailed, build
-from generator.outputs import PartlyWritten
-from generator.problems import InputError
 from generator.commands.common import load_deck, report
+from generator.deck.problems import InputError
+from generator.products.build import PRODUCTS, BuildContext, ProductFailed, build
+from generator.products.outputs import PartlyWritten
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     editions = {e.key for e in deck.editions}
     for key in args.edition:
         if key not in editions:
-            from generator.problems import suggest
+            from generator.deck.problems import suggest
             print(f"county-uppy build: unknown edition '{key}'{suggest(key, editions)}; choose from {', '.join(sorted(editions))}", file=sys.stderr)
             return 2
     if args.out == "":
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     only = tuple(dict.fromkeys(x for item in args.only for x in item.split(",") if x))
     for name in only:
         if name not in PRODUCTS:
-            from generator.problems import suggest
+            from generator.deck.problems import suggest
             print(f"county-uppy build: unknown product '{name}'{suggest(name, PRODUCTS)}; choose from {', '.join(PRODUCTS)}", file=sys.stderr)
             return 2
     if args.jobs < 0:

@@ -8,9 +8,9 @@ import os
 import sys
 from typing import Any
 
-from generator.manifest import load
-from generator.model import Deck
-from generator.problems import InputError, Problem
+from generator.deck.manifest import load
+from generator.deck.model import Deck
+from generator.deck.problems import InputError, Problem
 
 
 def report(error: InputError) -> int:

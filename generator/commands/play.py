@@ -50,10 +50,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from generator.deck.problems import InputError
     from generator.engine import EngineError, Game, make_bot, make_record
     from generator.play.inputs import LineInput, TerminalInput
     from generator.play.session import Session
-    from generator.problems import InputError
 
     try:
         deck = load_deck(args.manifest)

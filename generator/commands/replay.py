@@ -7,7 +7,7 @@ import json
 import sys
 
 from generator.commands.common import fail, load_deck, read_json, report
-from generator.problems import InputError
+from generator.deck.problems import InputError
 
 
 def add_parser(sub) -> argparse.ArgumentParser:

@@ -10,13 +10,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from generator.commands.common import load_deck, report as report_problems
+from generator.commands.common import load_deck
+from generator.commands.common import report as report_problems
+from generator.deck.model import Deck
+from generator.deck.problems import InputError
 from generator.engine import Game, make_bot
 from generator.engine.errors import EngineError
 from generator.engine.options import Options
 from generator.engine.simulate import MAX_GAMES, MAX_WORKERS
-from generator.model import Deck
-from generator.problems import InputError
 
 DEFAULT_PLAYERS = "2,4,6"
 DEFAULT_BOTS = "greedy"
@@ -84,7 +85,8 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     from generator.report.assemble import assemble
     from generator.report.render import write
-    from generator.report.run import Variant, run as run_grid
+    from generator.report.run import Variant
+    from generator.report.run import run as run_grid
     from generator.report.summarize import Cell, games_needed
 
     try:

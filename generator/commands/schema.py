@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from generator.manifest_schema import json_schema
-from generator.outputs import write_atomic
+from generator.deck.schema import json_schema
+from generator.products.outputs import write_atomic
 
 
 def add_parser(sub) -> argparse.ArgumentParser:

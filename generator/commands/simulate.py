@@ -10,8 +10,8 @@ import tempfile
 from pathlib import Path
 
 from generator.commands.common import load_deck, report
+from generator.deck.problems import InputError
 from generator.engine.simulate import MAX_GAMES, MAX_WORKERS
-from generator.problems import InputError
 
 
 def add_parser(sub) -> argparse.ArgumentParser:

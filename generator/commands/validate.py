@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from generator.model import BREAKDOWN_GROUPS, Deck
-from generator.problems import InputError
 from generator.commands.common import load_deck, report
+from generator.deck.model import BREAKDOWN_GROUPS, Deck
+from generator.deck.problems import InputError
 
 
 def add_parser(sub) -> argparse.ArgumentParser:

@@ -1,6 +1,6 @@
 """County Uppy's reference rules engine (RULES.md), in the shape of OpenSpiel and python-chess.
 
-    from generator.manifest import load
+    from generator.deck.manifest import load
     from generator.engine import Game
     game = Game(load("cards.yaml"), "the-og", players=4, options={"play2_draws": 2})
     state = game.new_initial_state(seed=7)
@@ -26,7 +26,7 @@ Other entry points:
   `describe_position` (human-readable log lines), `make_record` / `replay` (game records).
 - `simulate(deck, games=..., players=..., ...)` -> a summary dict (see `county-uppy simulate --json`).
 
-Depends only on generator.model and the standard library.
+Depends only on generator.deck.model and the standard library.
 """
 
 from generator.engine.actions import Action

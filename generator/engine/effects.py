@@ -92,7 +92,7 @@ def skip(state: "State", param: int | None, arg: int) -> None:
     state.skip += 1
 
 
-#: Effect functions by the manifest's effect name (generator.model.EFFECT_PARAMS).
+#: Effect functions by the manifest's effect name (generator.deck.model.EFFECT_PARAMS).
 EFFECTS: dict[str, Effect] = {
     "draw_extra": draw_extra,
     "invert_next": invert_next,

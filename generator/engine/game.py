@@ -9,19 +9,18 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
+from generator.deck.model import Deck
 from generator.engine.actions import ANY_SEAT, DISCARD, GIVE, LATE, NO_SEAT, OTHER_SEAT, PLAY, Action
 from generator.engine.effects import EFFECTS, SEAT_CHOICE
 from generator.engine.errors import ActionSyntaxError, OptionError, suggest
 from generator.engine.options import Options
 from generator.engine.state import SHUFFLE_AHEAD, State, shuffle_steps
-from generator.model import Deck
-
 
 
 class Game:
     """The fixed parts of a game. `new_initial_state(seed)` deals a new game.
 
-    `deck` is the validated manifest (generator.manifest.load), `edition` an edition key,
+    `deck` is the validated manifest (generator.deck.manifest.load), `edition` an edition key,
     `players` 2..8, `options` an Options or a mapping of option names (RULES.md) to values.
     """
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
+from generator.deck.model import Deck
 from generator.engine.errors import EngineError, OptionError, PositionError, kind_of, shown, suggest
 from generator.engine.game import Game
-from generator.model import Deck
 
 PENDING_DEFAULTS: dict[str, Any] = {
     "invert": False, "drawn": False, "played": 0, "play2": 0, "play2_next": False, "skip": 0, "gave": False, "owed": [],

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from generator.deck.model import Deck
 from generator.engine.bots import BOTS
 from generator.engine.errors import PositionError, kind_of, shown, suggest
 from generator.engine.game import Game
 from generator.engine.position import apply_decisions, check_decisions
-from generator.model import Deck
 
 RECORD_KEYS = ("seed", "players", "edition", "options", "bots", "decisions", "result")
 #: The keys of a record's "result" (result_of).

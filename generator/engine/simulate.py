@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
-from itertools import repeat
-from math import floor
-from operator import add, is_
 import json
 import os
 import random
 import sys
 import time
+from collections import Counter
 from contextlib import nullcontext
+from itertools import repeat
+from math import floor
+from operator import add, is_
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from generator.deck.model import Deck
 from generator.engine.actions import PLAY
 from generator.engine.bots import RandomBot, make_bot
 from generator.engine.errors import IllegalActionError
@@ -23,7 +24,6 @@ from generator.engine.game import Game
 from generator.engine.options import Options
 from generator.engine.record import make_record
 from generator.engine.view import PlayerView
-from generator.model import Deck
 from generator.workers import WorkerPool
 
 #: The most games one run may ask for: days of work on one core, and still a flat memory use.

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from generator.deck.model import CardType
 from generator.engine import Action, Game, State
-from generator.model import CardType
 
 SHAPES = {"circle": "●", "triangle": "▲", "square": "■", "diamond": "◆", "star": "★", "hexagon": "⬢"}
 

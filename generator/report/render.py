@@ -9,8 +9,8 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from generator.resources import templates_dir
 from generator.report.summarize import TOLERANCE
+from generator.resources import templates_dir
 
 
 def to_json(report: dict[str, Any]) -> str:

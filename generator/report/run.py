@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
+from generator.deck.model import Deck
 from generator.engine import Game, make_bot
 from generator.engine.simulate import game_seed
-from generator.model import Deck
 from generator.report.observe import observe_game
 from generator.report.summarize import Cell
 from generator.report.tally import Tally

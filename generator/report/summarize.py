@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from generator.model import Deck
+from generator.deck.model import Deck
 from generator.report import stats
 from generator.report.tally import Tally
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import sys
 import time
 from pathlib import Path
 
@@ -83,7 +82,7 @@ def play_checked(game: Game, seed: int, *, check_every: int = 1) -> tuple[object
 
 def sweep(games: int, seed: int = 0, *, replay_every: int = 3, roundtrip_every: int = 5) -> dict:
     """Play and check `games` games; every `replay_every`th is replayed and re-dealt from its record."""
-    from generator.manifest import load
+    from generator.deck.manifest import load
 
     deck = load(Path(__file__).resolve().parents[2] / "cards.yaml")
     stopped = 0
@@ -109,7 +108,7 @@ def sweep(games: int, seed: int = 0, *, replay_every: int = 3, roundtrip_every: 
 
 def per_edition(games: int, players: int, seed: int = 0) -> dict[str, dict]:
     """`games` random games of every edition with default options, each checked after every decision."""
-    from generator.manifest import load
+    from generator.deck.manifest import load
 
     deck = load(Path(__file__).resolve().parents[2] / "cards.yaml")
     out = {}

@@ -6,11 +6,20 @@ import dataclasses
 
 import pytest
 
+from generator.deck.model import EFFECT_PARAMS
 from generator.engine import (
-    Action, ActionSyntaxError, EFFECTS, Game, IllegalActionError, OptionError, Options, PositionError,
-    from_position, run_scenario, to_position,
+    EFFECTS,
+    Action,
+    ActionSyntaxError,
+    Game,
+    IllegalActionError,
+    OptionError,
+    Options,
+    PositionError,
+    from_position,
+    run_scenario,
+    to_position,
 )
-from generator.model import EFFECT_PARAMS
 
 
 def test_registry_covers_every_manifest_effect():

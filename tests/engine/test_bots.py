@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from generator.engine import BOTS, from_position, make_bot, simulate, OptionError
+from generator.engine import BOTS, OptionError, from_position, make_bot, simulate
 from generator.engine.simulate import wilson
 
 

@@ -1,4 +1,4 @@
-"""The engine depends on generator.model and the standard library only (ARCHITECTURE.md)."""
+"""The engine depends on generator.deck.model and the standard library only (ARCHITECTURE.md)."""
 
 from __future__ import annotations
 
@@ -15,5 +15,5 @@ def test_engine_never_imports_rendering_libraries():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     modules = json.loads(out)
-    for banned in ("reportlab", "PIL", "jinja2", "yaml", "pydantic", "generator.faces", "generator.pdf", "generator.manifest"):
+    for banned in ("reportlab", "PIL", "jinja2", "yaml", "pydantic", "generator.products.faces", "generator.products.pdf", "generator.deck.manifest"):
         assert not any(m == banned or m.startswith(banned + ".") for m in modules), f"the engine imports {banned}"

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from generator.cli import main
-from generator.manifest import load
-from generator.problems import InputError
+from generator.deck.manifest import load
+from generator.deck.problems import InputError
 
 EDITIONS = {"the-og": 201, "keep-it-simple": 90, "only-chaos": 93, "its-wild-time": 123, "math-is-fun": 168}
 

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from generator.cli import main
-from generator.manifest_schema import json_schema
+from generator.deck.schema import json_schema
 from tests.conftest import MANIFEST, ROOT
 
 SCHEMA_FILE = ROOT / "cards.schema.json"

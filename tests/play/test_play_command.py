@@ -8,8 +8,8 @@ import pytest
 from rich.console import Console
 
 from generator.cli import main
+from generator.deck.manifest import load
 from generator.engine import Game, replay
-from generator.manifest import load
 from generator.play.inputs import LineInput
 from generator.play.session import Session
 

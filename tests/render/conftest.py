@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import BuildContext, build
+from generator.products.build import BuildContext, build
 
 ROOT = Path(__file__).resolve().parents[2]
 RENDER_PRODUCTS = ("deck", "cards", "print", "pod", "tts")

@@ -9,11 +9,11 @@ import itertools
 import pytest
 from PIL import Image, ImageChops
 
-from generator import faces as F
-from generator.faces import Poly, Text, all_faces, face, safe_box
-from generator.manifest import load
-from generator.png import rasterize
-from generator.quickref import quick_reference
+from generator.deck.manifest import load
+from generator.products import faces as F
+from generator.products.faces import Poly, Text, all_faces, face, safe_box
+from generator.products.png import rasterize
+from generator.products.quickref import quick_reference
 
 
 def test_every_text_is_inside_the_safe_zone(deck):
@@ -112,7 +112,7 @@ def test_back_is_one_design(deck):
 
 
 def test_face_png_is_the_face_and_not_blank(built, deck):
-    from generator.render_build import file_names
+    from generator.products.cards import file_names
     with Image.open(built / "cards" / file_names(deck)["=15"]) as im:
         rgb = im.convert("RGB")
         assert rgb.getpixel((412, 5)) == (0x12, 0x12, 0x12)  # chaos: black bleed

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from generator.render_build import file_names
+from generator.products.cards import file_names
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "faces"
 CODES = ["C6", "GM-4", "x2", "PLAY2", "REF", "BLANK", "back"]

@@ -8,7 +8,7 @@ from collections import Counter
 
 from PIL import Image
 
-from generator.render_build import file_names, safe_name
+from generator.products.cards import file_names, safe_name
 from tests.render.conftest import run_build
 
 
@@ -92,7 +92,8 @@ def test_rebuild_is_byte_identical_and_cached(built, deck, tmp_path):
 
 def test_editing_one_card_renders_one_face(built, deck, tmp_path):
     import dataclasses
-    from generator.model import Deck
+
+    from generator.deck.model import Deck
 
     out = tmp_path / "edit"
     run_build(deck, out, only=("cards",), jobs=1)

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from generator.deck.manifest import load
 from generator.engine import Game, game_seed, make_bot, play_game
-from generator.manifest import load
 from generator.report.observe import observe_game
 
 DECK = load(Path(__file__).resolve().parents[2] / "cards.yaml")

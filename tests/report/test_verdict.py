@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.manifest import load
+from generator.deck.manifest import load
 from generator.report.summarize import Cell, add_verdicts, summarize
 from generator.report.tally import Tally
 

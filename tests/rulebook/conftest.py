@@ -13,8 +13,8 @@ MANIFEST = ROOT / "cards.yaml"
 
 def build_rulebook(manifest: Path, out: Path) -> str:
     """`county-uppy build --only rulebook`, through the same code path; the page's text."""
-    from generator.build import BuildContext, build
-    from generator.manifest import load
+    from generator.deck.manifest import load
+    from generator.products.build import BuildContext, build
 
     build(BuildContext(load(manifest), out, manifest), only=("rulebook",))
     return (out / "rulebook.html").read_text(encoding="utf-8")

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from generator import rulebook
-from generator.manifest import load
+from generator.deck.manifest import load
+from generator.products.rulebook import page as rulebook
 from tests.rulebook.conftest import MANIFEST, visible_text
 from tests.rulebook.page import read
 
@@ -75,7 +75,7 @@ def test_every_wild_has_its_picture_and_the_manifest_text(html, deck):
 
 
 def test_quick_reference_section_is_the_quick_reference_data(text, deck):
-    from generator.quickref import quick_reference
+    from generator.products.quickref import quick_reference
 
     ref = quick_reference(deck)
     section = text[text.index("The same summary is printed on the"):]
@@ -99,7 +99,7 @@ def test_every_rule_option_is_stated_with_its_default(html):
 
 
 def test_worked_examples_are_played_by_the_engine(deck):
-    from generator.rulebook_examples import EXAMPLES, play_examples
+    from generator.products.rulebook.examples import EXAMPLES, play_examples
 
     played = play_examples(deck)
     assert [e["key"] for e in played] == [e.key for e in EXAMPLES]
@@ -108,7 +108,7 @@ def test_worked_examples_are_played_by_the_engine(deck):
 
 
 def test_the_page_prints_what_the_engine_did(text, deck):
-    from generator.rulebook_examples import play_examples
+    from generator.products.rulebook.examples import play_examples
 
     names = ["Ana", "Ben", "Cai", "Dot"]
     for ex in play_examples(deck):
@@ -127,7 +127,7 @@ def test_the_page_prints_what_the_engine_did(text, deck):
 
 
 def test_a_broken_example_stops_the_build(deck):
-    from generator.rulebook_examples import Example, ExampleError, play_examples
+    from generator.products.rulebook.examples import Example, ExampleError, play_examples
 
     wrong = Example("miss", lambda d: {"players": 2, "hands": [["C5"], ["G1"]], "count": 1, "pending": {"drawn": True}},
                     ("play C5",), {"target": True})
@@ -154,9 +154,9 @@ def test_the_stylesheet_is_inlined_verbatim(html):
 
 
 def test_a_build_leaves_out_an_example_a_tweak_broke_and_says_so(deck, tmp_path, monkeypatch):
-    from generator import rulebook_examples
-    from generator.build import BuildContext
-    from generator.rulebook_examples import EXAMPLES, Example
+    from generator.products.build import BuildContext
+    from generator.products.rulebook import examples as rulebook_examples
+    from generator.products.rulebook.examples import EXAMPLES, Example
 
     broken = Example("over", lambda d: {"players": 2, "hands": [["C1"], ["G1"]], "pending": {"drawn": True}},
                      ("play C1",), {"bust": True})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator import rulebook
+from generator.products.rulebook import page as rulebook
 from tests.rulebook.conftest import MANIFEST, build_rulebook
 from tests.rulebook.page import read
 

@@ -16,7 +16,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from generator.outputs import write_atomic
+from generator.products.outputs import write_atomic
 
 CACHE_DIR = ".cache"
 

@@ -12,7 +12,7 @@ from typing import Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from generator.model import EFFECT_PARAMS, KINDS
+from generator.deck.model import EFFECT_PARAMS, KINDS
 
 Kind = Literal[KINDS]  # type: ignore[valid-type]
 EffectName = Literal[tuple(EFFECT_PARAMS)]  # type: ignore[valid-type]

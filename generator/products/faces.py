@@ -9,14 +9,14 @@ The background extends past the trim far enough for any bleed a print profile as
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Union
 
-from generator import typeface as tf
-from generator.model import CardType, Deck
-from generator.quickref import quick_reference
-from generator.units import BLEED, SAFE, TRIM_H, TRIM_W
+from generator.deck.model import CardType, Deck
+from generator.products import typeface as tf
+from generator.products.quickref import quick_reference
+from generator.products.units import BLEED, SAFE, TRIM_H, TRIM_W
 
 W, H = TRIM_W, TRIM_H
 #: Backgrounds reach exactly the 1/8 in bleed (every print profile fits inside it).

@@ -12,10 +12,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from generator import manifest_schema as schema
-from generator.model import EFFECT_PARAMS, KINDS, PLAYING_KINDS, CardSet, CardType, Colour, Deck, Edition, Effect, GameParams
-from generator.problems import InputError, Problem, suggest
-from generator.yaml_source import Loc, Source, read
+from generator.deck import schema
+from generator.deck.model import EFFECT_PARAMS, KINDS, PLAYING_KINDS, CardSet, CardType, Colour, Deck, Edition, Effect, GameParams
+from generator.deck.problems import InputError, Problem, suggest
+from generator.deck.yaml_source import Loc, Source, read
 
 SECTIONS = tuple(schema.Manifest.model_fields)
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")

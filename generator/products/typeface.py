@@ -1,4 +1,4 @@
-"""The project's typeface (DejaVu Sans, shipped in generator/fonts/) and text measurement.
+"""The project's typeface (DejaVu Sans, shipped in generator/products/fonts/) and text measurement.
 
 Both backends draw with these files: reportlab embeds them in the PDFs, Pillow rasterizes
 them into the PNGs. Layout measures with the font's own advance widths, so a line that fits

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from generator.model import Deck
+from generator.deck.model import Deck
 
 
 class ExampleError(RuntimeError):

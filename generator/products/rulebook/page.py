@@ -2,7 +2,7 @@
 
 The templates hold every word and all markup; this module hands them data only: game
 parameters, card counts, wild texts, rule options (from the engine), the quick reference
-(from generator.quickref, the same data the reference card prints), worked examples played
+(from generator.products.quickref, the same data the reference card prints), worked examples played
 by the engine at build time, and the card images as data: URIs. So a designer's change to
 cards.yaml reaches the rulebook without anyone editing prose.
 """
@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING, Any, Mapping
 import jinja2
 from markupsafe import Markup
 
-from generator import rulebook_images
-from generator.model import CardType, Deck
-from generator.rulebook_images import CardImage
-from generator.outputs import Artifact, write_artifact
+from generator.deck.model import CardType, Deck
+from generator.products.outputs import Artifact, write_artifact
+from generator.products.rulebook import images as rulebook_images
+from generator.products.rulebook.images import CardImage
 from generator.resources import templates_dir
 
 if TYPE_CHECKING:
-    from generator.build import BuildContext
+    from generator.products.context import BuildContext
 
 RULEBOOK = "rulebook.html"
 
@@ -219,7 +219,7 @@ def render(deck: Deck, images: Mapping[str, CardImage] | None = None, left_out: 
     A worked example the engine no longer plays as its caption says raises ExampleError, or
     with a `left_out` list is left out of the page and explained in that list.
     """
-    from generator.rulebook_examples import play_examples
+    from generator.products.rulebook.examples import play_examples
 
     images = dict(images if images is not None else card_images(deck))
     ctx = context(deck, images, play_examples(deck, left_out=left_out), quick_reference(deck))
@@ -228,7 +228,7 @@ def render(deck: Deck, images: Mapping[str, CardImage] | None = None, left_out: 
 
 def quick_reference(deck: Deck) -> Any:
     """The quick-reference card's summary: the same data the card face prints."""
-    from generator.quickref import quick_reference as summary
+    from generator.products.quickref import quick_reference as summary
 
     return summary(deck)
 

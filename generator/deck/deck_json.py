@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.model import CardType, Deck
+from generator.deck.model import CardType, Deck
 
 
 def card_json(card: CardType) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.model import CardType, Deck
+from generator.deck.model import CardType, Deck
 
 #: One short line per wild effect; `{factor}`, `{value}`, `{target}`, `{hand_size}` are filled
 #: from the card's parameters and the game parameters.

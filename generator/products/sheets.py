@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.model import CardType, Deck
-from generator.units import BLEED_IN, PAPERS, TRIM_H_IN, TRIM_W_IN, inch
+from generator.deck.model import CardType, Deck
+from generator.products.units import BLEED_IN, PAPERS, TRIM_H_IN, TRIM_W_IN, inch
 
 COLS, ROWS = 3, 3
 PER_PAGE = COLS * ROWS

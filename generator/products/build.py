@@ -12,40 +12,19 @@ as it was and the staging folder is removed.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable
 
-from generator.deck_json import deck_json
-from generator.model import Deck
-from generator.outputs import Artifact, PartlyWritten, Staging, json_bytes, write_artifact
-from generator.rulebook import build_rulebook
-from generator.render_build import build_cards, build_pod, build_print, build_tts
+from generator.deck.deck_json import deck_json
+from generator.products.cards import build_cards
+from generator.products.context import BuildContext
+from generator.products.outputs import Artifact, PartlyWritten, Staging, json_bytes, write_artifact
+from generator.products.pod import build_pod
+from generator.products.print_and_play import build_print
+from generator.products.rulebook.page import build_rulebook
+from generator.products.tts import build_tts
 from generator.workers import interrupts_held
 
 BUILD_JSON = "build.json"
-
-
-@dataclass
-class BuildContext:
-    deck: Deck
-    #: where products write: the output folder, or during build() the staging folder standing in for it
-    out: Path
-    manifest: Path
-    editions: tuple[str, ...] = ()  #: per-edition products asked for (--edition)
-    papers: tuple[str, ...] = ("letter", "a4")
-    jobs: int = 0  #: worker processes; 0 means one per core
-    progress: bool = False  #: show a progress bar (only on a terminal)
-    pod: tuple[str, ...] = ("tgc", "mpc", "dtc")  #: print-on-demand profiles (--pod)
-    tts_url: str = ""  #: where TTS loads the deck sheets from (--tts-url); default: file URI of output/tts
-    shared: dict = field(default_factory=dict)  #: work products share within one build (rendered faces)
-    notes: list[str] = field(default_factory=list)  #: lines to print after the build
-    staging: Staging | None = None  #: the build's staging folder while build() runs
-
-    @property
-    def target(self) -> Path:
-        """The output folder the build ends up in (ctx.out, unless a build is staging)."""
-        return self.staging.dest if self.staging is not None else self.out
 
 
 class ProductFailed(Exception):
@@ -98,7 +77,7 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
         write_artifact(ctx.out, BUILD_JSON, json_bytes(record), "json")
         with interrupts_held(reraise=False):
             staging.commit(last=(BUILD_JSON,))
-            store = ctx.shared.get("cache")  # the face cache (render_build.cache): its new entries, its pruning
+            store = ctx.shared.get("cache")  # the face cache (rendered.cache): its new entries, its pruning
             if store is not None:
                 store.commit()
     except PartlyWritten:

@@ -16,10 +16,10 @@ from reportlab.lib.rl_accel import escapePDF
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
-from generator import sheets
-from generator import typeface as tf
-from generator.faces import Face, Poly, Stroke, Text
-from generator.units import BLEED, PAPERS, TRIM_H, TRIM_W, dots_to_pt
+from generator.products import sheets
+from generator.products import typeface as tf
+from generator.products.faces import Face, Poly, Stroke, Text
+from generator.products.units import BLEED, PAPERS, TRIM_H, TRIM_W, dots_to_pt
 
 FOOTER_SIZE = 6.0
 FOOTER_INK = "#444444"

@@ -14,9 +14,9 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 from PIL.PngImagePlugin import PngInfo
 
-from generator import typeface as tf
-from generator.faces import Face, Poly, Stroke, Text
-from generator.units import DPI, TRIM_H, TRIM_W
+from generator.products import typeface as tf
+from generator.products.faces import Face, Poly, Stroke, Text
+from generator.products.units import DPI, TRIM_H, TRIM_W
 
 #: Bumped whenever the rasterizer's output changes, so cached images are redrawn.
 RENDERER_VERSION = "png-2"

@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from generator.problems import InputError, Problem
+from generator.deck.problems import InputError, Problem
 
 #: Nodes that following aliases may produce before the document counts as hostile.
 NODE_BUDGET = 200_000

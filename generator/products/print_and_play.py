@@ -1,0 +1,58 @@
+"""output/print/: print-and-play PDF sheets, the complete printed set and each edition asked for,
+on every paper, as duplex, fronts-only and backs-only files."""
+
+from __future__ import annotations
+
+from generator.products import pdf, sheets
+from generator.products.context import BuildContext
+from generator.products.face_cache import code_version, key
+from generator.products.outputs import Artifact, write_artifact
+from generator.products.rendered import cache, chars, face_keys, pdf_forms, run_jobs
+
+
+def _sheet_job(ops: dict[str, bytes], pages: list[sheets.Page], set_names: dict[str, str], paper: str, mode: str,
+               filename: str, charset_: str) -> tuple[bytes, int]:
+    return pdf.sheet_pdf(ops, pages, set_names, paper, mode, filename, charset_)
+
+
+def print_sets(ctx: BuildContext) -> list[tuple[str, list]]:
+    """(file suffix, card types): the complete printed set, then each edition asked for.
+
+    An edition's file holds its playing cards plus the quick-reference cards.
+    """
+    deck = ctx.deck
+    sets: list[tuple[str, list]] = [("", list(deck.cards))]
+    for key_ in ctx.editions:
+        codes = set(deck.edition(key_).codes)
+        sets.append((f"-{key_}", [c for c in deck.cards if c.code in codes or c.kind == "reference"]))
+    return sets
+
+
+def build_print(ctx: BuildContext) -> list[Artifact]:
+    """output/print/county-uppy-PAPER[-EDITION][-fronts|-backs].pdf."""
+    ops, keys, cs, store = pdf_forms(ctx), face_keys(ctx), chars(ctx), cache(ctx)
+    set_names = {s.key: s.name for s in ctx.deck.sets}
+    jobs, meta = [], []
+    for paper in ctx.papers:
+        for suffix, cards in print_sets(ctx):
+            pages = sheets.pages(ctx.deck, cards)
+            used = [k for k in ops if k == "back" or any(k in p.codes for p in pages)]
+            count = sum(len(p.codes) for p in pages)
+            for mode, tail in (("duplex", ""), ("fronts", "-fronts"), ("backs", "-backs")):
+                name = f"county-uppy-{paper}{suffix}{tail}.pdf"
+                needs = ["back"] if mode == "backs" else used
+                k = key("pdf", code_version(), [keys[u] for u in needs], pages, set_names, paper, mode, name, cs)
+                data = store.get("pdf", k)
+                if data is None:
+                    jobs.append(({u: ops[u] for u in needs}, pages, set_names, paper, mode, name, cs))
+                meta.append((name, count, len(pages) * (2 if mode == "duplex" else 1), k, data))
+    results = iter(run_jobs(ctx, _sheet_job, jobs, "print sheets"))
+    arts = []
+    for name, count, n_pages, k, data in meta:
+        if data is None:
+            data, made = next(results)
+            assert made == n_pages
+            store.put("pdf", k, data)
+        arts.append(write_artifact(ctx.out, f"print/{name}", data, "pdf", cards=count, pages=n_pages))
+    store.prune("pdf")
+    return arts
