@@ -11,7 +11,7 @@ from generator.deck.problems import InputError
 
 def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("scenario", help="apply a scenario's decisions to its position and print the result",
-                       description="Load a position (CONTRACT.md) plus its \"decisions\", apply them and print "
+                       description="Load a position (docs/formats.md) plus its \"decisions\", apply them and print "
                                    "the resulting position. Exit 1 if a decision is illegal, 2 if the file is unreadable.")
     p.add_argument("file", metavar="FILE", help="a scenario JSON file: a position plus \"decisions\": [...]")
     p.add_argument("--json", action="store_true", help="print the resulting position as JSON")

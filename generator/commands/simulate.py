@@ -25,7 +25,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--bots", default="random", metavar="a,b,..",
                    help="bot per seat, repeated cyclically: random, greedy, search (default: random)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="a rule option (RULES.md), e.g. all_out=draw; repeatable")
+                   help="a rule option (docs/rules.md), e.g. all_out=draw; repeatable")
     p.add_argument("--workers", type=int, default=None, metavar="W", help="worker processes (default: all cores)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--record", default=None, metavar="DIR", help="save every game's record as DIR/game-NNNNNN.json")

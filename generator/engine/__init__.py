@@ -1,4 +1,4 @@
-"""County Uppy's reference rules engine (RULES.md), in the shape of OpenSpiel and python-chess.
+"""County Uppy's reference rules engine (docs/rules.md), in the shape of OpenSpiel and python-chess.
 
     from generator.deck.manifest import load
     from generator.engine import Game
@@ -16,12 +16,12 @@ Other entry points:
 - SPEED: when a player is over `options.speed_seconds`, the terminal calls `state.late()`
   (the decision "late"): that player owes one discard, then still plays; records keep it.
   `speed_seconds` None means the game is not played at SPEED; `SPEED_SECONDS_DEFAULT` (10,
-  RULES.md §7) is the tempo to use when SPEED is asked for without one.
+  docs/rules.md R7.5) is the tempo to use when SPEED is asked for without one.
 - Why discards were owed: `state.penalties_by_cause()` ({"mismatch", "bust", "target",
   "late"} counts); per play `state.last_penalty`, `state.last_count`, `state.sixteen_by`.
 - `play_game(game, bots, seed, observer=fn)` calls `fn(state, seat, action)` after each decision;
   `bot_seed(seed)` is the seed of the bots' RNG in game `seed`.
-- `to_position(state)` / `from_position(deck, dict)` (CONTRACT.md positions), `run_scenario(deck,
+- `to_position(state)` / `from_position(deck, dict)` (docs/formats.md positions), `run_scenario(deck,
   dict)` (a position plus "decisions" -> the resulting position), `decision_line` and
   `describe_position` (human-readable log lines), `make_record` / `replay` (game records).
 - `simulate(deck, games=..., players=..., ...)` -> a summary dict (see `county-uppy simulate --json`).

@@ -19,7 +19,7 @@ NO_SEAT, OTHER_SEAT, ANY_SEAT = 0, 1, 2
 class Action:
     """One decision of a game.
 
-    `str(action)` is the decision string of CONTRACT.md and `Action.parse` reads it back;
+    `str(action)` is the decision string of docs/formats.md and `Action.parse` reads it back;
     `repr(action)` evaluates back into an equal action.
     """
 

@@ -1,4 +1,4 @@
-"""Wild effects (RULES.md §6): a registry keyed by the manifest's effect names.
+"""Wild effects (docs/rules.md R6): a registry keyed by the manifest's effect names.
 
 Each effect is `fn(state, param, arg)`: `state` is the State being played on (the player
 who played the card is `state.turn`), `param` the card's parameter from the manifest

@@ -21,7 +21,7 @@ class Game:
     """The fixed parts of a game. `new_initial_state(seed)` deals a new game.
 
     `deck` is the validated manifest (generator.deck.manifest.load), `edition` an edition key,
-    `players` 2..8, `options` an Options or a mapping of option names (RULES.md) to values.
+    `players` 2..8, `options` an Options or a mapping of option names (docs/rules.md) to values.
     """
 
     def __init__(self, deck: Deck, edition: str = "the-og", players: int = 4, options: Options | Mapping[str, Any] | None = None):

@@ -1,4 +1,4 @@
-"""Rule options by their RULES.md names, validated, with their defaults first."""
+"""Rule options by their docs/rules.md names, validated, with their defaults first."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from generator.engine.errors import OptionError, suggest
 
-#: RULES.md §7: SPEED's tempo limit in seconds when SPEED is asked for without one.
+#: docs/rules.md R7.5: SPEED's tempo limit in seconds when SPEED is asked for without one.
 SPEED_SECONDS_DEFAULT = 10
 #: The shortest and longest tempo limit a game may set, in seconds.
 SPEED_SECONDS_RANGE = (1, 3600)
@@ -28,7 +28,7 @@ CHOICES: dict[str, tuple[Any, ...] | None] = {
 
 @dataclass(frozen=True)
 class Options:
-    """The rule options of one game (RULES.md). Defaults are the rulebook's rules."""
+    """The rule options of one game (docs/rules.md). Defaults are the rulebook's rules."""
 
     wild_sets_target: bool = False  #: R4.4: a wild becomes the match target (every card matches it)
     all_out: str = "sixteen_wins"  #: R5.2: "sixteen_wins" or "draw" when nobody is left

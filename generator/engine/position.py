@@ -1,4 +1,4 @@
-"""Positions (CONTRACT.md): a State as a person would write it, both ways, and scenarios."""
+"""Positions (docs/formats.md): a State as a person would write it, both ways, and scenarios."""
 
 from __future__ import annotations
 
@@ -32,9 +32,9 @@ SCENARIO_KEYS = ("decisions", "expected", "expected_error", "rule", "description
 
 
 def to_position(state) -> dict[str, Any]:
-    """The position dict of a State (CONTRACT.md), with every pending key.
+    """The position dict of a State (docs/formats.md), with every pending key.
 
-    One key beyond CONTRACT.md's shape (extra keys are allowed): `last_count`, the count
+    One key beyond docs/formats.md's shape (extra keys are allowed): `last_count`, the count
     once the last card played had taken effect, before any reset (a bust to 19 shows
     "count": 0, "last_count": 19). A position may omit it (it then equals `count`).
     """

@@ -1,4 +1,4 @@
-"""Game records (CONTRACT.md): seed + decisions, replayed exactly."""
+"""Game records (docs/formats.md): seed + decisions, replayed exactly."""
 
 from __future__ import annotations
 

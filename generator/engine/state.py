@@ -1,4 +1,4 @@
-"""State: one game in progress, and the rules that move it (RULES.md §3–8).
+"""State: one game in progress, and the rules that move it (docs/rules.md R3-R8).
 
 A State is mutated in place by `apply(action)`. Everything that needs no decision
 (discards owed by empty hands, eliminations, the winner, passing the turn, skips) is
@@ -209,7 +209,7 @@ class State:
     def apply(self, action: "Action | str") -> None:
         """Apply one decision (an Action or its string); raise IllegalActionError if not allowed.
 
-        `late` (SPEED only) makes the player whose turn it is owe one discard (RULES.md §7).
+        `late` (SPEED only) makes the player whose turn it is owe one discard (docs/rules.md R7.5).
         """
         if action.__class__ is not Action or action.card < 0 and action.kind != LATE:
             action = self.game.action(action)
@@ -239,7 +239,7 @@ class State:
         return dict(zip(PENALTY_CAUSES, self.penalties))
 
     def position(self) -> dict:
-        """This state as a position dict (CONTRACT.md)."""
+        """This state as a position dict (docs/formats.md)."""
         from generator.engine.position import to_position
 
         return to_position(self)
@@ -252,7 +252,7 @@ class State:
 
     def _run(self, action: Action | None, rnd: Callable[[], float] | None = None, stats: list[int] | None = None,
              settle: bool = False) -> None:
-        """The rules of a turn (RULES.md §4-8), in one loop: apply decisions, resolve what needs none.
+        """The rules of a turn (docs/rules.md R4-R8), in one loop: apply decisions, resolve what needs none.
 
         - `action` (a legal Action, or `late`): apply it and resolve what follows, up to the
           next decision; the next turn's draw waits until that decision is asked for.

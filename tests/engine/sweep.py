@@ -1,4 +1,4 @@
-"""The invariant sweep (RULES.md §8), shared by the test and the larger optional run.
+"""The invariant sweep (docs/rules.md R8), shared by the test and the larger optional run.
 
     python -m tests.engine.sweep 20000                         # a bigger run from the repository root
     python -m tests.engine.sweep --per-edition 10000 --players 4   # N default games of every edition

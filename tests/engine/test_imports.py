@@ -1,4 +1,4 @@
-"""The engine depends on generator.deck.model and the standard library only (ARCHITECTURE.md)."""
+"""The engine depends on generator.deck.model and the standard library only (docs/architecture.md)."""
 
 from __future__ import annotations
 

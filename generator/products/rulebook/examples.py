@@ -1,6 +1,6 @@
 """The rulebook's worked examples: small positions the engine plays at build time.
 
-Each example is a CONTRACT.md position plus decisions. The engine plays them step by step
+Each example is a docs/formats.md position plus decisions. The engine plays them step by step
 and the rulebook prints what the engine's positions say (count, cards in play, hands, who
 owes a discard, who is out), so the text and the result cannot disagree. Counts are set
 relative to the manifest's target (and the x2 card's factor), so a tweak to cards.yaml

@@ -154,7 +154,7 @@ def effect_cards(deck: Deck, images: Mapping[str, CardImage]) -> dict[str, dict[
 
 
 def speed_seconds_default() -> int:
-    """SPEED's tempo limit when none is agreed (RULES.md §7), from the engine."""
+    """SPEED's tempo limit when none is agreed (docs/rules.md R7.5), from the engine."""
     from generator.engine.options import SPEED_SECONDS_DEFAULT
 
     return SPEED_SECONDS_DEFAULT
