@@ -42,6 +42,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
     p.add_argument("--record", default=None, metavar="PATH",
                    help="where to save the game record (default output/games/play-DATE-seedS.json)")
+    p.add_argument("--hints", action="store_true",
+                   help="mark the cards in your hand whose play would cost you a discard, and why")
     p.add_argument("--delay", type=float, default=0.7, metavar="SECONDS",
                    help="pause after each bot move at a terminal, 0 to 60 (default 0.7)")
     return p
@@ -95,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         inp = TerminalInput(console, delay=args.delay)
     else:
         inp = LineInput(sys.stdin, console)
-    session = Session(game, seed, args.seat, bot_names, inp)
+    session = Session(game, seed, args.seat, bot_names, inp, hints=args.hints)
     outcome = session.run()
     session.screen.acting = -1 if session.state.is_terminal() else session.screen.acting
     inp.show(session.screen)

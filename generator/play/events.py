@@ -12,21 +12,25 @@ from rich.text import Text
 
 from generator.engine import Action, State
 from generator.play.describe import card_text, seat_name
+from generator.play.penalties import MISMATCH, OVER, TARGET, UNDER, Out, Penalty, outs, penalties
 
 
 def event_text(before: State, action: Action, after: State, actor: int, human: int, bots: list[str]) -> Text:
     game = after.game
     who = "you" if actor == human else seat_name(actor, human, bots)
     out = Text()
+    owing = penalties(before, action, after, actor)
     if action.kind == "play":
         out.append(f"{who} played " if actor != human else "you played ")
         out.append_text(card_text(game, action.code))
         if action.seat is not None:
             out.append(f" → {'you' if action.seat == human else f'seat {action.seat}'}")
-        if after.sixteen_by == actor:
-            out.append(f"; the count hit {game.target}! everyone else owes a discard", style="bold green")
+        reached = after.last_count
+        if reached == game.target:
+            out.append(f"; the count hit {game.target}!", style="bold green")
         elif not after.in_play:
-            out.append(f"; the count went past {game.target} or below 0: back to 0", style="bold red")
+            side = f"over {game.target}" if reached > game.target else "below 0"
+            out.append(f"; the count went to {reached}, {side}: back to 0", style="bold red")
         else:
             out.append(f"; count {after.count}")
         lost = _lost(before, after, human)
@@ -53,12 +57,12 @@ def event_text(before: State, action: Action, after: State, actor: int, human: i
             out.append(f"seat {action.seat} gave seat {before.turn} a card")
     elif action.kind == "late":
         out.append(f"{who} took too long (SPEED) and owe{'' if actor == human else 's'} a discard", style="bold red")
-    new_owed = [s for s in after.owed if s != actor or action.kind != "discard"]
-    if action.kind == "play" and new_owed:
-        names = ", ".join("you" if s == human else f"seat {s}" for s in dict.fromkeys(new_owed))
-        out.append(f"; to discard: {names}")
-    for s in after.out_order[len(before.out_order):]:
-        out.append(f"; {'you are' if s == human else f'seat {s} is'} out", style="bold")
+    for line in why_owed(owing, game, human):
+        out.append("; ")
+        out.append_text(line)
+    for gone in outs(before, after, owing):
+        out.append("; ")
+        out.append_text(out_text(gone, human))
     return out
 
 
@@ -67,3 +71,59 @@ def _lost(before: State, after: State, human: int) -> list[str]:
     codes = after.game.codes
     gone = Counter(before.hands[human]) - Counter(after.hands[human])
     return [codes[c] for c in sorted(gone.elements())]
+
+
+RED = "bold red"
+
+
+def _name(seat: int, human: int) -> str:
+    return "you" if seat == human else f"seat {seat}"
+
+
+def _owe(seats: list[int], human: int) -> str:
+    names = ", ".join(_name(s, human) for s in seats)
+    return f"{names} owe{'s' if len(seats) == 1 and seats[0] != human else ''} a discard"
+
+
+def why_owed(owing: list[Penalty], game, human: int) -> list[Text]:
+    """One clause per discard owed and its cause: `you owe a discard: ● cyan 5 does not match ■ magenta 1`."""
+    lines: list[Text] = []
+    for p in owing:
+        if p.cause == MISMATCH:
+            line = Text(f"{_owe([p.seat], human)}: ", style=RED)
+            lines.append(line.append_text(cause_text(p, game)))
+        elif p.cause in (OVER, UNDER):
+            side = f"over {game.target}" if p.cause == OVER else "below 0"
+            lines.append(Text(f"{_owe([p.seat], human)} for going {side}", style=RED))
+    hit = [p for p in owing if p.cause == TARGET]
+    if hit:
+        by = hit[0].by
+        whose = "your" if by == human else f"seat {by}'s"
+        lines.append(Text(f"{_owe([p.seat for p in hit], human)}: {whose} card made exactly {game.target}",
+                          style="bold green" if by == human else RED))
+    return lines
+
+
+def cause_text(p: Penalty, game, *, with_card: bool = True) -> Text:
+    """The cause alone: `● cyan 5 does not match ■ magenta 1 (...)`, `count 19, over 16`, `count -2, below 0`."""
+    if p.cause == MISMATCH:
+        line = Text()
+        if with_card:
+            line.append_text(card_text(game, p.card)).append(" ", style=RED)
+        line.append("does not match ", style=RED)
+        line.append_text(card_text(game, p.match))
+        return line.append(" (no shared colour or number)", style=RED)
+    if p.cause == OVER:
+        return Text(f"count {p.count}, over {game.target}", style=RED)
+    if p.cause == UNDER:
+        return Text(f"count {p.count}, below 0", style=RED)
+    if p.cause == TARGET:
+        return Text(f"seat {p.by}'s card made exactly {game.target}", style=RED)
+    return Text("too slow (SPEED)", style=RED)
+
+
+def out_text(gone: Out, human: int) -> Text:
+    """`you are out: a discard was owed and no card was left`, or `seat 2 is out: no card left to play`."""
+    who = "you are" if gone.seat == human else f"seat {gone.seat} is"
+    why = "a discard was owed and no card was left" if gone.owed else "no card left to play"
+    return Text(f"{who} out: {why}", style="bold")

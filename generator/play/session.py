@@ -20,7 +20,8 @@ from generator.engine import Action, Game, State, make_bot
 from generator.engine.actions import DISCARD, GIVE, PLAY
 from generator.engine.simulate import bot_seed
 from generator.play.describe import action_text, card_text, seat_name
-from generator.play.events import event_text
+from generator.play.events import cause_text, event_text, out_text
+from generator.play.penalties import Out, costly_plays
 from generator.play.screen import Prompt, Screen
 
 QUIT_WORDS = ("q", "quit", "exit")
@@ -36,11 +37,13 @@ class Session:
     bot_names: list[str]  #: one per seat; the human's entry is "human"
     inp: object  #: a LineInput or TerminalInput
     clock: object = None
+    hints: bool = False  #: mark the cards whose play would cost the human a discard
+    start: State | None = None  #: play on from this position instead of dealing `seed` (tests, puzzles)
     state: State = field(init=False)
     outcome: str = field(init=False, default="")  #: "over", "quit", "eof" or "interrupted"
 
     def __post_init__(self) -> None:
-        self.state = self.game.new_initial_state(self.seed)
+        self.state = self.start if self.start is not None else self.game.new_initial_state(self.seed)
         self.rng = random.Random(bot_seed(self.seed))
         self.bots = {s: make_bot(n) for s, n in enumerate(self.bot_names) if s != self.human}
         self.screen = Screen(self.state, self.human, self.bot_names, self.seed)
@@ -64,9 +67,12 @@ class Session:
         while not s.is_terminal():
             drawing = s.turn == self.human and not s.drawn and not s.owed
             before = Counter(s.hands[self.human]) if drawing else None
-            actor = s.current_player()
+            gone = len(s.out_order)
+            actor = s.current_player()  # makes the turn's draw (R4.1), or puts a player with no card out (R4.2)
             if before is not None:
                 self._tell_draw(before)
+            for seat in s.out_order[gone:]:
+                self._log(out_text(Out(seat, owed=False), self.human))
             if s.is_terminal():
                 break
             self.screen.acting = actor
@@ -96,6 +102,7 @@ class Session:
         # One choice per card; a card that names a player (Steal, Trade, Re-Deal) asks whom next.
         firsts = [a if a.seat is None else Action(PLAY, a.code) for a in plays]
         firsts = list(dict.fromkeys(firsts))
+        self._costs: dict | None = None  # the hints, worked out once per question
         while True:
             pick = self._ask(f"Your turn{second}: which card do you play?", firsts, deadline, typed=plays,
                              labels=[self._card_label(a, plays) for a in firsts])
@@ -142,6 +149,13 @@ class Session:
         label = action_text(self.state, first, self.human, self.bot_names)
         if first not in plays:
             label.append(" → then choose a player", style="italic")
+        if self.hints:
+            if self._costs is None:
+                self._costs = costly_plays(self.state)
+            cost = self._costs.get(first.code)
+            if cost:
+                label.append("  ✗ costs a discard: ", style="bold red")
+                label.append_text(Text("; ").join(cause_text(p, self.game, with_card=False) for p in cost))
         return label
 
     def _target_question(self, code: str) -> str:
