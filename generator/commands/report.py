@@ -19,6 +19,10 @@ from generator.engine.errors import EngineError
 from generator.engine.options import Options
 from generator.engine.simulate import MAX_GAMES, MAX_WORKERS
 
+#: The default cap of a sequential run (kept equal to generator.report.rounds.MAX_GAMES_PER_CELL,
+#: which tests check; repeated here so that building the parser imports nothing of the report).
+MAX_GAMES_PER_CELL = 20_000
+
 DEFAULT_PLAYERS = "2,4,6"
 DEFAULT_BOTS = "greedy"
 
@@ -39,8 +43,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                    "a verdict per edition.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=None, metavar="N",
-                   help=f"games per cell of the grid, 1..{MAX_GAMES} (default: as many as a verdict needs: "
-                        "400 for 2 players, 1200 for 4, 2000 for 6)")
+                   help=f"exactly N games per cell of the grid, 1..{MAX_GAMES} (default: play in rounds until "
+                        "every verdict is settled: first 400 games per cell for 2 players, 1200 for 4, 2000 for 6, "
+                        "then each unsettled cell on to the games its verdict asks for, up to --max-games)")
+    p.add_argument("--max-games", type=int, default=None, metavar="N",
+                   help=f"without --games: the most games a cell plays before its verdict is left open, "
+                        f"1..{MAX_GAMES} (default {MAX_GAMES_PER_CELL})")
     p.add_argument("--players", default=DEFAULT_PLAYERS, metavar="LIST",
                    help=f"player counts, comma-separated (default {DEFAULT_PLAYERS})")
     p.add_argument("--edition", action="append", metavar="KEY", help="an edition to include (repeatable; default all)")
@@ -86,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.report.assemble import assemble
     from generator.report.render import write
     from generator.report.run import Variant
+    from generator.report.rounds import Round, rounds_json, run_until_settled
     from generator.report.run import run as run_grid
     from generator.report.summarize import Cell, games_needed
 
@@ -97,6 +106,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.games is not None and not 1 <= args.games <= MAX_GAMES:
             raise UsageError(f"--games must be 1..{MAX_GAMES}, not {args.games}")
+        if args.max_games is not None:
+            if args.games is not None:
+                raise UsageError("--max-games caps a run that plays until its verdicts are settled; "
+                                 "with --games every cell plays exactly that many")
+            if not 1 <= args.max_games <= MAX_GAMES:
+                raise UsageError(f"--max-games must be 1..{MAX_GAMES}, not {args.max_games}")
         if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
             raise UsageError(f"--workers must be 1..{MAX_WORKERS}, not {args.workers}")
         players = parse_players(args.players, deck)
@@ -123,15 +138,46 @@ def run(args: argparse.Namespace) -> int:
     # The design side never plays Teams, so its seats set how many games a verdict needs.
     games = {cell: args.games or games_needed(1 / cell.players) for cell in cells}
     by_players = {str(n): args.games or games_needed(1 / n) for n in players}
+    cap = args.max_games or MAX_GAMES_PER_CELL
     settings = {"games": args.games or "auto", "games_by_players": by_players, "players": players, "editions": editions, "bots": mixes, "seed": args.seed,
                 "manifest": args.manifest, "against": args.against, "options": tweak}
-    planned = sum(games[c] for v in variants for c in cells if any(e.key == c.edition for e in v.deck.editions))
     workers = args.workers or os.cpu_count() or 1
-    print(f"playing {planned} games ({len(cells)} cells x {'/'.join(map(str, by_players.values()))} games"
-          f"{' x 2 sides' if len(variants) == 2 else ''}) on {min(workers, planned)} worker(s)...", file=sys.stderr)
+    sides = ' x 2 sides' if len(variants) == 2 else ''
     start = time.perf_counter()
-    with progress_bar(planned) as tick:
-        outcome = run_grid(variants, cells, games, seed=args.seed, workers=args.workers, progress=tick)
+    if args.games is not None:
+        planned = sum(games[c] for v in variants for c in cells if any(e.key == c.edition for e in v.deck.editions))
+        print(f"playing {planned} games ({len(cells)} cells x {'/'.join(map(str, by_players.values()))} games"
+              f"{sides}) on {min(workers, planned)} worker(s)...", file=sys.stderr)
+        with progress_bar(planned) as tick:
+            outcome = run_grid(variants, cells, games, seed=args.seed, workers=args.workers, progress=tick)
+    else:
+        settings["max_games"] = cap
+        print(f"playing until every verdict is settled, at most {cap} games per cell, on {workers} worker(s)",
+              file=sys.stderr)
+        bars: list[progress_bar] = []
+
+        def announce(this: Round):
+            for bar in bars:
+                bar.__exit__(None, None, None)
+            bars.clear()
+            counts = sorted(set(this.games.values()))
+            sizes = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+            lead = (f"round 1: {this.planned} games ({len(this.games)} cell(s) x {'/'.join(map(str, dict.fromkeys(this.games.values())))} games{sides})"
+                    if this.number == 1 else
+                    f"round {this.number}: {len(this.games)} cell(s) not settled yet, on to {sizes} games "
+                    f"({this.planned} more games{sides})")
+            print(f"{lead}...", file=sys.stderr)
+            bars.append(progress_bar(this.planned))
+            return bars[-1].__enter__()
+
+        try:
+            outcome, rounds = run_until_settled(variants, cells, games, cap=cap, seed=args.seed, workers=args.workers,
+                                                announce=announce)
+        finally:
+            for bar in bars:
+                bar.__exit__(None, None, None)
+        settings["rounds"] = rounds_json(rounds)
+        planned = outcome.games_planned
     seconds = time.perf_counter() - start
     data = assemble(variants, cells, outcome, settings)
     try:
@@ -140,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
         where = exc.filename or args.out
         print(f"county-uppy report: cannot write the report to {where}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    for line in headline_lines(data):
+    for line in headline_lines(data, per_cell=args.games is None):
         print(line)
     print(f"wrote {html_path} and {json_path} ({outcome.games_done} games in {seconds:.1f} s)")
     if outcome.interrupted:
@@ -173,7 +219,8 @@ def show(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def headline_lines(data: dict[str, Any]) -> list[str]:
+def headline_lines(data: dict[str, Any], *, per_cell: bool = False) -> list[str]:
+    """The verdicts on the terminal; `per_cell`: also how many games each cell took (a sequential run)."""
     lines = []
     for row in data["headline"]:
         for k, v in enumerate(row["variants"]):
@@ -181,6 +228,9 @@ def headline_lines(data: dict[str, Any]) -> list[str]:
                 continue
             who = f" [{data['variants'][k]['name']}]" if len(data["variants"]) == 2 else ""
             lines.append(f"{row['edition_name']}{who}: {v['answer']} {v['sentence']}")
+            if per_cell:
+                took = "; ".join(f"{n} players {g['games']} ({g['label']})" for n, g in v["verdicts"].items())
+                lines.append(f"  games per cell: {took}")
         if "differences" in row:
             lines.append(f"  {row['differences']} significant difference(s) between design and tweak")
     return lines

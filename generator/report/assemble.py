@@ -38,6 +38,10 @@ def assemble(variants: Sequence[Variant], cells: Sequence[Cell], outcome: Outcom
                 summary["replay_unfinished"] = replay_command(settings, variant, cell, summary["unfinished_games"])
             summaries.append(summary)
         add_verdicts(summaries)
+        cap = settings.get("max_games")
+        for summary in summaries:
+            if cap and summary["verdict"]["label"] == "inconclusive" and summary["games"] >= cap:
+                summary["verdict"]["text"] += f" The run stopped at its cap of {cap} games per cell (--max-games raises it)."
         per_variant.append(summaries)
     comparison = compare(per_variant[0], per_variant[1]) if len(variants) == 2 else None
     names = [v.name for v in variants]
@@ -96,7 +100,8 @@ def headline(per_variant: list[list[dict[str, Any]]], comparison: list[dict[str,
                 "players": lead["players"],
                 "answer": ANSWERS[lead["verdict"]["label"]].format(n=lead["players"]),
                 "sentence": f"{lead['verdict']['text']} {going_first}",
-                "verdicts": {c["players"]: {"label": c["verdict"]["label"], "first": fp_rate(c)} for c in mine},
+                "verdicts": {c["players"]: {"label": c["verdict"]["label"], "first": fp_rate(c), "games": c["games"]}
+                             for c in mine},
                 "unfinished": sum(c["unfinished"] for c in mine),
             })
         if comparison is not None:
@@ -163,6 +168,12 @@ def methods() -> dict[str, str]:
                     f"{round(TOLERANCE * 100)}% away from the fair share; small seat effect: significant, every rate "
                     f"within that band; balanced: not significant and every seat's 95% interval within the band; "
                     f"inconclusive: none of these, more games are needed."),
+        "sequential": ("Without --games, the grid is played in rounds: after each round every cell gets its verdict, "
+                       "and a cell still inconclusive plays on (its game i always has the same seed, so later rounds "
+                       "extend earlier ones) to the games its verdict asks for, at least twice as many, up to the cap "
+                       "(--max-games). The verdicts are looked at after each round, so a cell's tests are repeated a "
+                       "few times: a significant seat test after several rounds is a little weaker evidence than the "
+                       "same p-value from a single fixed run."),
         "first_player": "One-proportion score z-test of the first player's win rate against the fair share.",
         "comparison": ("Win rates and unfinished shares: pooled two-proportion z-test; game length: Mann-Whitney U "
                        "(normal approximation, tie-corrected); penalties per turn: conditional binomial test of two "

@@ -55,8 +55,13 @@ class Outcome:
     interrupted: bool
 
 
-def make_jobs(variants: Sequence[Variant], cells: Sequence[Cell], games: Mapping[Cell, int]) -> Iterator[Job]:
-    """The grid's jobs in order (variant, cell, chunk), made one at a time as they are needed."""
+def make_jobs(variants: Sequence[Variant], cells: Sequence[Cell], games: Mapping[Cell, int],
+              first: Mapping[Cell, int] | None = None) -> Iterator[Job]:
+    """The grid's jobs in order (variant, cell, chunk), made one at a time as they are needed.
+
+    A cell plays games `first[cell]` (default 0) up to `games[cell]`: a later round of a
+    sequential run carries on where the last one stopped, each game keeping its index's seed.
+    """
     chunk = CHUNK
     for v, variant in enumerate(variants):
         keys = {e.key for e in variant.deck.editions}
@@ -64,12 +69,13 @@ def make_jobs(variants: Sequence[Variant], cells: Sequence[Cell], games: Mapping
             if cell.edition not in keys:
                 continue  # a tweak's manifest may drop an edition: nothing to compare there
             n = games[cell]
-            for k, lo in enumerate(range(0, n, chunk)):
+            for k, lo in enumerate(range(first.get(cell, 0) if first else 0, n, chunk)):
                 yield Job(v, cell, k, lo, min(lo + chunk, n))
 
 
-def planned_games(variants: Sequence[Variant], cells: Sequence[Cell], games: Mapping[Cell, int]) -> int:
-    return sum(games[cell] for variant in variants for cell in cells
+def planned_games(variants: Sequence[Variant], cells: Sequence[Cell], games: Mapping[Cell, int],
+                  first: Mapping[Cell, int] | None = None) -> int:
+    return sum(games[cell] - (first.get(cell, 0) if first else 0) for variant in variants for cell in cells
                if any(e.key == cell.edition for e in variant.deck.editions))
 
 
@@ -98,15 +104,16 @@ def _run_job(job: Job) -> tuple[Job, Tally]:
 
 
 def run(variants: Sequence[Variant], cells: Sequence[Cell], games: Mapping[Cell, int], *, seed: int,
-        workers: int | None, progress: Callable[[int, int], None] | None = None) -> Outcome:
-    """Play each cell's games (`games[cell]`) for every variant; `progress(done, planned)` after each chunk.
+        workers: int | None, progress: Callable[[int, int], None] | None = None,
+        first: Mapping[Cell, int] | None = None) -> Outcome:
+    """Play each cell's games (`first[cell]`, default 0, to `games[cell]`) for every variant; `progress(done, planned)` after each chunk.
 
     Chunks are made as workers need them and merged in job order as they come back, so memory
     holds the merged tallies and a few chunks, however many games are asked for. Ctrl-C (in
     this process or the whole process group) stops the workers at once; the chunks that
     finished are kept and the Outcome says it was interrupted.
     """
-    planned = planned_games(variants, cells, games)
+    planned = planned_games(variants, cells, games, first)
     tallies: dict[tuple[int, Cell], Tally] = {}
     done = 0
     interrupted = False
@@ -121,19 +128,20 @@ def run(variants: Sequence[Variant], cells: Sequence[Cell], games: Mapping[Cell,
         if progress and tell:
             progress(done, planned)
 
-    chunks = sum(-(-games[cell] // CHUNK) for variant in variants for cell in cells
+    start = first or {}
+    chunks = sum(-(-max(0, games[cell] - start.get(cell, 0)) // CHUNK) for variant in variants for cell in cells
                  if any(e.key == cell.edition for e in variant.deck.editions))
     workers = max(1, min(workers or os.cpu_count() or 1, chunks or 1))
     try:
         if workers == 1:
             _init_inline(variants, seed)
-            for job, tally in map(_run_job, make_jobs(variants, cells, games)):
+            for job, tally in map(_run_job, make_jobs(variants, cells, games, first)):
                 merge(job, tally)
         else:
             ctx = get_context("spawn" if sys.platform == "win32" else "fork")
             with WorkerPool(workers, _init, (variants, seed), mp_context=ctx) as pool:
                 try:
-                    for job, tally in pool.map(_run_job, make_jobs(variants, cells, games)):
+                    for job, tally in pool.map(_run_job, make_jobs(variants, cells, games, first)):
                         merge(job, tally)
                 except KeyboardInterrupt:
                     pool.abort()

@@ -177,7 +177,7 @@ def add_verdicts(cells: list[dict[str, Any]]) -> None:
         c["verdict"] = verdict(c)
 
 
-def verdict(c: dict[str, Any]) -> dict[str, str]:
+def verdict(c: dict[str, Any]) -> dict[str, Any]:
     fair = c["fair"]
     band = (fair * (1 - TOLERANCE), fair * (1 + TOLERANCE))
     rows = c["sides"]
@@ -204,7 +204,7 @@ def verdict(c: dict[str, Any]) -> dict[str, str]:
                 "text": f"Balanced{note}: every {what} wins {pct(worst['rate'])}–{pct(best['rate'])} "
                         f"(fair share {pct(fair)}), all within ±{round(TOLERANCE * 100)}% of it."}
     need = more_games(rows, band, c["finished"], fair)
-    return {"label": "inconclusive",
+    return {"label": "inconclusive", "games_needed": need,
             "text": f"No clear seat effect in {c['finished']} games ({what} win rates {pct(worst['rate'])}–"
                     f"{pct(best['rate'])}, fair {pct(fair)}); about {need} games per cell would settle it."}
 
