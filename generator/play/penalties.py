@@ -1,6 +1,6 @@
 """Why a discard is owed, and why a player is out: the causes the terminal game names.
 
-A discard is owed for one of five reasons (RULES.md R4.5, R4.6, SPEED): the card played did
+A discard is owed for one of five reasons (docs/rules.md R4.5, R4.6, R7.5): the card played did
 not match, it took the count over the target, it took the count below 0, another player's
 card made the count exactly the target, or the player was late. A player is out when a
 discard is owed and no card is left, or when no card is left to play. The causes are read
