@@ -30,12 +30,34 @@ def load(path: str | Path = "cards.yaml") -> Deck:
     return _Checker(src).deck()
 
 
+def check(src: Source) -> Deck:
+    """Check and build the deck from already-read data (a tool's edit of a manifest, say);
+    the same checks as `load`, the problems located in `src`."""
+    return _Checker(src).deck()
+
+
+def card_entries(src: Source) -> dict[str, int]:
+    """Which entry of `cards:` makes each card code, for tools that change one card's copies.
+
+    `src` must be a valid manifest (InputError otherwise)."""
+    checker = _Checker(src)
+    checker.deck()
+    return dict(checker.entry_of)
+
+
+def expand_values(raw: Any) -> list[int]:
+    """The card values a valid `values:` entry stands for, in order (`-2..7`, `[1, 3..4]`)."""
+    return _Checker(Source("", None)).values((), raw)
+
+
 class _Checker:
     def __init__(self, src: Source):
         self.src = src
         self.problems: list[Problem] = []
         #: names of colours and sets whose own entry is broken (reported once, not at every use)
         self.broken: set[str] = set()
+        #: card code -> the index of the `cards:` entry that makes it
+        self.entry_of: dict[str, int] = {}
 
     def fail(self, loc: Loc, message: str, *, key: bool = False) -> None:
         self.problems.append(self.src.at(loc, message, key=key))
@@ -210,6 +232,7 @@ class _Checker:
                     continue
                 first_at[card.code] = i
                 out.append(card)
+        self.entry_of = first_at
         return out
 
     def card_types(self, loc: Loc, e: schema.CardEntry, colours, sets, params) -> list[CardType]:

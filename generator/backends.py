@@ -1,0 +1,192 @@
+"""Where chunks of games run: in this process, on local worker processes, or on a Dask cluster.
+
+simulate, report and sweep cut their games into chunks and hand them to a Backend:
+
+    with open_backend(scheduler, workers) as backend:
+        for result in backend.map_chunks(play_chunk, context, chunks):
+            ...
+
+`play_chunk(context, chunk)` is a module-level function (so it can be sent by reference);
+`context` is what every chunk of the run shares (decks, options, seeds), sent once per
+worker; `chunks` is any iterable, consumed lazily. Results come back in chunk order, so
+a run's numbers never depend on the backend, the number of workers or timing. Leaving the
+`with` block early (Ctrl-C, an error) cancels the chunks not yet run and stops the work at once.
+
+`distributed` is imported only when a scheduler address is given (the `cluster` extra).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections import deque
+from multiprocessing import get_context
+from typing import Any, Callable, Iterable, Iterator
+
+from generator.workers import WorkerPool
+
+#: Seconds to wait for a Dask scheduler to answer before giving up.
+CONNECT_TIMEOUT = 5.0
+#: How much bigger than local chunks a cluster's chunks are: a task there costs milliseconds
+#: of scheduling and transfer, so each must carry more games (benchmarks/bench_cluster.py).
+CLUSTER_CHUNK_SCALE = 10
+
+
+class BackendError(Exception):
+    """The backend cannot run the work (an unreachable scheduler, a missing extra): a usage problem."""
+
+
+class Backend:
+    """Runs `fn(context, chunk)` for each chunk; see the module docstring."""
+
+    #: How many chunks run at once (worker processes, or the cluster's worker threads).
+    slots: int = 1
+    #: Multiplier for the run's chunk size (see CLUSTER_CHUNK_SCALE).
+    chunk_scale: int = 1
+    #: What the summary says about where the games ran.
+    name: str = "inline"
+
+    def __enter__(self) -> "Backend":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self.close(abort=exc_type is not None)
+
+    def map_chunks(self, fn: Callable[[Any, Any], Any], context: Any, chunks: Iterable[Any]) -> Iterator[Any]:
+        raise NotImplementedError
+
+    def finished(self) -> list[Any]:
+        """Results of chunks that finished but were not yet taken from map_chunks (after Ctrl-C)."""
+        return []
+
+    def close(self, abort: bool = False) -> None:
+        """Release the workers; `abort` cancels unfinished work instead of waiting for it."""
+
+
+class InlineBackend(Backend):
+    """Every chunk in this process, one after the other (one worker: no process to start)."""
+
+    def map_chunks(self, fn, context, chunks):
+        for chunk in chunks:
+            yield fn(context, chunk)
+
+
+#: (fn, context) of the run, set once in each local worker process by the pool's initializer.
+_TASK: tuple = ()
+
+
+def _set_task(fn: Callable, context: Any) -> None:
+    global _TASK
+    _TASK = (fn, context)
+
+
+def _run_task(chunk: Any) -> Any:
+    fn, context = _TASK
+    return fn(context, chunk)
+
+
+class LocalBackend(Backend):
+    """Worker processes on this machine (generator.workers.WorkerPool), forked so they start quickly."""
+
+    name = "local"
+
+    def __init__(self, workers: int):
+        self.slots = workers
+        self._pool: WorkerPool | None = None
+
+    def map_chunks(self, fn, context, chunks):
+        ctx = get_context("spawn" if sys.platform == "win32" else "fork")
+        self._pool = WorkerPool(self.slots, _set_task, (fn, context), mp_context=ctx)
+        return self._pool.map(_run_task, chunks)
+
+    def finished(self):
+        return self._pool.finished() if self._pool is not None else []
+
+    def close(self, abort=False):
+        if self._pool is not None:
+            self._pool.__exit__(KeyboardInterrupt if abort else None, None, None)
+
+
+class DaskBackend(Backend):
+    """Chunks as tasks on an existing Dask distributed cluster (`dask scheduler` + `dask worker`).
+
+    The shared context is scattered to every worker once; chunks go out as tasks a bounded
+    window at a time and come back in order. The scheduler re-runs the tasks of a worker
+    that is lost, so a lost worker changes no result. Workers need this project installed.
+    """
+
+    name = "dask"
+    chunk_scale = CLUSTER_CHUNK_SCALE
+
+    def __init__(self, address: str, timeout: float = CONNECT_TIMEOUT):
+        try:
+            from distributed import Client
+        except ImportError:
+            raise BackendError("--scheduler needs the Dask client: pip install 'county-uppy[cluster]'") from None
+        self.address = address
+        try:
+            self.client = Client(address, timeout=timeout, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise BackendError(f"cannot reach the Dask scheduler at {address} within {timeout:g} s "
+                               f"({_reason(exc)}); start one with `dask scheduler` or check the address") from None
+        self._futures: deque = deque()
+        self._done_early: list = []
+        self.slots = self._threads()
+        if not self.slots:
+            print(f"waiting for a Dask worker to join {address}...", file=sys.stderr)
+            while not self.slots:
+                time.sleep(0.5)
+                self.slots = self._threads()
+
+    def _threads(self) -> int:
+        workers = self.client.scheduler_info().get("workers", {})
+        return sum(int(w.get("nthreads", 1)) for w in workers.values())
+
+    def map_chunks(self, fn, context, chunks):
+        client = self.client
+        [shared] = client.scatter([context], broadcast=True, hash=False)
+        pending = self._futures
+        window = 2 * self.slots + 2
+        for chunk in chunks:
+            if len(pending) >= window:
+                yield self._take()
+            pending.append(client.submit(fn, shared, chunk, pure=False))
+        while pending:
+            yield self._take()
+
+    def _take(self) -> Any:
+        result = self._futures[0].result()
+        self._futures.popleft()
+        return result
+
+    def finished(self):
+        return [f.result() for f in self._futures if f.status == "finished"]
+
+    def close(self, abort=False):
+        if abort and self._futures:
+            try:
+                self.client.cancel(list(self._futures), force=True)
+            except Exception:  # noqa: BLE001 - the connection may be gone already; closing is all that is left
+                pass
+        self._futures.clear()
+        try:
+            self.client.close(timeout=CONNECT_TIMEOUT)
+        except Exception:  # noqa: BLE001 - as above
+            pass
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text[:200]
+
+
+def open_backend(scheduler: str | None = None, workers: int | None = None, *, work: int | None = None) -> Backend:
+    """The backend for a run: Dask at `scheduler`, else `workers` local processes (None = every
+    core; at most `work`, the number of chunks, when known), else, for one, this process."""
+    if scheduler:
+        return DaskBackend(scheduler)
+    n = workers or os.cpu_count() or 1
+    if work is not None:
+        n = min(n, max(1, work))
+    return LocalBackend(n) if n > 1 else InlineBackend()

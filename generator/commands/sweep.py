@@ -1,0 +1,195 @@
+"""`county-uppy sweep`: the balance report's numbers over a grid of rule parameters."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from generator.commands.common import report as report_problems
+from generator.deck.problems import InputError
+from generator.engine.simulate import MAX_GAMES, MAX_WORKERS
+
+DEFAULT_PLAYERS = "4"
+DEFAULT_BOTS = "greedy"
+FORMAT = "county-uppy-sweep/1"
+
+EPILOG = """\
+NAME is a game parameter of the manifest (target, hand_size, copies.CODE for a card's
+copies, params.CODE.NAME for a wild's parameter, e.g. params.x2.factor) or a rule option
+(wild_sets_target, all_out, invert_through_wilds, play2_draws, sixteen_hits, max_turns,
+dealer, teams, speed_seconds). Values: V1,V2,... or a range A..B (target=14..20).
+Every value is checked as `validate` checks cards.yaml before a game is played.
+
+examples:
+  county-uppy sweep --param target=14,16,18 --param hand_size=4,5 --players 4 --games 400 --seed 3
+  county-uppy sweep --param copies.x2=1..5 --param play2_draws=1,2 --players 3,4,6 --out output/sweep
+  county-uppy sweep --param target=12..20 --scheduler tcp://10.0.0.5:8786 --games 10000 --json
+"""
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("sweep", help="balance numbers over a grid of rule parameters (sweep.html, sweep.json)",
+                       description="Play every combination of the --param values at every player count and give "
+                                   "each cell the balance report's numbers: seat win rates with 95% intervals, the "
+                                   "first player's advantage, game length, unfinished games, card play and "
+                                   "penalty rates and a fairness verdict.",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--param", action="append", default=[], metavar="NAME=V1,V2,...",
+                   help="a parameter and its values (repeatable: the grid is every combination)")
+    p.add_argument("--players", default=DEFAULT_PLAYERS, metavar="LIST",
+                   help=f"player counts, comma-separated (default {DEFAULT_PLAYERS})")
+    p.add_argument("--edition", default="the-og", metavar="KEY", help="edition key (default: the-og)")
+    p.add_argument("--bots", default=DEFAULT_BOTS, metavar="MIX",
+                   help=f"bot names, comma-separated, given to seats in turn (default {DEFAULT_BOTS})")
+    p.add_argument("--games", type=int, default=None, metavar="N",
+                   help=f"games per cell, 1..{MAX_GAMES} (default: as many as a verdict needs: "
+                        "400 for 2 players, 1200 for 4, 2000 for 6; the most of the player counts asked for)")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="run seed; each cell's seed is derived from it and the cell's values (default 0)")
+    p.add_argument("--workers", type=int, default=None, metavar="W", help="local worker processes (default: all cores)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the games on a Dask cluster, e.g. tcp://10.0.0.5:8786 (needs the cluster extra)")
+    p.add_argument("--json", action="store_true", help="print every cell as JSON")
+    p.add_argument("--out", default=None, metavar="DIR", help="write DIR/sweep.html, DIR/sweep.json and a page per cell")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
+    return p
+
+
+class UsageError(Exception):
+    pass
+
+
+def run(args: argparse.Namespace) -> int:
+    from generator.backends import BackendError, open_backend
+    from generator.deck.manifest import check
+    from generator.deck.yaml_source import read
+    from generator.engine import EngineError, make_bot
+    from generator.report.summarize import games_needed
+    from generator.report.sweep import grid
+    from generator.report.sweep.page import OutError, check_out, write
+    from generator.report.sweep.run import Context
+    from generator.report.sweep.run import run as run_cells
+    from generator.report.sweep.summary import summaries
+
+    def usage(message: str) -> int:
+        print(f"county-uppy sweep: {message}", file=sys.stderr)
+        return 2
+
+    try:
+        src = read(args.manifest)
+        deck = check(src)
+    except InputError as err:
+        return report_problems(err)
+    try:
+        if not args.param:
+            raise UsageError("give at least one --param NAME=V1,V2,... (see county-uppy sweep --help)")
+        if args.games is not None and not 1 <= args.games <= MAX_GAMES:
+            raise UsageError(f"--games must be 1..{MAX_GAMES}, not {args.games}")
+        if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
+            raise UsageError(f"--workers must be 1..{MAX_WORKERS}, not {args.workers}")
+        players = parse_players(args.players, deck)
+        bots = ",".join(n.strip() for n in args.bots.split(","))
+        for name in bots.split(","):
+            make_bot(name)
+        axes = [grid.parse_axis(text, deck) for text in args.param]
+        grid.check_axes(axes)
+        variants = grid.variants(axes, src, deck)
+        cells = grid.cells(variants, players, args.edition, args.seed)
+        games = args.games or max(games_needed(1 / n) for n in players)
+        if games * len(cells) > MAX_GAMES:
+            raise UsageError(f"the sweep asks for {games * len(cells)} games ({len(cells)} cells x {games}); "
+                             f"at most {MAX_GAMES}")
+        if args.out is not None:
+            check_out(args.out)
+    except (UsageError, grid.GridError, EngineError, OutError) as err:
+        return usage(str(err))
+    ctx = Context(tuple(v.deck for v in variants), tuple(v.options for v in variants), args.edition, bots)
+    settings = {"params": {a.name: list(a.values) for a in axes}, "players": players, "edition": args.edition,
+                "bots": bots, "games": games, "seed": args.seed, "manifest": args.manifest}
+    planned = games * len(cells)
+    try:
+        backend = open_backend(args.scheduler, args.workers, work=planned)
+    except BackendError as err:
+        return usage(str(err))
+    print(f"playing {planned} games ({len(cells)} cells x {games}) on {backend.slots} "
+          f"{'Dask worker thread(s)' if args.scheduler else 'worker(s)'}...", file=sys.stderr)
+    start = time.perf_counter()
+    with backend, progress(planned, args.no_progress) as tick:
+        counts = run_cells(backend, ctx, cells, games, progress=tick)
+    seconds = time.perf_counter() - start
+    data: dict[str, Any] = {"format": FORMAT, "settings": settings,
+                            "cells": summaries(cells, variants, counts, edition=args.edition, bots=bots)}
+    turns = sum(t * k for c in counts for t, k in c.turns.items())
+    data["timing"] = {"seconds": round(seconds, 3), "games_per_second": round(planned / seconds, 1) if seconds else None,
+                      "turns_per_second": round(turns / seconds, 1) if seconds else None,
+                      "backend": backend.name, "slots": backend.slots}
+    if args.out is not None:
+        try:
+            html_path = write(data, cells, variants, counts, src, deck, args.out, deck.params.name, to_json(data))
+        except OSError as exc:
+            print(f"county-uppy sweep: cannot write to {exc.filename or args.out}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+    if args.json:
+        print(to_json(data))
+    else:
+        for line in table(data):
+            print(line)
+    if args.out is not None:
+        print(f"wrote {html_path} and {html_path.with_name('sweep.json')}", file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
+def to_json(data: dict[str, Any]) -> str:
+    """The sweep as JSON: the same for the same inputs wherever it ran (but for `timing`)."""
+    return json.dumps(data, indent=1, ensure_ascii=False)
+
+
+def parse_players(text: str, deck) -> list[int]:
+    from generator.commands.report import UsageError as ReportUsage
+    from generator.commands.report import parse_players as report_players
+
+    try:
+        return report_players(text, deck)
+    except ReportUsage as err:
+        raise UsageError(str(err)) from None
+
+
+def table(data: dict[str, Any]) -> list[str]:
+    """One line per cell: its values, the verdict, the first player's rate, length, unfinished games."""
+    names = list(data["settings"]["params"])
+    head = [*names, "players", "games", "verdict", "worst seat", "first player (95% CI)", "median turns", "unfinished"]
+    rows = []
+    for c in data["cells"]:
+        fp = c["first_player"]
+        rows.append([*(show(c["params"][n]) for n in names), str(c["players"]), str(c["games"]), c["verdict"]["label"],
+                     f"{c['worst_seat_off'] * 100:.0f}% off", f"{fp['rate']:.1%} ({fp['low']:.1%}-{fp['high']:.1%})",
+                     f"{c['length']['median']:g}", str(c["unfinished"])])
+    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(head)]
+    line = lambda cols: "  ".join(col.ljust(w) for col, w in zip(cols, widths)).rstrip()  # noqa: E731
+    return [line(head), line(["-" * w for w in widths]), *(line(r) for r in rows)]
+
+
+def show(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+class progress:
+    """A progress bar on stderr when it is a terminal (and --no-progress is not given)."""
+
+    def __init__(self, total: int, off: bool):
+        self.total, self.off, self.bar = total, off, None
+
+    def __enter__(self):
+        from generator.commands.simulate import _Bar, _is_terminal
+
+        if self.off or not _is_terminal(sys.stderr):
+            return None
+        self.bar = _Bar(self.total)
+        return self.bar.update
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.close()

@@ -1,0 +1,89 @@
+"""A sweep cell's numbers and verdict, computed by the balance report's own code.
+
+The counts of a cell become a report Tally, and generator.report.summarize gives the seat
+win rates with Wilson intervals, the first player's advantage and its test, the length
+summary and the penalties; add_verdicts Holm-corrects the seat tests over every cell of the
+sweep and gives the same verdicts as `county-uppy report`. The per-card rates are the ones
+`simulate` prints.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from generator.engine.game import Game
+from generator.engine.state import PENALTY_CAUSES
+from generator.report.summarize import Cell, add_verdicts, r, summarize
+from generator.report.sweep.grid import SweepCell, Variant
+from generator.report.sweep.run import CellCounts
+from generator.report.tally import Tally
+
+#: Verdicts from best to worst, for ranking cells.
+VERDICT_ORDER = ("balanced", "small seat effect", "inconclusive", "unbalanced", "no data")
+
+
+def tally_of(counts: CellCounts) -> Tally:
+    """The report's Tally of a cell (the turns of its finished games in order of length)."""
+    tally = Tally(counts.players, games=counts.games, finished=counts.finished, draws=counts.draws,
+                  wins_by_seat=list(counts.wins),
+                  turns=[t for t in sorted(counts.turns) for _ in range(counts.turns[t])],
+                  unfinished_games=list(counts.unfinished))
+    tally.penalties = {cause: n for cause, n in zip(PENALTY_CAUSES, counts.penalties) if n}
+    return tally
+
+
+def cell_summary(cell: SweepCell, variant: Variant, counts: CellCounts, *, edition: str, bots: str) -> dict[str, Any]:
+    """One cell as JSON-ready data (without the verdict: see `summaries`)."""
+    deck, options = variant.deck, variant.options
+    tally = tally_of(counts)
+    s = summarize(deck, Cell(edition, cell.players, bots), tally, dealer=options.dealer, teams=options.teams)
+    game = Game(deck, edition, cell.players, options)
+    ncards = counts.ncards
+    all_plays = sum(counts.cards[:ncards]) or 1
+    cards = {}
+    for c in sorted(set(game.edition_cards)):  # as simulate lists them
+        plays = counts.cards[c]
+        cards[game.codes[c]] = {"plays": plays, "play_rate": r(plays / all_plays, 6),
+                                "per_game": r(plays / counts.games if counts.games else 0.0, 3),
+                                "penalty_rate": r(counts.cards[ncards + c] / plays, 6) if plays else None}
+    fair = s["fair"]
+    worst = max((abs(side["rate"] - fair) for side in s["sides"]), default=0.0)
+    return {
+        "params": dict(variant.params),
+        "players": cell.players,
+        "games": counts.games,
+        "edition": edition,
+        "bots": bots,
+        "options": options.to_dict(),
+        "seed": cell.seed,
+        "finished": s["finished"], "draws": s["draws"],
+        "unfinished": s["unfinished"], "unfinished_rate": s["unfinished_rate"], "unfinished_games": s["unfinished_games"],
+        "fair": fair,
+        "seats": s["sides"],
+        "sides": s["sides"],  # (for add_verdicts; dropped after)
+        "first_player": s["first_player"],
+        "seat_test": s["seat_test"],
+        "worst_seat_off": r(worst / fair if fair else 0.0),
+        "length": s["length"],
+        "decisions": counts.decisions,
+        "penalties": s["penalties"],
+        "cards": cards,
+        "teams": s["teams"],
+    }
+
+
+def summaries(cells: Sequence[SweepCell], variants: Sequence[Variant], counts: Sequence[CellCounts], *,
+              edition: str, bots: str) -> list[dict[str, Any]]:
+    """Every cell's summary with its verdict (seat tests Holm-corrected over the whole sweep)."""
+    out = [cell_summary(c, variants[c.variant], n, edition=edition, bots=bots) for c, n in zip(cells, counts)]
+    add_verdicts(out)  # reads "sides", "fair", "teams", "bots", "finished", "seat_test"
+    for c in out:
+        c.pop("sides", None)
+    return out
+
+
+def ranked(cells: Sequence[dict[str, Any]]) -> list[int]:
+    """Cell indices from best to worst: verdict, then the worst seat's distance from its fair
+    share, then unfinished games, then grid order."""
+    return sorted(range(len(cells)), key=lambda k: (VERDICT_ORDER.index(cells[k]["verdict"]["label"]),
+                                                    cells[k]["worst_seat_off"], cells[k]["unfinished_rate"], k))
