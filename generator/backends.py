@@ -121,7 +121,7 @@ class DaskBackend(Backend):
 
     def __init__(self, address: str, timeout: float = CONNECT_TIMEOUT):
         try:
-            from distributed import Client
+            from distributed import Client  # lazy: the optional `cluster` extra, needed only with --scheduler
         except ImportError:
             raise BackendError("--scheduler needs the Dask client: pip install 'county-uppy[cluster]'") from None
         self.address = address

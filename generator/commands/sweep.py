@@ -9,6 +9,9 @@ import time
 from typing import Any
 
 from generator.commands.common import report as report_problems
+from generator.commands.report import UsageError as ReportUsage
+from generator.commands.report import parse_players as report_players
+from generator.commands.simulate import _Bar, _is_terminal
 from generator.deck.problems import InputError
 from generator.engine.simulate import MAX_GAMES, MAX_WORKERS
 
@@ -63,6 +66,7 @@ class UsageError(Exception):
 
 
 def run(args: argparse.Namespace) -> int:
+    # lazy: the grid, report statistics and page templates load only when `sweep` runs, not for every command
     from generator.backends import BackendError, open_backend
     from generator.deck.manifest import check
     from generator.deck.yaml_source import read
@@ -148,9 +152,6 @@ def to_json(data: dict[str, Any]) -> str:
 
 
 def parse_players(text: str, deck) -> list[int]:
-    from generator.commands.report import UsageError as ReportUsage
-    from generator.commands.report import parse_players as report_players
-
     try:
         return report_players(text, deck)
     except ReportUsage as err:
@@ -183,8 +184,6 @@ class progress:
         self.total, self.off, self.bar = total, off, None
 
     def __enter__(self):
-        from generator.commands.simulate import _Bar, _is_terminal
-
         if self.off or not _is_terminal(sys.stderr):
             return None
         self.bar = _Bar(self.total)
