@@ -11,7 +11,7 @@ import sys
 from generator import __version__
 
 #: Command modules under generator/commands/, in the order `--help` lists them.
-COMMANDS = ("validate", "build", "schema", "scenario", "replay", "simulate", "report", "sweep", "play")
+COMMANDS = ("validate", "build", "diff", "schema", "scenario", "replay", "simulate", "report", "sweep", "play")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -150,7 +150,8 @@ def test_a_rename_failing_half_way_is_undone(out, edited, monkeypatch, capsys):
         return real_replace(src, dst, **kw)
     monkeypatch.setattr(os, "replace", replace)
     status, _, err = run(capsys, "build", "--manifest", str(edited), "--out", str(out), "--only", PRODUCTS)
-    assert moved == ["cards/SKIP.png", "deck.json", "deck.json", "cards/SKIP.png"]  # moved in, then put back
+    assert moved == ["cards/SKIP.png", "changes.json", "deck.json",  # moved in, then put back
+                     "deck.json", "changes.json", "cards/SKIP.png"]
     assert err == f"county-uppy build: cannot write {out / 'build.json'}: No space left on device; nothing in {out} was changed\n"
     assert status == 2
     assert snapshot(out) == before
@@ -185,7 +186,7 @@ def test_a_build_after_a_failed_one_succeeds_and_uses_the_cache(out, edited, mon
     after = snapshot(out)
     changed = {p for p in after if p in before and after[p] != before[p] and after[p][2] is not None
                and not p.startswith(".cache")}
-    assert changed == {"build.json", "deck.json", "cards/SKIP.png"}  # the rest is not even touched
+    assert changed == {"build.json", "changes.json", "deck.json", "cards/SKIP.png"}  # the rest is not even touched
     record = json.loads((out / "build.json").read_text())
     assert [a["path"] for a in record["artifacts"]] == [a.path for a in artifacts]
     for art in record["artifacts"]:
@@ -196,7 +197,8 @@ def test_a_build_after_a_failed_one_succeeds_and_uses_the_cache(out, edited, mon
     # the same inputs in a fresh folder give the same bytes
     fresh = out.parent / "fresh"
     assert run(capsys, "build", "--manifest", str(edited), "--out", str(fresh), "--only", PRODUCTS)[0] == 0
-    assert json.loads((fresh / "build.json").read_text())["artifacts"] == record["artifacts"]
+    products = lambda rec: [a for a in rec["artifacts"] if a["path"] != "changes.json"]  # noqa: E731 (it says what changed since)
+    assert products(json.loads((fresh / "build.json").read_text())) == products(record)
 
 
 def test_build_raises_product_failed_and_keeps_the_context(out, deck, monkeypatch):
@@ -231,4 +233,4 @@ def test_products_write_into_staging_but_name_the_output_folder(tmp_path, deck, 
     assert seen["target"] == out  # what a product puts in a file (the TTS file:// address) names the real folder
     assert seen["out"].parent.name.startswith(STAGING_PREFIX) and seen["out"].parent.parent == out
     assert not seen["out"].exists() and ctx.target == out
-    assert sorted(p.name for p in out.iterdir()) == ["build.json", "deck.json"]
+    assert sorted(p.name for p in out.iterdir()) == ["build.json", "changes.json", "deck.json"]

@@ -49,8 +49,9 @@ def test_build_writes_deck_and_build_json(tmp_path, capsys):
     assert len(deck["editions"]["the-og"]["cards"]) == 201
     record = json.loads((out / "build.json").read_text())
     assert set(record) == {"artifacts", "seconds"}
-    (art,) = record["artifacts"]
+    changes, art = record["artifacts"]
     assert art["path"] == "deck.json" and art["kind"] == "json" and len(art["sha256"]) == 64
+    assert changes["path"] == "changes.json" and changes["kind"] == "json"
     first = (out / "deck.json").read_bytes()
     assert main(["build", "--out", str(out), "--only", "deck"]) == 0
     assert (out / "deck.json").read_bytes() == first

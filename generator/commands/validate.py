@@ -27,7 +27,37 @@ def summary(deck: Deck) -> dict:
         "sets": deck.set_totals(),
         "editions": {e.key: deck.edition_count(e.key) for e in deck.editions},
         "errors": [],
+        "game": game(deck),
     }
+
+
+def game(deck: Deck) -> dict:
+    """The game the manifest sets up, with the rule options' defaults (the engine's, RULES.md)."""
+    from generator.engine.options import Options
+
+    p = deck.params
+    return {
+        "name": p.name,
+        "target": p.target,
+        "hand_size": p.hand_size,
+        "players": {"min": p.min_players, "max": p.max_players},
+        "sets": [{"key": s.key, "name": s.name, "interior": s.interior} for s in deck.sets],
+        "options": Options().to_dict(changed_only=False),
+    }
+
+
+def header(deck: Deck) -> str:
+    """The game in three lines above the counts, so a tweaked parameter (or a typo in one) shows."""
+    g = game(deck)
+    players = g["players"]
+    sets = ", ".join(f"{s['name']} ({s['interior']} interior)" for s in g["sets"])
+    options = ", ".join(f"{k}={json.dumps(v)}" for k, v in g["options"].items())
+    return "\n".join([
+        f"{g['name']}: target {g['target']}, hand size {g['hand_size']}, players {players['min']}-{players['max']}",
+        f"sets: {sets}",
+        f"rule options (defaults): {options}",
+        "",
+    ])
 
 
 def table(deck: Deck) -> str:
@@ -41,7 +71,7 @@ def table(deck: Deck) -> str:
         rows.append([f"{e.name} ({e.key})", *(str(b[g]) for g in groups), str(count), expect])
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     fmt = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))  # noqa: E731
-    lines = [f"{deck.params.name}: playing cards per edition", fmt(head), fmt(["-" * w for w in widths]), *map(fmt, rows), ""]
+    lines = [header(deck), "playing cards per edition", fmt(head), fmt(["-" * w for w in widths]), *map(fmt, rows), ""]
     lines.append("printed cards per set")
     for s in deck.sets:
         parts = deck.set_breakdown(s.key)

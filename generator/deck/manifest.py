@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 from generator.deck import schema
 from generator.deck.model import EFFECT_PARAMS, KINDS, PLAYING_KINDS, CardSet, CardType, Colour, Deck, Edition, Effect, GameParams
 from generator.deck.problems import InputError, Problem, suggest
-from generator.deck.yaml_source import Loc, Source, read
+from generator.deck.yaml_source import Loc, Source, parse, read
 
 SECTIONS = tuple(schema.Manifest.model_fields)
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
@@ -48,6 +48,11 @@ def card_entries(src: Source) -> dict[str, int]:
 def expand_values(raw: Any) -> list[int]:
     """The card values a valid `values:` entry stands for, in order (`-2..7`, `[1, 3..4]`)."""
     return _Checker(Source("", None)).values((), raw)
+
+
+def load_bytes(raw: bytes, name: str) -> Deck:
+    """`load` for a manifest that is not a file here (one committed in git); problems name `name`."""
+    return check(parse(raw, name))
 
 
 class _Checker:

@@ -68,6 +68,11 @@ def read(path: str | Path) -> Source:
         raise InputError([Problem(name, 0, 0, "no such file (run in the folder that holds it, or pass --manifest PATH)")], status=2) from None
     except OSError as exc:
         raise InputError([Problem(name, 0, 0, f"cannot read: {exc.strerror or exc}")], status=2) from None
+    return parse(raw, name)
+
+
+def parse(raw: bytes, name: str) -> Source:
+    """Compose manifest bytes read elsewhere (`git show`); `name` is what problems call the file."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

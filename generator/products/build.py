@@ -16,6 +16,7 @@ from typing import Callable
 
 from generator.deck.deck_json import deck_json
 from generator.products.cards import build_cards
+from generator.products.changes import write_changes
 from generator.products.context import BuildContext
 from generator.products.outputs import Artifact, PartlyWritten, Staging, json_bytes, write_artifact
 from generator.products.pod import build_pod
@@ -72,6 +73,7 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
                     artifacts.extend(product(ctx))
                 except Exception as err:
                     raise ProductFailed(name, staging.public_error(err) if isinstance(err, OSError) else err) from err
+        artifacts.append(write_changes(ctx, artifacts, BUILD_JSON))  # against the previous build, still in place
         artifacts.sort(key=lambda a: a.path)
         record = {"artifacts": [a.as_json() for a in artifacts], "seconds": round(time.perf_counter() - started, 3)}
         write_artifact(ctx.out, BUILD_JSON, json_bytes(record), "json")

@@ -48,12 +48,20 @@ def test_card_codes_follow_the_contract(deck):
 def test_validate_json_reports_the_contract_counts(capsys):
     assert main(["validate", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
+    game = out.pop("game")
     assert out == {"ok": True, "printed": 212, "sets": {"base": 119, "chaos": 93}, "editions": EDITIONS, "errors": []}
+    assert game["target"] == 16 and game["hand_size"] == 5 and game["players"] == {"min": 2, "max": 8}
+    assert [s["key"] for s in game["sets"]] == ["base", "chaos"]
+    assert game["options"]["all_out"] == "sixteen_wins" and game["options"]["max_turns"] == 2000
 
 
 def test_validate_table_shows_every_edition_and_set(capsys):
     assert main(["validate"]) == 0
     out = capsys.readouterr().out
+    head, table = out.split("playing cards per edition")
+    assert head.splitlines()[:2] == ["County Uppy: target 16, hand size 5, players 2-8",
+                                     "sets: Base (white interior), Chaos (black interior)"]
+    assert "play2_draws=1" in head and 'all_out="sixteen_wins"' in head  # the rule options' defaults
     for name in ["The OG", "Keep it Simple", "Only Chaos", "It's Wild Time", "Math is Fun"]:
         assert name in out
     assert "Base (white interior): 119  (90 numbers, 18 wilds, 8 quick reference, 3 blank)" in out

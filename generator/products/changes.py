@@ -1,0 +1,84 @@
+"""changes.json: what this build changed against the previous one in the same output folder.
+
+The deck comparison is deck/compare.py's (the one `county-uppy diff` prints), made between the
+deck.json the previous build left and the deck being built; the product files are compared
+by the sha256s the previous build.json lists. It runs inside the build, before the commit, so
+it reads the previous build's files while they are still in place, and changes.json is part
+of the same all-or-nothing commit as everything else.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Mapping
+
+from generator.deck.compare import compare, summary
+from generator.deck.deck_json import deck_json
+from generator.products.context import BuildContext
+from generator.products.outputs import Artifact, json_bytes, write_artifact
+
+CHANGES_JSON = "changes.json"
+DECK_JSON = "deck.json"
+#: The summary names the files themselves when there are at most this many.
+NAMED_FILES = 6
+
+
+def write_changes(ctx: BuildContext, artifacts: list[Artifact], record_name: str) -> Artifact:
+    """Compare with the previous build (its `record_name`, build.json), write changes.json and
+    add the summary to the lines the build prints."""
+    dest = ctx.target
+    previous = _read(dest / record_name)
+    listed = _listed(previous)
+    before = _read(dest / DECK_JSON) if DECK_JSON in listed else None
+    diff = compare(before if isinstance(before, Mapping) else None, deck_json(ctx.deck))
+    files = _files(listed, artifacts)
+    lines = _summary(previous is not None, diff, files)
+    record = {"previous": {"build": previous is not None, "deck": diff["same"] is not None}, **diff,
+              "files": files, "summary": lines}
+    ctx.notes.extend(lines)
+    return write_artifact(ctx.out, CHANGES_JSON, json_bytes(record), "json")
+
+
+def _read(path: Path) -> Any:
+    """The JSON in `path`, or None when it is missing or unreadable (then there is nothing to compare)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _listed(record: Any) -> dict[str, str]:
+    """path -> sha256 of the files a build.json lists."""
+    items = record.get("artifacts") if isinstance(record, Mapping) else None
+    if not isinstance(items, list):
+        return {}
+    return {a["path"]: str(a.get("sha256", "")) for a in items
+            if isinstance(a, Mapping) and isinstance(a.get("path"), str) and a["path"] != CHANGES_JSON}
+
+
+def _files(before: dict[str, str], artifacts: list[Artifact]) -> dict[str, list[str]]:
+    after = {a.path: a.sha256 for a in artifacts if a.path != CHANGES_JSON}
+    if not before:
+        return {"added": [], "removed": [], "redrawn": []}
+    return {"added": sorted(p for p in after if p not in before),
+            "removed": sorted(p for p in before if p not in after),
+            "redrawn": sorted(p for p in after if p in before and before[p] != after[p])}
+
+
+def _summary(had_build: bool, diff: dict[str, Any], files: dict[str, list[str]]) -> list[str]:
+    if not had_build:
+        return ["changes: nothing to compare with (no earlier build in this folder)"]
+    lines = ["changes since the previous build:"]
+    if diff["same"] is None:
+        lines.append(f"  the previous build wrote no {DECK_JSON}: its cards cannot be compared")
+    else:
+        lines += [f"  {line}" for line in summary(diff)]
+    counts = ", ".join(f"{len(files[k])} {k}" for k in ("added", "removed", "redrawn"))
+    if not any(files.values()):
+        lines.append("  files: none added, removed or redrawn")
+    elif sum(map(len, files.values())) <= NAMED_FILES:
+        lines.append("  files: " + "; ".join(f"{k} {', '.join(files[k])}" for k in ("added", "removed", "redrawn") if files[k]))
+    else:
+        lines.append(f"  files: {counts} ({CHANGES_JSON} lists them)")
+    return lines
