@@ -1,17 +1,18 @@
 """The rulebook in a real browser: headless Chromium (Debian package `chromium`) via Playwright.
 
-Never skipped: without Chromium these tests fail and say how to install it (CI installs it).
-Set COUNTY_UPPY_CHROMIUM to use a Chromium somewhere other than on PATH or /usr/bin/chromium.
+Without Chromium these tests are skipped, saying how to install it; with
+COUNTY_UPPY_REQUIRE_BROWSER=1 (CI) they fail instead (tests/browser.py). Set
+COUNTY_UPPY_CHROMIUM to use a Chromium somewhere other than on PATH or /usr/bin/chromium.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
+
+from tests.browser import chromium_path
 
 WIDTHS = (375, 1280)
 #: Printable width of A4 and Letter in CSS pixels with the stylesheet's 14 mm side margins.
@@ -37,14 +38,6 @@ CONTRAST_JS = """() => {
   }
   return worst;
 }"""
-
-
-def chromium_path() -> str:
-    path = os.environ.get("COUNTY_UPPY_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(path).is_file():
-        pytest.fail("Chromium is needed for the rulebook's browser tests and was not found: "
-                    "install the Debian package (apt-get install -y chromium) or set COUNTY_UPPY_CHROMIUM")
-    return path
 
 
 @pytest.fixture(scope="module")
