@@ -222,3 +222,18 @@ def test_build_after_one_without_deck_json_compares_the_files(tmp_path, capsys):
     assert changes["previous"] == {"build": True, "deck": False}
     assert changes["files"] == {"added": ["deck.json"], "removed": ["cards/OLD.png"], "redrawn": []}
     assert changes["game"]["after"]["target"] == 16 and changes["game"]["before"] is None
+
+
+def test_build_names_a_changed_rule_option_default(tmp_path, capsys):
+    """deck.json carries the rule options' defaults (the rulebook prints them), so a build by an
+    engine with another default says which one moved."""
+    out = tmp_path / "output"
+    assert run(capsys, "build", "--out", str(out), "--only", "deck", "--manifest", str(MANIFEST))[0] == 0
+    previous = json.loads((out / "deck.json").read_text())
+    assert previous["game"]["options"]["play2_draws"] == 1 and previous["game"]["options"]["all_out"] == "sixteen_wins"
+    previous["game"]["options"]["play2_draws"] = 2  # as an older engine might have had it
+    (out / "deck.json").write_text(json.dumps(previous))
+    status, stdout, _ = run(capsys, "build", "--out", str(out), "--only", "deck", "--manifest", str(MANIFEST))
+    assert status == 0 and "  game: option play2_draws 2 -> 1" in stdout.splitlines()
+    changes = json.loads((out / "changes.json").read_text())
+    assert list(changes["game"]["changed"]) == ["options"] and changes["cards"]["changed"] == []

@@ -36,7 +36,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from generator.deck.compare import compare, summary
-    from generator.deck.deck_json import deck_json
+    from generator.products.changes import deck_document
 
     docs = []
     for spec in (args.old, args.new):
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         for problem in warnings:  # a missed `expect` is what a diff is there to show, not a reason to stop
             print(problem, file=sys.stderr)
-        docs.append(deck_json(deck))
+        docs.append(deck_document(deck))  # deck.json's shape, as a build compares it
     diff = compare(docs[0], docs[1])
     if args.json:
         print(json.dumps({"old": args.old, "new": args.new, **diff}, indent=2, ensure_ascii=False))

@@ -64,7 +64,12 @@ def summary(diff: Mapping[str, Any]) -> list[str]:
         return ["the deck is the same"]
     lines: list[str] = []
     for key, change in diff["game"]["changed"].items():
-        lines.append(f"game: {key.replace('_', ' ')} {_show(change['before'])} -> {_show(change['after'])}")
+        b, a = change["before"], change["after"]
+        if key == "options" and isinstance(b, Mapping) and isinstance(a, Mapping):
+            lines += [f"game: option {k} {_show(b.get(k))} -> {_show(a.get(k))}" for k in dict.fromkeys([*b, *a])
+                      if b.get(k) != a.get(k)]
+        else:
+            lines.append(f"game: {key.replace('_', ' ')} {_show(b)} -> {_show(a)}")
     for label, section, key in (("set", diff["sets"], "key"), ("colour", diff["colours"], "name")):
         lines += [f"{label} {item[key]} added" for item in section["added"]]
         lines += [f"{label} {item[key]} removed" for item in section["removed"]]

@@ -14,9 +14,8 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from generator.deck.deck_json import deck_json
 from generator.products.cards import build_cards
-from generator.products.changes import write_changes
+from generator.products.changes import deck_document, write_changes
 from generator.products.context import BuildContext
 from generator.products.outputs import Artifact, PartlyWritten, Staging, json_bytes, write_artifact
 from generator.products.pod import build_pod
@@ -39,7 +38,7 @@ class ProductFailed(Exception):
 
 def build_deck_json(ctx: BuildContext) -> list[Artifact]:
     deck = ctx.deck
-    return [write_artifact(ctx.out, "deck.json", json_bytes(deck_json(deck)), "json", cards=deck.printed)]
+    return [write_artifact(ctx.out, "deck.json", json_bytes(deck_document(deck)), "json", cards=deck.printed)]
 
 
 Product = Callable[[BuildContext], list[Artifact]]

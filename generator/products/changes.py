@@ -15,6 +15,7 @@ from typing import Any, Mapping
 
 from generator.deck.compare import compare, summary
 from generator.deck.deck_json import deck_json
+from generator.deck.model import Deck
 from generator.products.context import BuildContext
 from generator.products.outputs import Artifact, json_bytes, write_artifact
 
@@ -24,6 +25,16 @@ DECK_JSON = "deck.json"
 NAMED_FILES = 6
 
 
+def deck_document(deck: Deck) -> dict[str, Any]:
+    """deck.json: the deck (deck_json), its game with the rule options' defaults the rulebook
+    prints, so that a build made by a version of the engine with other defaults says so."""
+    from generator.engine.options import Options
+
+    doc = deck_json(deck)
+    doc["game"]["options"] = Options().to_dict(changed_only=False)
+    return doc
+
+
 def write_changes(ctx: BuildContext, artifacts: list[Artifact], record_name: str) -> Artifact:
     """Compare with the previous build (its `record_name`, build.json), write changes.json and
     add the summary to the lines the build prints."""
@@ -31,7 +42,7 @@ def write_changes(ctx: BuildContext, artifacts: list[Artifact], record_name: str
     previous = _read(dest / record_name)
     listed = _listed(previous)
     before = _read(dest / DECK_JSON) if DECK_JSON in listed else None
-    diff = compare(before if isinstance(before, Mapping) else None, deck_json(ctx.deck))
+    diff = compare(before if isinstance(before, Mapping) else None, deck_document(ctx.deck))
     files = _files(listed, artifacts)
     lines = _summary(previous is not None, diff, files)
     record = {"previous": {"build": previous is not None, "deck": diff["same"] is not None}, **diff,
