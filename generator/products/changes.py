@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from generator.deck.compare import compare, summary
 from generator.deck.deck_json import deck_json
@@ -35,15 +35,20 @@ def deck_document(deck: Deck) -> dict[str, Any]:
     return doc
 
 
-def write_changes(ctx: BuildContext, artifacts: list[Artifact], record_name: str) -> Artifact:
+def write_changes(ctx: BuildContext, artifacts: list[Artifact], record_name: str,
+                  kept: Iterable[Artifact] = ()) -> Artifact:
     """Compare with the previous build (its `record_name`, build.json), write changes.json and
-    add the summary to the lines the build prints."""
+    add the summary to the lines the build prints.
+
+    `artifacts` are the files this build made; `kept` those it lists without making them again
+    (another product's files, left as they were by an `--only` build): neither added nor removed.
+    """
     dest = ctx.target
     previous = _read(dest / record_name)
     listed = _listed(previous)
     before = _read(dest / DECK_JSON) if DECK_JSON in listed else None
     diff = compare(before if isinstance(before, Mapping) else None, deck_document(ctx.deck))
-    files = _files(listed, artifacts)
+    files = _files(listed, [*artifacts, *kept])
     lines = _summary(previous is not None, diff, files)
     record = {"previous": {"build": previous is not None, "deck": diff["same"] is not None}, **diff,
               "files": files, "summary": lines}
