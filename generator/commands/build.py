@@ -15,6 +15,7 @@ from generator.commands.common import load_deck, report
 from generator.deck.problems import InputError
 from generator.products.build import PRODUCTS, BuildContext, ProductFailed, build
 from generator.products.outputs import PartlyWritten
+from generator.progress import is_terminal
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"county-uppy build: {out} exists and is not a folder", file=sys.stderr)
         return 2
     ctx = BuildContext(deck, out, Path(args.manifest), tuple(args.edition), tuple(args.paper) or ("letter", "a4"),
-                       args.jobs, progress=sys.stderr.isatty(), pod=tuple(dict.fromkeys(args.pod)) or ("tgc", "mpc", "dtc"),
+                       args.jobs, progress=is_terminal(), pod=tuple(dict.fromkeys(args.pod)) or ("tgc", "mpc", "dtc"),
                        tts_url=args.tts_url)
     unchanged = f"nothing in {out} was changed"
     try:

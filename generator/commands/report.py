@@ -18,6 +18,7 @@ from generator.engine import Game, make_bot
 from generator.engine.errors import EngineError
 from generator.engine.options import Options
 from generator.engine.simulate import MAX_GAMES, MAX_WORKERS
+from generator.progress import ProgressBar
 
 #: The default cap of a sequential run (kept equal to generator.report.rounds.MAX_GAMES_PER_CELL,
 #: which tests check; repeated here so that building the parser imports nothing of the report).
@@ -148,17 +149,18 @@ def run(args: argparse.Namespace) -> int:
         planned = sum(games[c] for v in variants for c in cells if any(e.key == c.edition for e in v.deck.editions))
         print(f"playing {planned} games ({len(cells)} cells x {'/'.join(map(str, by_players.values()))} games"
               f"{sides}) on {min(workers, planned)} worker(s)...", file=sys.stderr)
-        with progress_bar(planned) as tick:
-            outcome = run_grid(variants, cells, games, seed=args.seed, workers=args.workers, progress=tick)
+        with ProgressBar(planned, "games", transient=False) as bar:
+            outcome = run_grid(variants, cells, games, seed=args.seed, workers=args.workers,
+                               progress=lambda done, planned: bar.set(done))
     else:
         settings["max_games"] = cap
         print(f"playing until every verdict is settled, at most {cap} games per cell, on {workers} worker(s)",
               file=sys.stderr)
-        bars: list[progress_bar] = []
+        bars: list[ProgressBar] = []
 
         def announce(this: Round):
             for bar in bars:
-                bar.__exit__(None, None, None)
+                bar.close()
             bars.clear()
             counts = sorted(set(this.games.values()))
             sizes = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
@@ -167,15 +169,16 @@ def run(args: argparse.Namespace) -> int:
                     f"round {this.number}: {len(this.games)} cell(s) not settled yet, on to {sizes} games "
                     f"({this.planned} more games{sides})")
             print(f"{lead}...", file=sys.stderr)
-            bars.append(progress_bar(this.planned))
-            return bars[-1].__enter__()
+            bar = ProgressBar(this.planned, "games", transient=False)
+            bars.append(bar)
+            return lambda done, planned: bar.set(done)
 
         try:
             outcome, rounds = run_until_settled(variants, cells, games, cap=cap, seed=args.seed, workers=args.workers,
                                                 announce=announce)
         finally:
             for bar in bars:
-                bar.__exit__(None, None, None)
+                bar.close()
         settings["rounds"] = rounds_json(rounds)
         planned = outcome.games_planned
     seconds = time.perf_counter() - start
@@ -235,34 +238,3 @@ def headline_lines(data: dict[str, Any], *, per_cell: bool = False) -> list[str]
             lines.append(f"  {row['differences']} significant difference(s) between design and tweak")
     return lines
 
-
-class progress_bar:
-    """A rich progress bar with time left, on stderr, only when stderr is a terminal."""
-
-    def __init__(self, total: int):
-        self.total = total
-        self.progress = None
-
-    def __enter__(self):
-        if not _stderr_tty():
-            return lambda done, planned: None
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
-        self.progress = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("elapsed"),
-                                 TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
-                                 console=Console(stderr=True), transient=False)
-        self.progress.start()
-        task = self.progress.add_task("games", total=self.total)
-        return lambda done, planned: self.progress.update(task, completed=done)
-
-    def __exit__(self, *exc) -> None:
-        if self.progress is not None:
-            self.progress.stop()
-
-
-def _stderr_tty() -> bool:
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        return False

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 from generator.commands.common import load_deck, report
 from generator.deck.problems import InputError
 from generator.engine.simulate import MAX_GAMES, MAX_WORKERS
+from generator.progress import ProgressBar, is_terminal
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -67,13 +67,11 @@ def run(args: argparse.Namespace) -> int:
         problem = writable_folder(args.record)
         if problem:
             return usage(problem)
-    bar = None
-    if not args.no_progress and _is_terminal(sys.stderr):
-        bar = _Bar(args.games)
+    bar = ProgressBar(args.games, "simulating", enabled=not args.no_progress and is_terminal())
     try:
         summary = simulate(deck, games=args.games, players=args.players, edition=args.edition, seed=args.seed,
                            bots=bots, options=options, workers=args.workers, record_dir=args.record,
-                           progress=bar.update if bar else None)
+                           progress=bar.advance if bar.enabled else None)
     except EngineError as exc:
         return usage(str(exc))
     except OSError as exc:  # a game record could not be written (a full disk), or no worker could start
@@ -81,8 +79,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"county-uppy simulate: {where}{exc.strerror or exc}", file=sys.stderr)
         return 1
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
     return 0
 
@@ -100,33 +97,3 @@ def writable_folder(path: str) -> str | None:
         return f"cannot write {path}: {exc.strerror or exc}"
     return None
 
-
-class _Bar:
-    """A rich progress bar on stderr (only used when stderr is a terminal)."""
-
-    def __init__(self, total: int):
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-        self.progress = Progress("simulating", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                                 console=Console(stderr=True), transient=True)
-        self.task = self.progress.add_task("games", total=total)
-        self.started = False
-
-    def update(self, n: int) -> None:
-        # Started on the first finished chunk, after the worker processes exist: never fork beside its thread.
-        if not self.started:
-            self.progress.start()
-            self.started = True
-        self.progress.advance(self.task, n)
-
-    def close(self) -> None:
-        if self.started:
-            self.progress.stop()
-
-
-def _is_terminal(stream) -> bool:
-    try:
-        return stream.isatty() and os.environ.get("TERM") != "dumb"
-    except (AttributeError, ValueError):
-        return False

@@ -36,11 +36,16 @@ class InputError(Exception):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
-def suggest(word: object, choices: Iterable[str]) -> str:
-    """' (did you mean 'cyan'?)' for a near miss, else ''."""
+def suggest(word: object, choices: Iterable[object]) -> str:
+    """' (did you mean 'cyan'?)' for a near miss, else ''.
+
+    The one near-miss helper of the project: the manifest, the engine (card codes, options,
+    editions) and the commands all word their suggestions the same way. Choices that are not
+    text (an option's values) are compared as text.
+    """
     if not isinstance(word, str):
         return ""
-    pool = list(choices)
+    pool = [str(c) for c in choices]
     close = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
     if not close:
         lowered = {c.lower(): c for c in pool}

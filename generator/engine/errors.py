@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from generator.deck.problems import suggest  # re-exported: the engine's modules import it from here
+
+__all__ = ["EngineError", "ActionSyntaxError", "IllegalActionError", "OptionError", "PositionError", "suggest", "shown",
+           "kind_of"]
+
 
 class EngineError(ValueError):
     """Base class of every error the engine raises for bad input."""
@@ -21,20 +26,6 @@ class OptionError(EngineError):
 
 class PositionError(EngineError):
     """A position dict (or game record) that does not describe a possible game."""
-
-
-def suggest(word: object, choices) -> str:
-    """' (did you mean 'x'?)' for a near miss, else ''."""
-    import difflib
-
-    if not isinstance(word, str):
-        return ""
-    pool = [str(c) for c in choices]
-    close = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
-    if not close:
-        lowered = {c.lower(): c for c in pool}
-        close = [lowered[word.lower()]] if word.lower() in lowered else []
-    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def shown(value: object, limit: int = 60) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import random
 import sys
@@ -264,14 +265,23 @@ def summarise(game: Game, counts: _Counts, bot_names: list[str], seed: int, seco
 TIMING_KEYS = ("seconds", "games_per_second", "turns_per_second", "decisions_per_second", "workers")
 
 
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """A 95% Wilson score interval for a win rate."""
-    if games == 0:
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) for k successes in n trials; (0, 1) when n is 0.
+
+    The project's one interval: `simulate` prints it and the balance report (report/stats.py)
+    imports it, so both show the same interval for the same counts. It lives here, below the
+    report, because the engine may not import the report.
+    """
+    if n <= 0:
         return (0.0, 1.0)
-    p = wins / games
-    denom = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * ((p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5) / denom
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
-from concurrent.futures import ProcessPoolExecutor
 from typing import Callable
 
 from generator.products import pdf
@@ -16,6 +14,8 @@ from generator.products.context import BuildContext
 from generator.products.face_cache import RenderCache, code_version, key
 from generator.products.faces import Face, back_face, back_inputs, charset, face, face_inputs
 from generator.products.png import RENDERER_VERSION, face_png
+from generator.progress import ProgressBar
+from generator.workers import WorkerPool
 
 #: Print-on-demand image sizes (px at 300 dpi, trim centred): The Game Crafter's poker
 #: template is output/cards; MakePlayingCards wants 822×1122.
@@ -87,73 +87,35 @@ def workers(ctx: BuildContext) -> int:
 
 
 def run_jobs(ctx: BuildContext, fn: Callable, jobs: list[tuple], label: str) -> list:
-    """fn(*job) for every job, on ctx.jobs processes, with a progress bar on a terminal."""
+    """fn(*job) for every job, in job order, on ctx.jobs processes, with a progress bar on a terminal.
+
+    The processes are the project's WorkerPool (a failure or Ctrl-C stops them at once); one job,
+    or one process asked for, runs here without starting any.
+    """
     if not jobs:
         return []
     n = min(workers(ctx), len(jobs))
-    if n <= 1:
-        bar = _bar(ctx, len(jobs), label)
-        try:
+    with ProgressBar(len(jobs), label, enabled=ctx.progress) as bar:
+        if n <= 1:
             results = []
             for job in jobs:
                 results.append(fn(*job))
-                bar.update(1)
+                bar.advance()
             return results
-        finally:
-            bar.close()
-    methods = multiprocessing.get_all_start_methods()
-    mp = multiprocessing.get_context("fork" if "fork" in methods else None)
-    pool = ProcessPoolExecutor(n, mp_context=mp, initializer=_worker_start)
-    try:
-        futures = [pool.submit(fn, *job) for job in jobs]
-        bar = _bar(ctx, len(jobs), label)  # after the workers exist: never fork with its thread running
-        try:
-            results = []
-            for fut in futures:
-                results.append(fut.result())
-                bar.update(1)
-            return results
-        finally:
-            bar.close()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)  # after a failure or Ctrl-C: start no more jobs
+        methods = multiprocessing.get_all_start_methods()
+        mp = multiprocessing.get_context("fork" if "fork" in methods else None)
+        results = []
+        with WorkerPool(n, mp_context=mp) as pool:
+            for result in pool.map(_call, ((fn, job) for job in jobs)):
+                results.append(result)
+                bar.advance()
+        return results
 
 
-def _worker_start() -> None:
-    """Workers leave Ctrl-C to the main process, which stops the build and cleans up."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-class _RichBar:
-    """A transient rich progress bar on stderr."""
-
-    def __init__(self, total: int, label: str):
-        from rich.console import Console
-        from rich.progress import Progress
-
-        self.progress = Progress(console=Console(stderr=True), transient=True)
-        self.progress.start()
-        self.task = self.progress.add_task(label, total=total)
-
-    def update(self, n: int) -> None:
-        self.progress.advance(self.task, n)
-
-    def close(self) -> None:
-        self.progress.stop()
-
-
-def _bar(ctx: BuildContext, total: int, label: str):
-    if not ctx.progress:
-        return _NoBar()
-    return _RichBar(total, label)
+def _call(task: tuple[Callable, tuple]) -> object:
+    """Worker: one job of run_jobs, fn(*args)."""
+    fn, args = task
+    return fn(*args)
 
 
 def _render(face: Face, size: tuple[int, int], charset_: str) -> tuple[bytes, str]:

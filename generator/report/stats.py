@@ -1,6 +1,6 @@
 """Small statistics for the balance report, on the standard library alone.
 
-The report needs a handful of classical formulas (Wilson intervals, a two-proportion
+The report needs a handful of classical formulas (Wilson intervals, shared with `simulate`, a two-proportion
 z-test, a chi-square goodness-of-fit, Mann-Whitney U with its normal approximation and
 Holm's correction); they are short enough to keep here rather than pull in scipy.
 """
@@ -11,19 +11,8 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-#: Two-sided 95%.
-Z95 = 1.959963984540054
-
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for k successes in n trials; (0, 1) when n is 0."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+# The Wilson interval is the engine's, re-exported: simulate prints the same interval for the same counts.
+from generator.engine.simulate import Z95, wilson  # noqa: F401
 
 
 def normal_two_sided_p(z: float) -> float:

@@ -104,3 +104,13 @@ def test_editing_one_card_renders_one_face(built, deck, tmp_path):
     edited = Deck(deck.params, deck.colours, deck.sets, cards, deck.editions)
     ctx = run_build(edited, out, only=("cards",), jobs=1)
     assert ctx.shared["rendered"]["tgc"] == ["SKIP"]
+
+
+def test_worker_processes_and_one_process_build_the_same_bytes(built, deck, tmp_path):
+    # `built` ran its jobs on the worker pool (one process per core); this build runs them in this process
+    out = tmp_path / "serial"
+    run_build(deck, out, only=("cards", "print", "tts"), editions=("keep-it-simple",), jobs=1)
+    serial = {a["path"]: a["sha256"] for a in json.loads((out / "build.json").read_text())["artifacts"]}
+    pooled = {a["path"]: a["sha256"] for a in json.loads((built / "build.json").read_text())["artifacts"]}
+    assert len(serial) > 100 and serial.keys() <= pooled.keys()
+    assert {p: h for p, h in serial.items() if pooled[p] != h} == {}

@@ -7,6 +7,7 @@ import pytest
 
 from generator.cli import main
 from generator.commands import report as report_command
+from generator.progress import ProgressBar
 
 ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = str(ROOT / "cards.yaml")
@@ -85,20 +86,12 @@ def test_bad_input_is_a_usage_error(tmp_path, capsys, extra, message):
 
 
 def test_ctrl_c_keeps_the_finished_games(tmp_path, monkeypatch, capsys):
-    class Interrupting:
-        def __init__(self, total):
-            pass
+    class Interrupting(ProgressBar):  # Ctrl-C once 40 games are done
+        def set(self, done):
+            if done >= 40:
+                raise KeyboardInterrupt
 
-        def __enter__(self):
-            def tick(done, planned):
-                if done >= 40:
-                    raise KeyboardInterrupt
-            return tick
-
-        def __exit__(self, *exc):
-            return None
-
-    monkeypatch.setattr(report_command, "progress_bar", Interrupting)
+    monkeypatch.setattr(report_command, "ProgressBar", Interrupting)
     monkeypatch.setattr("generator.report.run.CHUNK", 20)
     status, out = run(tmp_path, "f", "--workers", "1")
     assert status == 130

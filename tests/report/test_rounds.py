@@ -5,6 +5,7 @@ from pathlib import Path
 
 from generator.cli import main
 from generator.commands import report as report_command
+from generator.progress import ProgressBar
 from generator.report import rounds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,24 +72,20 @@ def test_the_parsers_cap_is_the_reports():
 
 
 def test_ctrl_c_in_a_later_round_keeps_every_finished_game(tmp_path, monkeypatch, capsys):
-    class Interrupting:
+    class Interrupting(ProgressBar):
         """The second round's bar: Ctrl-C once 100 of its games are done."""
         rounds = 0
 
-        def __init__(self, total):
+        def __init__(self, total, label, **kw):
+            super().__init__(total, label, **kw)
             Interrupting.rounds += 1
             self.round = Interrupting.rounds
 
-        def __enter__(self):
-            def tick(done, planned):
-                if self.round == 2 and done >= 100:
-                    raise KeyboardInterrupt
-            return tick
+        def set(self, done):
+            if self.round == 2 and done >= 100:
+                raise KeyboardInterrupt
 
-        def __exit__(self, *exc):
-            return None
-
-    monkeypatch.setattr(report_command, "progress_bar", Interrupting)
+    monkeypatch.setattr(report_command, "ProgressBar", Interrupting)
     status, data = report(tmp_path, "ctrl-c", "--edition", "the-og", "--players", "4")
     assert status == 130
     assert not data["complete"] and data["games_played"] == 1300
