@@ -105,7 +105,8 @@ def run_jobs(ctx: BuildContext, fn: Callable, jobs: list[tuple], label: str) -> 
         methods = multiprocessing.get_all_start_methods()
         mp = multiprocessing.get_context("fork" if "fork" in methods else None)
         results = []
-        with WorkerPool(n, mp_context=mp) as pool:
+        # every job queued at once, as a build's jobs are few: no worker waits behind a slow first job
+        with WorkerPool(n, mp_context=mp, window=len(jobs)) as pool:
             for result in pool.map(_call, ((fn, job) for job in jobs)):
                 results.append(result)
                 bar.advance()
