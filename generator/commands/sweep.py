@@ -11,9 +11,9 @@ from typing import Any
 from generator.commands.common import report as report_problems
 from generator.commands.report import UsageError as ReportUsage
 from generator.commands.report import parse_players as report_players
-from generator.commands.simulate import _Bar, _is_terminal
 from generator.deck.problems import InputError
 from generator.engine.simulate import MAX_GAMES, MAX_WORKERS
+from generator.progress import ProgressBar, is_terminal
 
 DEFAULT_PLAYERS = "4"
 DEFAULT_BOTS = "greedy"
@@ -121,8 +121,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"playing {planned} games ({len(cells)} cells x {games}) on {backend.slots} "
           f"{'Dask worker thread(s)' if args.scheduler else 'worker(s)'}...", file=sys.stderr)
     start = time.perf_counter()
-    with backend, progress(planned, args.no_progress) as tick:
-        counts = run_cells(backend, ctx, cells, games, progress=tick)
+    bar = ProgressBar(planned, "sweeping", enabled=not args.no_progress and is_terminal())
+    with backend, bar:
+        counts = run_cells(backend, ctx, cells, games, progress=bar.advance if bar.enabled else None)
     seconds = time.perf_counter() - start
     data: dict[str, Any] = {"format": FORMAT, "settings": settings,
                             "cells": summaries(cells, variants, counts, edition=args.edition, bots=bots)}
@@ -176,19 +177,3 @@ def table(data: dict[str, Any]) -> list[str]:
 def show(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
-
-class progress:
-    """A progress bar on stderr when it is a terminal (and --no-progress is not given)."""
-
-    def __init__(self, total: int, off: bool):
-        self.total, self.off, self.bar = total, off, None
-
-    def __enter__(self):
-        if self.off or not _is_terminal(sys.stderr):
-            return None
-        self.bar = _Bar(self.total)
-        return self.bar.update
-
-    def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.close()

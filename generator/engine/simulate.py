@@ -7,7 +7,6 @@ import json
 import math
 import os
 import random
-import sys
 import time
 from collections import Counter
 from contextlib import nullcontext
@@ -310,10 +309,3 @@ def format_summary(s: Mapping[str, Any]) -> str:
     lines.append(f"{s['seconds']} s: {s['games_per_second']} games/s, {s['turns_per_second']} turns/s, "
                  f"{s['decisions_per_second']} decisions/s on {s['workers']} worker(s)")
     return "\n".join(lines)
-
-
-def _stderr_is_terminal() -> bool:
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        return False
