@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from generator.commands.common import load_deck, report
+from generator.commands.common import load_printable_deck, report
 from generator.deck.problems import InputError
 from generator.products.build import PRODUCTS, BuildContext, ProductFailed, build
 from generator.products.outputs import PartlyWritten
@@ -37,7 +37,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        deck = load_deck(args.manifest)
+        deck = load_printable_deck(args.manifest)
     except InputError as err:
         print("county-uppy: nothing was built", file=sys.stderr)
         return report(err)

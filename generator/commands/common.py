@@ -10,7 +10,7 @@ from typing import Any
 
 from generator.deck.manifest import load
 from generator.deck.model import Deck
-from generator.deck.problems import InputError, Problem
+from generator.deck.problems import InputError, Problem, escape
 
 
 def report(error: InputError) -> int:
@@ -23,6 +23,17 @@ def report(error: InputError) -> int:
 def load_deck(path: str) -> Deck:
     """The deck, or InputError for the command to `report`."""
     return load(path)
+
+
+def load_printable_deck(path: str) -> Deck:
+    """The deck, checked as `build` needs it (every character drawable): what validate passes builds."""
+    from generator.products.printable import problems
+
+    deck = load(path)
+    found = problems(deck, path)
+    if found:
+        raise InputError(found, deck=deck)
+    return deck
 
 
 def read_json(path: str) -> Any:
@@ -38,12 +49,47 @@ def read_json(path: str) -> Any:
         message = f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8"
         raise InputError([Problem(path, line, column, message)], status=2) from None
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+    except _NumberRefused as exc:
+        line, column = _text_position(text, exc.text)
+        raise InputError([Problem(path, line, column, exc.message)], status=2) from None
     except json.JSONDecodeError as exc:
         raise InputError([Problem(path, exc.lineno, exc.colno, f"not valid JSON: {exc.msg}")], status=2) from None
     except RecursionError:
         message = "not readable JSON: lists or objects nested too deeply"
         raise InputError([Problem(path, 0, 0, message)], status=2) from None
+
+
+#: Digits of a whole number in a position or record (a seed of 2**128 has 39): checked before
+#: Python converts it, which fails past 4,300 digits and is slow well before.
+MAX_JSON_DIGITS = 40
+
+
+class _NumberRefused(ValueError):
+    def __init__(self, text: str, message: str):
+        super().__init__(message)
+        self.text = text
+        self.message = message
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_JSON_DIGITS:
+        raise _NumberRefused(text, f"a number of {digits:,} digits; whole numbers here have at most {MAX_JSON_DIGITS} digits")
+    return int(text)
+
+
+def _no_constant(text: str) -> float:
+    raise _NumberRefused(text, f"{text} is not a number JSON allows (write a whole number)")
+
+
+def _text_position(text: str, needle: str) -> tuple[int, int]:
+    """The line and column (from 1) of the first `needle` in `text` that stands alone as a JSON value."""
+    import re
+
+    m = re.search(r"(?<![\w.\"])" + re.escape(needle) + r"(?![\w.])", text)
+    offset = m.start() if m else 0
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 def _read_bytes(path: str) -> bytes:
@@ -70,5 +116,6 @@ def _byte_position(raw: bytes, offset: int) -> tuple[int, int]:
 
 
 def fail(path: str, message: str, status: int) -> int:
-    print(f"{path}: {message}", file=sys.stderr)
+    """Print `PATH: message` on one line of stderr (control characters escaped); return `status`."""
+    print(f"{escape(path)}: {escape(message)}", file=sys.stderr)
     return status

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from generator.commands.common import load_deck, report
+from generator.commands.common import load_printable_deck, report
 from generator.deck.model import BREAKDOWN_GROUPS, Deck
-from generator.deck.problems import InputError
+from generator.deck.problems import InputError, escape
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -50,10 +50,10 @@ def header(deck: Deck) -> str:
     """The game in three lines above the counts, so a tweaked parameter (or a typo in one) shows."""
     g = game(deck)
     players = g["players"]
-    sets = ", ".join(f"{s['name']} ({s['interior']} interior)" for s in g["sets"])
+    sets = ", ".join(f"{escape(s['name'])} ({s['interior']} interior)" for s in g["sets"])
     options = ", ".join(f"{k}={json.dumps(v)}" for k, v in g["options"].items())
     return "\n".join([
-        f"{g['name']}: target {g['target']}, hand size {g['hand_size']}, players {players['min']}-{players['max']}",
+        f"{escape(g['name'])}: target {g['target']}, hand size {g['hand_size']}, players {players['min']}-{players['max']}",
         f"sets: {sets}",
         f"rule options (defaults): {options}",
         "",
@@ -68,7 +68,7 @@ def table(deck: Deck) -> str:
         b = deck.edition_breakdown(e.key)
         count = deck.edition_count(e.key)
         expect = "-" if e.expect is None else ("ok" if e.expect == count else f"{e.expect}!")
-        rows.append([f"{e.name} ({e.key})", *(str(b[g]) for g in groups), str(count), expect])
+        rows.append([f"{escape(e.name)} ({e.key})", *(str(b[g]) for g in groups), str(count), expect])
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     fmt = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))  # noqa: E731
     lines = [header(deck), "playing cards per edition", fmt(head), fmt(["-" * w for w in widths]), *map(fmt, rows), ""]
@@ -76,14 +76,14 @@ def table(deck: Deck) -> str:
     for s in deck.sets:
         parts = deck.set_breakdown(s.key)
         detail = ", ".join(f"{n} {KIND_LABELS[k]}" for k, n in parts.items())
-        lines.append(f"  {s.name} ({s.interior} interior): {deck.set_totals()[s.key]}  ({detail})")
+        lines.append(f"  {escape(s.name)} ({s.interior} interior): {deck.set_totals()[s.key]}  ({detail})")
     lines.append(f"  total printed: {deck.printed}")
     return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        deck = load_deck(args.manifest)
+        deck = load_printable_deck(args.manifest)
     except InputError as err:
         deck = err.deck  # set when only an edition's `expect` was missed: show the counts too
         if args.json:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import string
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -14,13 +15,20 @@ from pydantic import BaseModel, ValidationError
 
 from generator.deck import schema
 from generator.deck.model import EFFECT_PARAMS, KINDS, PLAYING_KINDS, CardSet, CardType, Colour, Deck, Edition, Effect, GameParams
-from generator.deck.problems import InputError, Problem, suggest
+from generator.deck.problems import InputError, Problem, char_name, suggest
 from generator.deck.yaml_source import Loc, Source, parse, read
 
 SECTIONS = tuple(schema.Manifest.model_fields)
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
 #: Card values print in a corner index: at most three digits. A range makes at most MAX_RUN card types.
 MAX_VALUE, MAX_RUN = 999, 100
+#: Card types (one face each) and printed cards (copies counted) a manifest may define: the
+#: largest manifest accepted still builds in minutes within the memory the README states (the
+#: shipped one has 113 card types and 212 printed cards).
+MAX_CARD_TYPES, MAX_PRINTED = 400, 2000
+#: Fields whose text may run over several lines (line breaks fold into spaces); every other
+#: text is one line.
+MULTILINE_FIELDS = ("text", "description")
 _CODE = re.compile(r"^\S+$")
 
 
@@ -82,6 +90,7 @@ class _Checker:
         game = self.typed(("game",), data.get("game"), schema.GameEntry)
         colours = self.typed_list("colours", data, schema.ColourEntry)
         sets = self.typed_list("sets", data, schema.SetEntry)
+        self.text_characters((), data)
         cards = self.typed_list("cards", data, schema.CardEntry)
         editions = self.typed_list("editions", data, schema.EditionEntry)
 
@@ -89,6 +98,7 @@ class _Checker:
         colour_objs = self.colours(colours)
         set_objs = self.sets(sets)
         card_types = self.cards(cards, colour_objs, set_objs, params)
+        self.sizes(card_types)
         edition_objs = self.editions(editions, card_types, set_objs)
         if self.problems:
             raise InputError(self.problems)
@@ -142,6 +152,8 @@ class _Checker:
         found: dict[tuple[Loc, bool], tuple[int, str]] = {}
         pool = _field_names(model)
         for err in exc.errors():
+            if err["type"] == "string_unicode":
+                continue  # a lone surrogate: text_characters names it
             raw = err["loc"]  # keep the key of a mapping of parameters: params.factor
             loc = tuple(p for i, p in enumerate(raw) if isinstance(p, int) or p in pool or (i and raw[i - 1] == "params"))
             field = next((p for p in reversed(loc) if isinstance(p, str)), base[0])
@@ -164,7 +176,9 @@ class _Checker:
             elif kind in ("less_than_equal", "less_than"):
                 message = f"'{field}' must be at most {err['ctx'].get('le')}, not {_show(value)}"
             elif kind == "string_too_long":
-                message = f"'{field}' is {len(value)} characters long; at most {err['ctx']['max_length']} fit on a card"
+                limit = err['ctx']['max_length']
+                fits = "fit on a card" if field in ("code", "name", "text") and base[0] == "cards" else "are allowed"
+                message = f"'{field}' is {len(value):,} characters long; at most {limit} {fits}"
             elif kind == "string_type":
                 message = f"'{field}' must be text, not {_show(value)}"
                 if isinstance(value, bool):
@@ -191,6 +205,44 @@ class _Checker:
             if loc and loc[-1] == "values" and any(len(o) > len(loc) and o[: len(loc)] == loc for o, _ in found):
                 continue  # a list of values with a bad item: name the item, not the list
             self.fail(base + loc, message, key=at_key)
+
+    def text_characters(self, loc: Loc, value: Any) -> None:
+        """Every text value holds printable characters only: no lone surrogate (it cannot be written
+        as UTF-8), no control character (it could drive the terminal, and the card layout cannot
+        place it), and no line break in a one-line field (a name, a code)."""
+        if isinstance(value, dict):
+            for key, item in value.items():
+                self.text_characters(loc + (key,), item)
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                self.text_characters(loc + (i,), item)
+        elif isinstance(value, str) and not value.isprintable():
+            field = next((p for p in reversed(loc) if isinstance(p, str)), "value")
+            multiline = field in MULTILINE_FIELDS
+            for ch in value:
+                if ch.isprintable() or ch == " " or multiline and ch in "\n\t\r":
+                    continue
+                if unicodedata.category(ch) == "Cs":
+                    why = "cannot be written as UTF-8 text; delete it"
+                elif ch in _LINE_BREAKS:
+                    why = ("a line break: a " + field + " is one line" if not multiline
+                           else "a line break; write an ordinary newline")
+                elif unicodedata.category(ch) == "Zs":
+                    why = "write a plain space instead"
+                else:
+                    why = "it cannot be printed on a card; delete it"
+                self.fail(loc, f"'{field}' holds the character {char_name(ch)}: {why}")
+                return
+
+    def sizes(self, card_types: list[CardType]) -> None:
+        """The stated maximums of card types and printed cards (MAX_CARD_TYPES, MAX_PRINTED)."""
+        if len(card_types) > MAX_CARD_TYPES:
+            self.fail(("cards",), f"the manifest defines {len(card_types):,} card types; at most {MAX_CARD_TYPES} "
+                                  "are allowed (each is a face to draw)")
+        printed = sum(c.copies for c in card_types)
+        if printed > MAX_PRINTED:
+            self.fail(("cards",), f"the manifest prints {printed:,} cards (copies counted); at most {MAX_PRINTED:,} "
+                                  "are allowed")
 
     # --- meaning -----------------------------------------------------------------
     def game_params(self, game: schema.GameEntry | None) -> GameParams | None:
@@ -290,6 +342,9 @@ class _Checker:
             m = _RANGE.match(item)
             if not m:
                 self.fail(where, f"bad range '{item}': write two whole numbers like -2..7")
+                continue
+            if max(len(m.group(1)), len(m.group(2))) > 10:  # checked before int() converts it
+                self.fail(where, f"bad range '{_short(item)}': card values are -{MAX_VALUE}..{MAX_VALUE}")
                 continue
             lo, hi = int(m.group(1)), int(m.group(2))
             if lo > hi:
@@ -413,6 +468,14 @@ _PATTERN_HINTS = {
     "key": "must be a lower-case slug like 'the-og'",
 }
 assert set(_FIELDS_BY_KIND) == set(KINDS)
+
+
+#: Characters that end a line: a one-line field must not hold them.
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _dig(data: Any, loc: Loc) -> Any:

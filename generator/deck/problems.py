@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from dataclasses import dataclass
 from typing import Iterable
+
+#: Escapes for the characters that would move the cursor or break a line if printed raw.
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+#: Names of the control characters people meet (Unicode gives control characters no name).
+_CONTROL_NAMES = {"\x00": "NUL", "\x07": "BELL", "\x08": "BACKSPACE", "\t": "TAB", "\n": "LINE FEED",
+                  "\x0b": "LINE TABULATION", "\x0c": "FORM FEED", "\r": "CARRIAGE RETURN", "\x1b": "ESCAPE",
+                  "\x7f": "DELETE", "\x85": "NEXT LINE"}
 
 
 @dataclass(frozen=True, order=True)
@@ -18,8 +26,8 @@ class Problem:
 
     def __str__(self) -> str:
         if self.line:
-            return f"{self.path}:{self.line}:{self.column}: {self.message}"
-        return f"{self.path}: {self.message}"
+            return f"{escape(self.path)}:{self.line}:{self.column}: {escape(self.message)}"
+        return f"{escape(self.path)}: {escape(self.message)}"
 
     def as_json(self) -> dict:
         return {"path": self.path, "line": self.line, "column": self.column, "message": self.message}
@@ -51,3 +59,36 @@ def suggest(word: object, choices: Iterable[object]) -> str:
         lowered = {c.lower(): c for c in pool}
         close = [lowered[word.lower()]] if word.lower() in lowered else []
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def escape(text: str) -> str:
+    """`text` safe to print on a terminal, on one line: every character that is not printable
+    (controls such as ESC, line and paragraph separators, lone surrogates, format characters)
+    shows as a Python-style escape (`\\x1b`, `\\n`, `\\u2028`, `\\udc80`).
+
+    A name in cards.yaml or a code in a position is echoed in tables and messages; raw, an
+    escape sequence there could clear the screen or retitle the window, and a newline would
+    split a `PATH:LINE:COL: message` line in two. A backslash is left alone unless the text
+    needs escaping elsewhere, so ordinary messages read as written.
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _escape_char(ch) for ch in text)
+
+
+def _escape_char(ch: str) -> str:
+    if ch in _NAMED_ESCAPES:
+        return _NAMED_ESCAPES[ch]
+    code = ord(ch)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def char_name(ch: str) -> str:
+    """'U+2028 (LINE SEPARATOR)': a character named for a person, whatever it is."""
+    name = unicodedata.name(ch, "") or _CONTROL_NAMES.get(ch) or {
+        "Cc": "a control character", "Cs": "a lone surrogate"}.get(unicodedata.category(ch), "an unnamed character")
+    return f"U+{ord(ch):04X} ({name})"

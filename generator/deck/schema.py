@@ -21,6 +21,9 @@ Values = Union[StrictInt, str, list[Union[StrictInt, str]]]
 #: Limits that keep a card printable and a manifest quick to check: copies of one card type,
 #: and the characters of a code, a title and an effect text (the longest shipped are 6, 15, 144).
 MAX_COPIES, MAX_CODE, MAX_NAME, MAX_TEXT = 1000, 10, 24, 200
+#: Characters of the game's name (printed on the back), a set's or an edition's name, and an
+#: edition's description (the longest shipped are 11, 5, 14 and 92).
+MAX_TITLE, MAX_DESCRIPTION = 40, 500
 
 
 class _Strict(BaseModel):
@@ -33,7 +36,7 @@ class Players(_Strict):
 
 
 class GameEntry(_Strict):
-    name: str
+    name: str = Field(max_length=MAX_TITLE, description="the game's name, printed on every card's back")
     target: StrictInt = Field(ge=1, description="the count to reach exactly (16)")
     hand_size: StrictInt = Field(ge=1, description="cards dealt to each player (5)")
     players: Players
@@ -48,7 +51,7 @@ class ColourEntry(_Strict):
 
 class SetEntry(_Strict):
     key: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
-    name: str
+    name: str = Field(max_length=MAX_TITLE)
     interior: Literal["white", "black"]
 
 
@@ -73,8 +76,8 @@ class Filter(_Strict):
 
 class EditionEntry(_Strict):
     key: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
-    name: str
-    description: str = ""
+    name: str = Field(max_length=MAX_TITLE)
+    description: str = Field("", max_length=MAX_DESCRIPTION)
     include: list[Filter] = Field(min_length=1)
     expect: StrictInt | None = Field(None, ge=0, description="the playing-card count the designer expects")
 

@@ -1,25 +1,36 @@
 """Read a YAML file safely into plain data, remembering where every key and value stands.
 
 PyYAML composes the node graph (which carries line and column marks) without building any
-object, so tags such as `!!python/object` are refused here, never executed. Aliases are
-followed with a budget, so a "billion laughs" document is refused at once instead of
-expanding.
+object, so tags such as `!!python/object` are refused here, never executed. Size is checked
+while the file is composed, not after: the file's own nodes and the nodes its aliases and
+merge keys repeat have separate budgets, so a large plain manifest and a "billion laughs"
+document are each refused at once, with a message that names the limit they hit. An alias
+that refers to the node it sits in (a loop) is refused where it stands.
 """
 
 from __future__ import annotations
 
+import os
+import string
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from generator.deck.problems import InputError, Problem
+from generator.deck.problems import InputError, Problem, escape
 
-#: Nodes that following aliases may produce before the document counts as hostile.
-NODE_BUDGET = 200_000
+#: The largest manifest file read, in bytes (the shipped one is about 7 KB).
+MAX_FILE_BYTES = 256 * 1024
+#: Nodes (values, keys, lists and mappings) the file itself may hold (the shipped one has about 450).
+MAX_NODES = 10_000
+#: Nodes that aliases (`*name`) and merge keys (`<<: *name`) may add by repeating what they refer to.
+MAX_EXPANDED = 10_000
 MAX_DEPTH = 64
+#: Digits of a whole number in a manifest (checked before Python converts it: a value this long is a mistake).
+MAX_DIGITS = 18
 
 _SAFE_TAGS = {
     "tag:yaml.org,2002:" + t
@@ -63,6 +74,10 @@ def read(path: str | Path) -> Source:
     if p.is_dir():
         raise InputError([Problem(name, 0, 0, "is a directory, not a manifest file")], status=2)
     try:
+        size = os.stat(p).st_size
+        if size > MAX_FILE_BYTES:
+            raise InputError([Problem(name, 1, 1, f"is {size:,} bytes; a manifest may be at most {MAX_FILE_BYTES:,} bytes "
+                                      f"({MAX_FILE_BYTES // 1024} KiB)")])
         raw = p.read_bytes()
     except FileNotFoundError:
         raise InputError([Problem(name, 0, 0, "no such file (run in the folder that holds it, or pass --manifest PATH)")], status=2) from None
@@ -73,6 +88,9 @@ def read(path: str | Path) -> Source:
 
 def parse(raw: bytes, name: str) -> Source:
     """Compose manifest bytes read elsewhere (`git show`); `name` is what problems call the file."""
+    if len(raw) > MAX_FILE_BYTES:  # from git, or a file that grew since stat
+        raise InputError([Problem(name, 1, 1, f"is more than {MAX_FILE_BYTES:,} bytes; a manifest may be at most "
+                                  f"{MAX_FILE_BYTES:,} bytes ({MAX_FILE_BYTES // 1024} KiB)")])
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -81,8 +99,12 @@ def parse(raw: bytes, name: str) -> Source:
         raise InputError([Problem(name, line, col, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8")]) from None
     if not text.strip() or _only_comments(text):
         raise InputError([Problem(name, 1, 1, "the manifest is empty")])
+    loader: _BudgetLoader | None = None
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        loader = _BudgetLoader(text)
+        root = loader.get_single_node()
+    except _Refused as exc:
+        raise InputError([Problem(name, exc.mark.line + 1, exc.mark.column + 1, exc.message)]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         what = " ".join(x for x in (exc.context, exc.problem) if x) or "invalid YAML"
@@ -107,7 +129,7 @@ def parse(raw: bytes, name: str) -> Source:
     if root is None:
         raise InputError([Problem(name, 1, 1, "the manifest is empty")])
     source = Source(name, None)
-    builder = _Builder(source, text)
+    builder = _Builder(source, loader)
     try:
         source.data = builder.build(root, (), 0)
     except _TooBig:
@@ -130,21 +152,64 @@ def _only_comments(text: str) -> bool:
     return all(not ln.strip() or ln.lstrip().startswith("#") or ln.strip() == "---" for ln in text.splitlines())
 
 
+class _Refused(Exception):
+    """The document is too large or loops; `mark` is where composing stopped."""
+
+    def __init__(self, mark: yaml.Mark, message: str):
+        super().__init__(message)
+        self.mark = mark
+        self.message = message
+
+
+class _BudgetLoader(yaml.SafeLoader):
+    """SafeLoader whose composer counts as it goes: the file's own nodes against MAX_NODES, the
+    nodes each alias repeats against MAX_EXPANDED, and refuses an alias to a node still open
+    (`&a [*a]`, a mapping that merges itself), which would otherwise make a cycle. PyYAML sets a
+    collection's end mark only once it is composed, which tells an open node from a finished one."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.own = 0
+        self.expanded = 0
+        #: id(anchored node) -> how many nodes it stands for, its aliases expanded
+        self.sizes: dict[int, int] = {}
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node:
+        event = self.peek_event()
+        if isinstance(event, AliasEvent):
+            target = self.anchors.get(event.anchor)
+            if target is not None and target.end_mark is None:  # still being composed: it holds this alias
+                raise _Refused(event.start_mark, f"the alias *{escape(str(event.anchor))} refers to the value it "
+                                                 f"stands in, which would repeat forever; copy the keys instead")
+            node = super().compose_node(parent, index)
+            self.expanded += self.sizes.get(id(node), 1)
+            if self.expanded > MAX_EXPANDED:
+                raise _Refused(event.start_mark, f"aliases and merge keys repeat more than {MAX_EXPANDED:,} values; "
+                                                 "refusing to follow them (write the values out, or use fewer aliases)")
+            return node
+        self.own += 1
+        if self.own > MAX_NODES:
+            raise _Refused(event.start_mark, f"the manifest holds more than {MAX_NODES:,} values; a manifest may hold at "
+                                             f"most {MAX_NODES:,} (keys, values, lists and mappings)")
+        before = self.own + self.expanded
+        anchor = getattr(event, "anchor", None)
+        if anchor is None:
+            return super().compose_node(parent, index)
+        node = super().compose_node(parent, index)
+        self.sizes[id(node)] = self.own + self.expanded - before + 1
+        return node
+
+
 class _Builder:
-    def __init__(self, source: Source, text: str):
+    def __init__(self, source: Source, loader: yaml.SafeLoader):
         self.source = source
         self.problems: list[Problem] = []
-        self.budget = NODE_BUDGET
-        self.scalars = yaml.SafeLoader(text)  # used only to construct plain scalars
+        self.scalars = loader  # constructs plain scalars
 
     def _problem(self, node: Node, message: str) -> None:
         self.problems.append(Problem(self.source.path, node.start_mark.line + 1, node.start_mark.column + 1, message))
 
     def build(self, node: Node, loc: Loc, depth: int) -> Any:
-        self.budget -= 1
-        if self.budget < 0:
-            self._problem(node, "aliases expand into too large a document; refusing to follow them")
-            raise _TooBig
         if depth > MAX_DEPTH:
             self._problem(node, f"nested more than {MAX_DEPTH} levels deep; a manifest needs no more than a few")
             raise _TooBig
@@ -157,11 +222,7 @@ class _Builder:
                 self._problem(node, f"{node.value} reads as a base-60 number in YAML; write a range as "
                                     f"{node.value.replace(':', '..')}, or put the text in quotes")
                 return None
-            try:
-                return self.scalars.construct_object(node)
-            except yaml.YAMLError as exc:
-                self._problem(node, f"bad value {node.value!r}: {getattr(exc, 'problem', exc)}")
-                return None
+            return self.scalar(node)
         if isinstance(node, SequenceNode):
             return [self.build(item, loc + (i,), depth + 1) for i, item in enumerate(node.value)]
         assert isinstance(node, MappingNode)
@@ -178,6 +239,28 @@ class _Builder:
             result[key] = self.build(value_node, loc + (key,), depth + 1)
         return result
 
+    def scalar(self, node: ScalarNode) -> Any:
+        """The value of a scalar, converted once and checked: a whole number is bounded by its digits
+        before Python converts it, and a value its tag cannot read (`!!int sixteen`, `!!float 5..9`)
+        is a located problem, not an exception."""
+        tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+        if tag == "!!int":
+            digits = sum(ch in string.hexdigits for ch in node.value)
+            if digits > MAX_DIGITS:
+                self._problem(node, f"a number of {digits:,} digits; numbers in a manifest have at most {MAX_DIGITS} digits")
+                return None
+        try:
+            return self.scalars.construct_object(node)
+        except Exception as exc:  # noqa: BLE001 -- PyYAML's scalar constructors raise what int(), float(), a dict lookup raise
+            shown = node.value if len(node.value) <= 40 else node.value[:37] + "..."
+            reason = getattr(exc, "problem", None) or type(exc).__name__
+            if isinstance(exc, yaml.YAMLError):
+                self._problem(node, f"bad value {shown!r}: {reason}")
+            else:
+                self._problem(node, f"{shown!r} cannot be read as {tag} ({_TAG_WORDS.get(tag, 'its tag')}); "
+                                    f"remove the '{tag}' tag, or write a value of that kind")
+            return None
+
     def _merged(self, node: MappingNode) -> list[tuple[Node, Node]]:
         """Expand `<<: *anchor` merge keys; explicit keys win over merged ones."""
         own = [(k, v) for k, v in node.value if k.tag != "tag:yaml.org,2002:merge"]
@@ -192,12 +275,14 @@ class _Builder:
                     self._problem(src, "'<<' must merge a mapping")
                     continue
                 for mk, mv in self._merged(src):
-                    self.budget -= 1
                     if mk.value not in own_keys:
                         own_keys.add(mk.value)
                         merged.append((mk, mv))
         return merged + own
 
+
+_TAG_WORDS = {"!!int": "a whole number", "!!float": "a number", "!!bool": "true or false", "!!null": "nothing",
+              "!!timestamp": "a date", "!!str": "text"}
 
 #: YAML 1.1 reads 1:30 as 90 (base 60); nobody writing a manifest means that.
 _SEXAGESIMAL_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")

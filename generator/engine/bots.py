@@ -134,6 +134,19 @@ def _search_bot(rollouts: int | None = None):
     return SearchBot() if rollouts is None else SearchBot(rollouts=rollouts)
 
 
+#: The most rollouts a search bot may make per decision (search:N); more would take hours a move.
+MAX_ROLLOUTS = 100_000
+
+
+def search_rollouts(arg: str) -> int | None:
+    """N of `search:N` if it is a whole number 1..MAX_ROLLOUTS (ASCII digits, length checked
+    before conversion), else None."""
+    if not (arg.isascii() and arg.isdigit()) or len(arg) > len(str(MAX_ROLLOUTS)):
+        return None
+    n = int(arg)
+    return n if 1 <= n <= MAX_ROLLOUTS else None
+
+
 #: Bot factories by name.
 BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "search": _search_bot}
 
@@ -145,9 +158,11 @@ def make_bot(name: str) -> Bot:
     """
     base, colon, arg = name.partition(":")
     if base == "search" and colon:
-        if not arg.isdigit() or int(arg) < 1:
-            raise OptionError(f"'{name}': the search bot's rollouts are a positive whole number, as in search:800")
-        return _search_bot(int(arg))
+        rollouts = search_rollouts(arg)
+        if rollouts is None:
+            raise OptionError(f"'{name[:40]}': the search bot's rollouts are a positive whole number up to "
+                              f"{MAX_ROLLOUTS:,}, as in search:800")
+        return _search_bot(rollouts)
     try:
         return BOTS[name]()
     except KeyError:

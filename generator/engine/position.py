@@ -89,6 +89,7 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
         raise PositionError(f"'players' is {players} but 'hands' has {len(hands_raw)} hands")
     game = Game(deck, _get(data, "edition", str, "the-og"), players, _options(data))
     n = players
+    in_edition = set(game.edition.codes)
 
     def cards(key: str, raw: Any) -> list[int]:
         if not isinstance(raw, list):
@@ -99,6 +100,9 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
                 raise PositionError(f"'{key}' must hold card codes like 'C5', not {shown(code)}")
             if code not in game.index:
                 raise PositionError(unknown_card(deck, game, code, f" in '{key}'"))
+            if code not in in_edition:
+                raise PositionError(f"card {shown(code)} in '{key}' is not in edition '{game.edition.key}' "
+                                    "(a position holds only the edition's cards)")
             out.append(game.index[code])
         return out
 
@@ -106,6 +110,7 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
     draw = cards("draw", data.get("draw", []))[::-1]
     discard = cards("discard", data.get("discard", []))
     in_play = cards("in_play", data.get("in_play", []))
+    _check_copies(game, hands, draw, discard, in_play)
 
     def seat(key: str, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
@@ -123,6 +128,8 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
     if match_code == "start":
         match = game.START
     elif match_code in game.index:
+        if match_code not in in_edition:
+            raise PositionError(f"match {shown(match_code)} is not a card of edition '{game.edition.key}'")
         match = game.index[match_code]
         if not game.is_number[match] and not game.options.wild_sets_target:
             raise PositionError(f"match {match_code!r} is a wild; only option wild_sets_target lets a wild be the match")
@@ -142,6 +149,9 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
     if turns < 0:
         raise PositionError(f"'turns' must be 0 or more, not {shown(turns)}")
     count = _get(data, "count", int, 0)
+    if not 0 <= count < game.target:  # R8: the engine never leaves the count outside 0..target-1
+        raise PositionError(f"'count' must be 0..{game.target - 1} (the count rests between 0 and one below the "
+                            f"target {game.target}), not {shown(count)}")
     stopped = _get(data, "stopped", bool, False)
     last_count = _get(data, "last_count", int, count)
     pending = dict(PENDING_DEFAULTS)
@@ -183,6 +193,21 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
         raise PositionError(f"seat {turn} is to act but is out")
     state._run(None, settle=True)
     return state
+
+
+def _check_copies(game: Game, *piles: list[list[int]] | list[int]) -> None:
+    """R8: a card is in one place at a time, so a position holds at most the copies the edition has."""
+    seen: dict[int, int] = {}
+    for pile in piles:
+        for item in pile:
+            for card in (item if isinstance(item, list) else [item]):
+                seen[card] = seen.get(card, 0) + 1
+    for card, n in seen.items():
+        code = game.codes[card]
+        have = game.deck.card(code).copies
+        if n > have:
+            raise PositionError(f"the position holds {n} copies of {shown(code)} (hands, draw, discard and in_play "
+                                f"together), but edition '{game.edition.key}' has {have}")
 
 
 def _deal(deck: Deck, data: Mapping[str, Any], allowed: tuple[str, ...]):
@@ -281,9 +306,17 @@ def run_scenario(deck: Deck, scenario: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def compare_expected(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> list[str]:
-    """Differences between the keys a scenario expects and the actual position (hands as multisets)."""
+    """Differences between the keys a scenario expects and the actual position (hands as multisets).
+
+    Beyond a position's keys, `hand_sizes` compares only how many cards each seat holds (after a
+    Re-Deal of different cards, the shuffle decides which card lands where)."""
     problems = []
     for key, want in expected.items():
+        if key == "hand_sizes":  # how many cards each seat holds, whichever they are (a shuffled deal)
+            got = [len(h) for h in actual["hands"]]
+            if want != got:
+                problems.append(f"hand_sizes: expected {want}, got {got}")
+            continue
         if key not in actual:
             problems.append(f"unknown expected key '{key}'")
             continue

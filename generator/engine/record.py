@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from generator.deck.model import Deck
-from generator.engine.bots import BOTS
+from generator.engine.bots import BOTS, MAX_ROLLOUTS, search_rollouts
 from generator.engine.errors import PositionError, kind_of, shown, suggest
 from generator.engine.game import Game
 from generator.engine.position import apply_decisions, check_decisions
@@ -98,7 +98,7 @@ def bot_name_known(name: str) -> bool:
     """A bot name a record may hold: a registered bot, `search:N`, or "human" (a person at `play`)."""
     base, colon, arg = name.partition(":")
     if colon:
-        return base == "search" and arg.isdigit() and int(arg) >= 1
+        return base == "search" and search_rollouts(arg) is not None
     return name in BOTS or name == HUMAN
 
 
@@ -111,10 +111,10 @@ def _check_bots(bots: Any, players: int) -> None:
         if not isinstance(name, str):
             raise PositionError(f"'bots' must hold bot names like 'greedy', not {shown(name)} (seat {seat})")
         if not bot_name_known(name) and name.startswith("search:"):
-            raise PositionError(f"bot {name!r} for seat {seat} in 'bots': the search bot's rollouts are a "
-                                "positive whole number, as in search:800")
+            raise PositionError(f"bot {name[:40]!r} for seat {seat} in 'bots': the search bot's rollouts are a "
+                                f"positive whole number up to {MAX_ROLLOUTS:,}, as in search:800")
         if not bot_name_known(name):
-            raise PositionError(f"unknown bot {name!r} for seat {seat} in 'bots'{suggest(name, names)}; "
+            raise PositionError(f"unknown bot {name[:40]!r} for seat {seat} in 'bots'{suggest(name, names)}; "
                                 f"bots are {', '.join(names)}")
     if bots and len(bots) != players:
         raise PositionError(f"'bots' names {len(bots)} bot{'s' if len(bots) != 1 else ''} but the game has "
