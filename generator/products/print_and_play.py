@@ -35,7 +35,8 @@ def print_sets(ctx: BuildContext) -> list[tuple[str, list]]:
 
 def build_print(ctx: BuildContext) -> list[Artifact]:
     """output/print/county-uppy-PAPER[-EDITION][-fronts|-backs].pdf."""
-    ops, keys, cs, store = pdf_forms(ctx), face_keys(ctx), chars(ctx), cache(ctx)
+    light = ctx.ink_saver
+    ops, keys, cs, store = pdf_forms(ctx, light), face_keys(ctx, light), chars(ctx), cache(ctx)
     set_names = {s.key: s.name for s in ctx.deck.sets}
     jobs, meta = [], []
     for paper, g in grids(ctx).items():

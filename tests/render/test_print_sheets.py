@@ -3,6 +3,8 @@ print hints, the test page, and the build options (--duplex, --back-offset, --gu
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pdfplumber
@@ -236,3 +238,51 @@ def _usage(args: list[str]) -> int:
 def test_grid_refuses_what_does_not_fit():
     with pytest.raises(sheets.LayoutError):
         sheets.grid("a4", 9.0)
+
+
+# --- ink saver -----------------------------------------------------------------------------
+
+def ink_per_page(path: Path) -> list[float]:
+    """Ghostscript's inkcov: per page, the C+M+Y+K coverage summed (1.0 = one channel full)."""
+    res = subprocess.run(["gs", "-q", "-o", "-", "-sDEVICE=inkcov", "-r36", str(path)], capture_output=True, text=True,
+                         check=True, timeout=300)
+    rows = [line.split()[:4] for line in res.stdout.splitlines() if line.strip()]
+    return [sum(float(v) for v in row) for row in rows]
+
+
+@pytest.fixture(scope="module")
+def saver(deck, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("saver") / "out"
+    run_build(deck, out, only=("print",), papers=("letter",), ink_saver=True)
+    return out
+
+
+@pytest.mark.skipif(shutil.which("gs") is None, reason="needs Ghostscript (apt-get install ghostscript)")
+def test_ink_saver_saves_most_of_the_ink(built, saver):
+    normal = ink_per_page(built / "print" / "county-uppy-letter.pdf")
+    light = ink_per_page(saver / "print" / "county-uppy-letter.pdf")
+    assert len(normal) == len(light)
+    assert sum(light) <= 0.5 * sum(normal), (sum(light), sum(normal))
+    backs_normal, backs_light = sum(normal[3::2]), sum(light[3::2])
+    assert backs_light <= 0.2 * backs_normal  # the navy backs were most of it
+
+
+def test_ink_saver_chaos_cards_stay_recognisable(saver, deck):
+    doc = pdfium.PdfDocument(saver / "print" / "county-uppy-letter-fronts.pdf")
+    texts = [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+    base = next(i for i, t in enumerate(texts) if "· Base ·" in t)
+    chaos = next(i for i, t in enumerate(texts) if "· Chaos ·" in t)
+
+    def interior(i: int) -> tuple[int, int, int]:
+        page = doc[i]
+        scale = 100 / 72
+        image = page.render(scale=scale).to_pil().convert("RGB")
+        (left, bottom, right, top) = cards_on(page)[0]
+        h = page.get_size()[1]
+        # a point inside the interior, between the frame and the big number
+        return image.getpixel((round((left + 20) * scale), round((h - top + 110) * scale)))
+
+    base_px, chaos_px = interior(base), interior(chaos)
+    doc.close()
+    assert base_px == (255, 255, 255)
+    assert all(150 <= v <= 230 for v in chaos_px), chaos_px  # light grey: little ink, unlike white at a glance
