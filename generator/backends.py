@@ -18,6 +18,7 @@ a run's numbers never depend on the backend, the number of workers or timing. Le
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from collections import deque
@@ -27,7 +28,9 @@ from typing import Any, Callable, Iterable, Iterator
 from generator.workers import WorkerPool
 
 #: Seconds to wait for a Dask scheduler to answer before giving up.
-CONNECT_TIMEOUT = 5.0
+CONNECT_TIMEOUT = 3.0
+#: A scheduler address: [PROTOCOL://]HOST:PORT (IPv6 hosts in brackets).
+ADDRESS = re.compile(r"^(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):\d{1,5}$")
 #: How much bigger than local chunks a cluster's chunks are: a task there costs milliseconds
 #: of scheduling and transfer, so each must carry more games (benchmarks/bench_cluster.py).
 CLUSTER_CHUNK_SCALE = 10
@@ -51,7 +54,9 @@ class Backend:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        self.close(abort=exc_type is not None)
+        if exc_type is not None:
+            self.cancel()
+        self.close()
 
     def map_chunks(self, fn: Callable[[Any, Any], Any], context: Any, chunks: Iterable[Any]) -> Iterator[Any]:
         raise NotImplementedError
@@ -60,8 +65,11 @@ class Backend:
         """Results of chunks that finished but were not yet taken from map_chunks (after Ctrl-C)."""
         return []
 
-    def close(self, abort: bool = False) -> None:
-        """Release the workers; `abort` cancels unfinished work instead of waiting for it."""
+    def cancel(self) -> None:
+        """Stop the work not yet done, at once (Ctrl-C); the backend may then be closed."""
+
+    def close(self) -> None:
+        """Release the workers (after the work is done or cancelled)."""
 
 
 class InlineBackend(Backend):
@@ -103,9 +111,14 @@ class LocalBackend(Backend):
     def finished(self):
         return self._pool.finished() if self._pool is not None else []
 
-    def close(self, abort=False):
+    def cancel(self):
         if self._pool is not None:
-            self._pool.__exit__(KeyboardInterrupt if abort else None, None, None)
+            self._pool.abort()
+
+    def close(self):
+        if self._pool is not None:
+            self._pool.__exit__(None, None, None)  # drained: waits for the workers to exit; else stops them
+            self._pool = None
 
 
 class DaskBackend(Backend):
@@ -120,16 +133,24 @@ class DaskBackend(Backend):
     chunk_scale = CLUSTER_CHUNK_SCALE
 
     def __init__(self, address: str, timeout: float = CONNECT_TIMEOUT):
+        if not ADDRESS.match(address):
+            raise BackendError(f"--scheduler takes a Dask scheduler's address such as tcp://10.0.0.5:8786, not {address!r}")
         try:
             from distributed import Client  # lazy: the optional `cluster` extra, needed only with --scheduler
         except ImportError:
             raise BackendError("--scheduler needs the Dask client: pip install 'county-uppy[cluster]'") from None
         self.address = address
+        client = Client.__new__(Client)  # kept on failure, to close it here rather than at garbage collection
         try:
-            self.client = Client(address, timeout=timeout, set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as exc:
+            client.__init__(address, timeout=timeout, set_as_default=False)
+        except (Exception, MemoryError) as exc:  # refused, timed out, not a Dask scheduler (garbage answers)
+            try:
+                client.close(timeout=1)
+            except Exception:  # noqa: BLE001 - half-made: nothing more to release
+                pass
             raise BackendError(f"cannot reach the Dask scheduler at {address} within {timeout:g} s "
                                f"({_reason(exc)}); start one with `dask scheduler` or check the address") from None
+        self.client = client
         self._futures: deque = deque()
         self._done_early: list = []
         self.slots = self._threads()
@@ -163,13 +184,16 @@ class DaskBackend(Backend):
     def finished(self):
         return [f.result() for f in self._futures if f.status == "finished"]
 
-    def close(self, abort=False):
-        if abort and self._futures:
+    def cancel(self):
+        """Cancel every task of the run on the cluster (a task already running finishes, unused)."""
+        futures, self._futures = list(self._futures), deque()
+        if futures:
             try:
-                self.client.cancel(list(self._futures), force=True)
+                self.client.cancel(futures, force=True)
             except Exception:  # noqa: BLE001 - the connection may be gone already; closing is all that is left
                 pass
-        self._futures.clear()
+
+    def close(self):
         try:
             self.client.close(timeout=CONNECT_TIMEOUT)
         except Exception:  # noqa: BLE001 - as above
@@ -177,6 +201,8 @@ class DaskBackend(Backend):
 
 
 def _reason(exc: BaseException) -> str:
+    if isinstance(exc, MemoryError):  # a frame length read from something that is not a scheduler
+        return "what answered there is not a Dask scheduler"
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     return text[:200]
 

@@ -7,9 +7,11 @@ import os
 import sys
 import tempfile
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
+from generator.backends import Backend, BackendError, DaskBackend
 from generator.commands.common import load_deck
 from generator.commands.common import report as report_problems
 from generator.deck.model import Deck
@@ -58,6 +60,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         f"(repeatable: each mix is a row of the grid; default {DEFAULT_BOTS})")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed; game i uses the same seed as in simulate (default 0)")
     p.add_argument("--workers", type=int, default=None, metavar="W", help="worker processes (default: all cores)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the games on a Dask cluster, e.g. tcp://10.0.0.5:8786 (needs the cluster extra); "
+                        "the same results as on this machine")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a rule option for the tweak side of a comparison (repeatable)")
     p.add_argument("--against", metavar="PATH", help="another manifest to compare with (the tweak side)")
@@ -92,11 +97,7 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from generator.report.assemble import assemble
-    from generator.report.render import write
     from generator.report.run import Variant
-    from generator.report.rounds import Round, rounds_json, run_until_settled
-    from generator.report.run import run as run_grid
     from generator.report.summarize import Cell, games_needed
 
     try:
@@ -142,19 +143,38 @@ def run(args: argparse.Namespace) -> int:
     cap = args.max_games or MAX_GAMES_PER_CELL
     settings = {"games": args.games or "auto", "games_by_players": by_players, "players": players, "editions": editions, "bots": mixes, "seed": args.seed,
                 "manifest": args.manifest, "against": args.against, "options": tweak}
-    workers = args.workers or os.cpu_count() or 1
+    try:
+        backend = DaskBackend(args.scheduler) if args.scheduler else None
+    except BackendError as err:
+        print(f"county-uppy report: {err}", file=sys.stderr)
+        return 2
+    with backend or nullcontext():
+        return play_and_write(args, deck, variants, cells, games, by_players, cap, settings, backend)
+
+
+def play_and_write(args: argparse.Namespace, deck: Deck, variants: list, cells: list, games: dict, by_players: dict,
+                   cap: int, settings: dict[str, Any], backend: Backend | None) -> int:
+    """Play the grid (on `backend`, or local workers) and write the report; the exit status."""
+    # lazy: the report's modules (jinja2 among them) load only when `report` runs
+    from generator.report.assemble import assemble
+    from generator.report.render import write
+    from generator.report.rounds import Round, rounds_json, run_until_settled
+    from generator.report.run import run as run_grid
+
+    workers = backend.slots if backend is not None else args.workers or os.cpu_count() or 1
+    where = "Dask worker thread(s)" if backend is not None else "worker(s)"
     sides = ' x 2 sides' if len(variants) == 2 else ''
     start = time.perf_counter()
     if args.games is not None:
         planned = sum(games[c] for v in variants for c in cells if any(e.key == c.edition for e in v.deck.editions))
         print(f"playing {planned} games ({len(cells)} cells x {'/'.join(map(str, by_players.values()))} games"
-              f"{sides}) on {min(workers, planned)} worker(s)...", file=sys.stderr)
+              f"{sides}) on {min(workers, planned)} {where}...", file=sys.stderr)
         with ProgressBar(planned, "games", transient=False) as bar:
             outcome = run_grid(variants, cells, games, seed=args.seed, workers=args.workers,
-                               progress=lambda done, planned: bar.set(done))
+                               progress=lambda done, planned: bar.set(done), backend=backend)
     else:
         settings["max_games"] = cap
-        print(f"playing until every verdict is settled, at most {cap} games per cell, on {workers} worker(s)",
+        print(f"playing until every verdict is settled, at most {cap} games per cell, on {workers} {where}",
               file=sys.stderr)
         bars: list[ProgressBar] = []
 
@@ -175,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             outcome, rounds = run_until_settled(variants, cells, games, cap=cap, seed=args.seed, workers=args.workers,
-                                                announce=announce)
+                                                backend=backend, announce=announce)
         finally:
             for bar in bars:
                 bar.close()

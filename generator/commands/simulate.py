@@ -8,6 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from generator.backends import BackendError
 from generator.commands.common import load_deck, report
 from generator.deck.problems import InputError
 from generator.engine.simulate import MAX_GAMES, MAX_WORKERS
@@ -27,6 +28,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a rule option (docs/rules.md), e.g. all_out=draw; repeatable")
     p.add_argument("--workers", type=int, default=None, metavar="W", help="worker processes (default: all cores)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the games on a Dask cluster, e.g. tcp://10.0.0.5:8786 (needs the cluster extra); "
+                        "the same results as on this machine")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--record", default=None, metavar="DIR", help="save every game's record as DIR/game-NNNNNN.json")
     p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
@@ -71,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         summary = simulate(deck, games=args.games, players=args.players, edition=args.edition, seed=args.seed,
                            bots=bots, options=options, workers=args.workers, record_dir=args.record,
-                           progress=bar.advance if bar.enabled else None)
-    except EngineError as exc:
+                           progress=bar.advance if bar.enabled else None, scheduler=args.scheduler)
+    except (EngineError, BackendError) as exc:
         return usage(str(exc))
     except OSError as exc:  # a game record could not be written (a full disk), or no worker could start
         where = f"cannot write {exc.filename}: " if exc.filename else ""

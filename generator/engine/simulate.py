@@ -9,13 +9,13 @@ import os
 import random
 import time
 from collections import Counter
-from contextlib import nullcontext
 from itertools import repeat
 from math import floor
 from operator import add, is_
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from generator.backends import open_backend
 from generator.deck.model import Deck
 from generator.engine.actions import PLAY
 from generator.engine.bots import RandomBot, make_bot
@@ -24,7 +24,6 @@ from generator.engine.game import Game
 from generator.engine.options import Options
 from generator.engine.record import make_record
 from generator.engine.view import PlayerView
-from generator.workers import WorkerPool
 
 #: The most games one run may ask for: days of work on one core, and still a flat memory use.
 MAX_GAMES = 100_000_000
@@ -112,32 +111,26 @@ def _run_chunk(args: tuple) -> tuple[list[tuple], list[int]]:
     return rows, stats
 
 
-#: What every chunk of a run shares, set once per worker process (see _set_run): (deck, edition,
-#: players, options, bot_names, run_seed, record_dir). Jobs then carry only their game indices.
-_RUN: tuple = ()
-
-
-def _set_run(run: tuple) -> None:
-    global _RUN
-    _RUN = run
-
-
-def _run_indices(indices: range) -> tuple[list[tuple], list[int]]:
-    deck, edition, players, options, bot_names, run_seed, record_dir = _RUN
+def _run_indices(run: tuple, indices: range) -> tuple[list[tuple], list[int]]:
+    """One chunk on a backend: `run` is what every chunk shares (deck, edition, players, options,
+    bot_names, run_seed, record_dir), sent once per worker; the chunk is only its game indices."""
+    deck, edition, players, options, bot_names, run_seed, record_dir = run
     return _run_chunk((deck, edition, players, options, bot_names, run_seed, indices, record_dir))
 
 
 def simulate(deck: Deck, *, games: int, players: int, edition: str = "the-og", seed: int = 0,
              bots: Sequence[str] = ("random",), options: Mapping[str, Any] | Options | None = None,
              workers: int | None = None, record_dir: str | Path | None = None,
-             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+             progress: Callable[[int], None] | None = None, scheduler: str | None = None) -> dict[str, Any]:
     """Play `games` games and return the summary dict (see `county-uppy simulate --json`).
 
     `bots` names one bot per seat, or fewer to repeat cyclically (`("greedy", "random")`).
     Game i uses seed `game_seed(seed, i)`; results are the same for any `workers`
-    (None = all cores). `progress(n)` is called as n more games finish. Games are handed out
-    in chunks made as they are needed, and only counts are kept, so memory does not grow with
-    `games`. On KeyboardInterrupt the workers are stopped at once and it propagates.
+    (None = all cores) and on a Dask cluster (`scheduler`, an address such as
+    tcp://host:8786; BackendError if it cannot be reached). `progress(n)` is called as n more
+    games finish. Games are handed out in chunks made as they are needed, and only counts are
+    kept, so memory does not grow with `games`. On KeyboardInterrupt the work is stopped at
+    once and it propagates.
     """
     game = Game(deck, edition, players, options)  # validates edition, players, options
     bot_names = [bots[s % len(bots)] for s in range(players)]
@@ -145,23 +138,20 @@ def simulate(deck: Deck, *, games: int, players: int, edition: str = "the-og", s
         make_bot(name)
     if record_dir is not None:
         Path(record_dir).mkdir(parents=True, exist_ok=True)
-    workers = max(1, min(workers or os.cpu_count() or 1, max(1, games)))
-    chunk = max(1, min(200, games // (workers * 4) or 1))
+    backend = open_backend(scheduler, workers, work=games)
     run = (deck, edition, players, game.options, bot_names, seed, None if record_dir is None else str(record_dir))
-    chunks = (range(lo, min(lo + chunk, games)) for lo in range(0, games, chunk))
     counts = _Counts(game)
     start = time.perf_counter()
-    with WorkerPool(workers, _set_run, (run,)) if workers > 1 else nullcontext() as pool:
-        if pool is None:
-            parts = (_run_chunk((*run[:6], indices, run[6])) for indices in chunks)
-        else:
-            parts = pool.map(_run_indices, chunks)
-        for rows, stats in parts:
+    with backend:
+        slots = backend.slots
+        chunk = max(1, min(200 * backend.chunk_scale, games // (slots * 4) or 1))
+        chunks = (range(lo, min(lo + chunk, games)) for lo in range(0, games, chunk))
+        for rows, stats in backend.map_chunks(_run_indices, run, chunks):
             counts.add(rows, stats)
             if progress:
                 progress(len(rows))
     seconds = time.perf_counter() - start
-    return summarise(game, counts, bot_names, seed, seconds, workers)
+    return summarise(game, counts, bot_names, seed, seconds, slots)
 
 
 class _Counts:

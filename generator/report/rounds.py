@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
+from generator.backends import Backend
 from generator.report.run import Outcome, Variant, planned_games
 from generator.report.run import run as run_games
 from generator.report.summarize import Cell, add_verdicts, summarize
@@ -52,7 +53,7 @@ def unsettled(variants: Sequence[Variant], cells: Sequence[Cell], tallies: Mappi
 
 
 def run_until_settled(variants: Sequence[Variant], cells: Sequence[Cell], start: Mapping[Cell, int], *, cap: int,
-                      seed: int, workers: int | None,
+                      seed: int, workers: int | None, backend: Backend | None = None,
                       announce: Callable[[Round], Callable[[int, int], None]] | None = None) -> tuple[Outcome, list[Round]]:
     """Play rounds until no cell is inconclusive or every inconclusive cell is at `cap` games (or Ctrl-C).
 
@@ -73,7 +74,8 @@ def run_until_settled(variants: Sequence[Variant], cells: Sequence[Cell], start:
         this = Round(len(rounds) + 1, {cell: target[cell] for cell in todo}, planned_games(variants, todo, target, played))
         rounds.append(this)
         tick = announce(this) if announce else None
-        outcome = run_games(variants, todo, target, seed=seed, workers=workers, progress=tick, first=played)
+        outcome = run_games(variants, todo, target, seed=seed, workers=workers, progress=tick, first=played,
+                            backend=backend)
         for key, tally in outcome.tallies.items():
             merged = tallies.get(key)
             if merged is None:

@@ -1,4 +1,4 @@
-"""Run the grid's games on all cores, with a progress bar, and stop cleanly on Ctrl-C.
+"""Run the grid's games on all cores (or a Dask cluster), with a progress bar, and stop cleanly on Ctrl-C.
 
 Work is cut into chunks of one cell's games; each chunk is a Tally. Chunks are merged in
 chunk order, so the numbers never depend on the number of workers or on timing. On Ctrl-C
@@ -7,19 +7,16 @@ the chunks already finished are kept and the report is written from them.
 
 from __future__ import annotations
 
-import os
-import sys
 from dataclasses import dataclass
-from multiprocessing import get_context
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
+from generator.backends import Backend, open_backend
 from generator.deck.model import Deck
 from generator.engine import Game, make_bot
 from generator.engine.simulate import game_seed
 from generator.report.observe import observe_game
 from generator.report.summarize import Cell
 from generator.report.tally import Tally
-from generator.workers import WorkerPool
 
 #: Games per chunk: small enough for a smooth progress bar and little lost work on Ctrl-C.
 CHUNK = 100
@@ -56,13 +53,12 @@ class Outcome:
 
 
 def make_jobs(variants: Sequence[Variant], cells: Sequence[Cell], games: Mapping[Cell, int],
-              first: Mapping[Cell, int] | None = None) -> Iterator[Job]:
+              first: Mapping[Cell, int] | None = None, chunk: int = CHUNK) -> Iterator[Job]:
     """The grid's jobs in order (variant, cell, chunk), made one at a time as they are needed.
 
     A cell plays games `first[cell]` (default 0) up to `games[cell]`: a later round of a
     sequential run carries on where the last one stopped, each game keeping its index's seed.
     """
-    chunk = CHUNK
     for v, variant in enumerate(variants):
         keys = {e.key for e in variant.deck.editions}
         for cell in cells:
@@ -79,23 +75,16 @@ def planned_games(variants: Sequence[Variant], cells: Sequence[Cell], games: Map
                if any(e.key == cell.edition for e in variant.deck.editions))
 
 
-_VARIANTS: Sequence[Variant] = ()
-_SEED = 0
-
-
-def _init(variants: Sequence[Variant], seed: int) -> None:
-    global _VARIANTS, _SEED
-    _VARIANTS, _SEED = variants, seed  # (WorkerPool's workers ignore Ctrl-C: the parent handles it)
-
-
-def _run_job(job: Job) -> tuple[Job, Tally]:
-    variant = _VARIANTS[job.variant]
+def _run_job(context: tuple[Sequence[Variant], int], job: Job) -> tuple[Job, Tally]:
+    """One chunk on a backend: `context` is (variants, seed), sent once per worker."""
+    variants, run_seed = context
+    variant = variants[job.variant]
     cell = job.cell
     game = Game(variant.deck, cell.edition, cell.players, variant.options)
     bots = [make_bot(name) for name in cell.bot_list()]
     tally = Tally(cell.players)
     for i in range(job.start, job.stop):
-        seed = game_seed(_SEED, i)
+        seed = game_seed(run_seed, i)
         seen = observe_game(game, bots, seed)
         state = seen.state
         tally.add_game(index=i, finished=not state.stopped, winner_seats=seen.winner_seats,
@@ -105,13 +94,14 @@ def _run_job(job: Job) -> tuple[Job, Tally]:
 
 def run(variants: Sequence[Variant], cells: Sequence[Cell], games: Mapping[Cell, int], *, seed: int,
         workers: int | None, progress: Callable[[int, int], None] | None = None,
-        first: Mapping[Cell, int] | None = None) -> Outcome:
+        first: Mapping[Cell, int] | None = None, backend: Backend | None = None) -> Outcome:
     """Play each cell's games (`first[cell]`, default 0, to `games[cell]`) for every variant; `progress(done, planned)` after each chunk.
 
     Chunks are made as workers need them and merged in job order as they come back, so memory
-    holds the merged tallies and a few chunks, however many games are asked for. Ctrl-C (in
-    this process or the whole process group) stops the workers at once; the chunks that
-    finished are kept and the Outcome says it was interrupted.
+    holds the merged tallies and a few chunks, however many games are asked for. They run on
+    `backend` (a Dask cluster, say; left open for the next round) or else on `workers` local
+    processes. Ctrl-C (in this process or the whole process group) stops the work at once;
+    the chunks that finished are kept and the Outcome says it was interrupted.
     """
     planned = planned_games(variants, cells, games, first)
     tallies: dict[tuple[int, Cell], Tally] = {}
@@ -129,31 +119,24 @@ def run(variants: Sequence[Variant], cells: Sequence[Cell], games: Mapping[Cell,
             progress(done, planned)
 
     start = first or {}
-    chunks = sum(-(-max(0, games[cell] - start.get(cell, 0)) // CHUNK) for variant in variants for cell in cells
+    chunk = CHUNK * (backend.chunk_scale if backend is not None else 1)
+    chunks = sum(-(-max(0, games[cell] - start.get(cell, 0)) // chunk) for variant in variants for cell in cells
                  if any(e.key == cell.edition for e in variant.deck.editions))
-    workers = max(1, min(workers or os.cpu_count() or 1, chunks or 1))
+    owned = backend is None
+    runner = open_backend(None, workers, work=chunks) if backend is None else backend
     try:
-        if workers == 1:
-            _init_inline(variants, seed)
-            for job, tally in map(_run_job, make_jobs(variants, cells, games, first)):
+        try:
+            for job, tally in runner.map_chunks(_run_job, (variants, seed), make_jobs(variants, cells, games, first, chunk)):
                 merge(job, tally)
-        else:
-            ctx = get_context("spawn" if sys.platform == "win32" else "fork")
-            with WorkerPool(workers, _init, (variants, seed), mp_context=ctx) as pool:
-                try:
-                    for job, tally in pool.map(_run_job, make_jobs(variants, cells, games, first)):
-                        merge(job, tally)
-                except KeyboardInterrupt:
-                    pool.abort()
-                    for job, tally in pool.finished():  # chunks done beyond the first unfinished one
-                        merge(job, tally, tell=False)
-                    raise
+        except KeyboardInterrupt:
+            runner.cancel()
+            for job, tally in runner.finished():  # chunks done beyond the first unfinished one
+                merge(job, tally, tell=False)
+            raise
+        finally:
+            if owned:
+                runner.close()
     except KeyboardInterrupt:
         interrupted = True
     ordered = sorted(tallies, key=lambda k: (k[0], cells.index(k[1])))
     return Outcome({k: tallies[k] for k in ordered}, done, planned, interrupted)
-
-
-def _init_inline(variants: Sequence[Variant], seed: int) -> None:
-    global _VARIANTS, _SEED
-    _VARIANTS, _SEED = variants, seed

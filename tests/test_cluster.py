@@ -1,0 +1,257 @@
+"""simulate, report and sweep on a real Dask cluster: a scheduler and workers as separate
+processes on 127.0.0.1, the same results as on this machine, a worker killed mid-run, Ctrl-C,
+and a scheduler that is not there."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.engine.simulate import TIMING_KEYS
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFEST = str(ROOT / "cards.yaml")
+#: Bounds on how long the cluster may take to come up and go down.
+START_SECONDS, STOP_SECONDS = 60, 15
+SWEEP = ["sweep", "--manifest", MANIFEST, "--no-progress", "--json"]
+
+
+class Cluster:
+    """A scheduler and its workers, each its own process, started and stopped by the test module."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.file = folder / "scheduler.json"
+        self.procs: list[subprocess.Popen] = []
+        self.workers: dict[str, subprocess.Popen] = {}
+        self._count = 0
+        self.scheduler = self._spawn("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
+                                     "--no-dashboard", "--scheduler-file", str(self.file), log="scheduler")
+        deadline = time.monotonic() + START_SECONDS
+        while not (self.file.is_file() and self.file.stat().st_size):
+            assert self.scheduler.poll() is None, (folder / "scheduler.log").read_text()
+            assert time.monotonic() < deadline, "the scheduler did not start"
+            time.sleep(0.1)
+        time.sleep(0.2)  # the file is written in one go, but give its writer a moment to finish
+        self.address = json.loads(self.file.read_text())["address"]
+
+    def _spawn(self, module: str, *args: str, log: str) -> subprocess.Popen:
+        out = open(self.folder / f"{log}.log", "wb")
+        proc = subprocess.Popen([sys.executable, "-m", module, *args], stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True, cwd=self.folder)
+        out.close()
+        self.procs.append(proc)
+        return proc
+
+    def start_worker(self) -> str:
+        self._count += 1
+        name = f"w{self._count}"
+        # no nanny: the worker is this one process, so killing it loses a worker (a nanny would restart it)
+        self.workers[name] = self._spawn("distributed.cli.dask_worker", "--scheduler-file", str(self.file),
+                                         "--nthreads", "1", "--no-nanny", "--no-dashboard", "--host", "127.0.0.1",
+                                         "--name", name, "--death-timeout", "30", log=name)
+        return name
+
+    def names(self) -> set[str]:
+        from distributed import Client
+
+        with Client(self.address, timeout=10, set_as_default=False) as client:
+            return {str(w["name"]) for w in client.scheduler_info()["workers"].values()}
+
+    def ensure(self, n: int) -> None:
+        """Exactly n live workers, as the scheduler sees them."""
+        live = [name for name, p in self.workers.items() if p.poll() is None]
+        for name in live[n:]:
+            self.stop(name)
+        for _ in range(n - len(live)):
+            self.start_worker()
+        wanted = {name for name, p in self.workers.items() if p.poll() is None}
+        deadline = time.monotonic() + START_SECONDS
+        while self.names() != wanted:
+            assert time.monotonic() < deadline, f"workers {wanted} did not join: {self.names()}"
+            time.sleep(0.2)
+
+    def stop(self, name: str) -> None:
+        proc = self.workers.pop(name)
+        proc.terminate()
+        try:
+            proc.wait(STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+    def tasks(self) -> int:
+        from distributed import Client
+
+        with Client(self.address, timeout=10, set_as_default=False) as client:
+            return client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
+
+    def close(self) -> None:
+        for proc in reversed(self.procs):
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    made = Cluster(tmp_path_factory.mktemp("cluster"))
+    try:
+        made.ensure(2)
+        yield made
+    finally:
+        made.close()
+
+
+def run_json(capsys, argv: list[str]) -> dict:
+    status = main(argv)
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    return json.loads(out)
+
+
+def untimed(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k not in ("timing", *TIMING_KEYS)}
+
+
+def test_done_when_sweep_is_the_same_on_the_cluster(cluster, capsys):
+    cluster.ensure(2)
+    argv = [*SWEEP, "--param", "target=14,16,18", "--param", "hand_size=4,5", "--players", "4", "--games", "400",
+            "--seed", "3"]
+    local = run_json(capsys, argv)
+    remote = run_json(capsys, [*argv, "--scheduler", cluster.address])
+    assert len(remote["cells"]) == 6 and remote["timing"]["backend"] == "dask"
+    assert json.dumps(untimed(remote)) == json.dumps(untimed(local))
+
+
+def test_one_worker_and_many_give_the_same_results(cluster, capsys):
+    argv = [*SWEEP, "--param", "play2_draws=1,2", "--players", "3", "--games", "300", "--bots", "greedy,random"]
+    local = run_json(capsys, [*argv, "--workers", "1"])
+    cluster.ensure(1)
+    one = run_json(capsys, [*argv, "--scheduler", cluster.address])
+    cluster.ensure(2)
+    two = run_json(capsys, [*argv, "--scheduler", cluster.address])
+    assert one["timing"]["slots"] == 1 and two["timing"]["slots"] == 2
+    assert json.dumps(untimed(one)) == json.dumps(untimed(local)) == json.dumps(untimed(two))
+
+
+def test_simulate_on_the_cluster(cluster, capsys, tmp_path):
+    cluster.ensure(2)
+    argv = ["simulate", "--manifest", MANIFEST, "--games", "1500", "--players", "5", "--seed", "8",
+            "--bots", "greedy,random", "--option", "all_out=draw", "--json", "--no-progress"]
+    local = run_json(capsys, argv)
+    remote = run_json(capsys, [*argv, "--scheduler", cluster.address])
+    assert remote["games"] == 1500 and remote["workers"] == 2
+    assert json.dumps(untimed(remote)) == json.dumps(untimed(local))
+
+
+def test_report_on_the_cluster(cluster, capsys, tmp_path):
+    """Fixed games and play-until-settled rounds both give the same balance.json, byte for byte."""
+    cluster.ensure(2)
+    for extra in (["--games", "150", "--option", "play2_draws=2"], ["--max-games", "500"]):
+        argv = ["report", "--manifest", MANIFEST, "--players", "2,4", "--edition", "only-chaos", *extra]
+        assert main([*argv, "--out", str(tmp_path / "local")]) == 0
+        assert main([*argv, "--out", str(tmp_path / "remote"), "--scheduler", cluster.address]) == 0
+        assert "Dask worker thread(s)" in capsys.readouterr().err
+        local = (tmp_path / "local" / "balance.json").read_bytes()
+        assert (tmp_path / "remote" / "balance.json").read_bytes() == local
+
+
+def spawn(argv: list[str]) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "generator", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True, cwd=ROOT)
+
+
+def test_a_killed_worker_changes_no_result(cluster, capsys):
+    """A worker dies (SIGKILL) while it plays a chunk: the scheduler re-runs its chunks elsewhere."""
+    from distributed import Client
+
+    cluster.ensure(2)
+    victim = cluster.start_worker()
+    cluster.ensure(3)
+    argv = [*SWEEP, "--param", "target=15,16,17", "--players", "4", "--games", "4000", "--bots", "random", "--seed", "4"]
+    proc = spawn([*argv, "--scheduler", cluster.address])
+    killed = False
+    try:
+        with Client(cluster.address, timeout=10, set_as_default=False) as client:
+            deadline = time.monotonic() + START_SECONDS
+            while not killed:
+                assert proc.poll() is None, "the sweep ended before the worker could be killed"
+                assert time.monotonic() < deadline, "the victim never got a chunk"
+                busy = {str(w["name"]) for addr, w in client.scheduler_info()["workers"].items()
+                        if client.processing().get(addr)}
+                if victim in busy:
+                    cluster.workers[victim].send_signal(signal.SIGKILL)
+                    killed = True
+                time.sleep(0.05)
+        out, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 0, err
+    cluster.workers.pop(victim).wait(STOP_SECONDS)
+    remote = json.loads(out)
+    local = run_json(capsys, argv)
+    assert json.dumps(untimed(remote)) == json.dumps(untimed(local))
+
+
+def test_ctrl_c_cancels_the_clusters_work_and_exits_130(cluster):
+    cluster.ensure(2)
+    proc = spawn([*SWEEP, "--param", "target=14..19", "--players", "4", "--games", "1000000", "--bots", "random",
+                  "--scheduler", cluster.address])
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while cluster.tasks() < 2:  # the run has sent its work
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the sweep never sent work"
+            time.sleep(0.1)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        seconds = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 130 and out == "" and "interrupted" in err and "Traceback" not in err
+    assert seconds < 10
+    deadline = time.monotonic() + STOP_SECONDS
+    while cluster.tasks():  # the scheduler forgets the cancelled chunks
+        assert time.monotonic() < deadline, "the cluster kept the sweep's work"
+        time.sleep(0.2)
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", "--games", "10", "--players", "4"],
+    ["report", "--games", "10", "--players", "4", "--edition", "the-og"],
+    ["sweep", "--param", "target=14", "--games", "10"],
+])
+def test_a_scheduler_that_is_not_there_is_a_clear_error(capsys, tmp_path, command):
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    extra = ["--out", str(tmp_path)] if command[0] == "report" else []
+    started = time.monotonic()
+    status = main([*command, "--manifest", MANIFEST, *extra, "--scheduler", f"tcp://127.0.0.1:{port}"])
+    seconds = time.monotonic() - started
+    err = capsys.readouterr().err
+    assert status == 2 and f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port}" in err
+    assert "Traceback" not in err and seconds < 15
+    assert main([*command, "--manifest", MANIFEST, *extra, "--scheduler", "my-laptop"]) == 2
+    assert "--scheduler takes a Dask scheduler's address such as tcp://10.0.0.5:8786, not 'my-laptop'" in capsys.readouterr().err
