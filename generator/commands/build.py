@@ -13,6 +13,7 @@ from pathlib import Path
 
 from generator.commands.common import load_printable_deck, report
 from generator.deck.problems import InputError
+from generator.products import sheets
 from generator.products.build import PRODUCTS, BuildContext, ProductFailed, build
 from generator.products.outputs import PartlyWritten
 from generator.progress import is_terminal
@@ -32,7 +33,34 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "PDF, one card per page (output/pod)")
     p.add_argument("--tts-url", default="", metavar="URL",
                    help="where Tabletop Simulator will load output/tts/*.png from (default: their file:// address)")
+    p.add_argument("--duplex", choices=("long", "short"), default="long",
+                   help="print sheets: the paper edge your printer flips on for double-sided printing (default: long)")
+    p.add_argument("--back-offset", default="0,0", metavar="X,Y",
+                   help="print sheets: shift every back X mm right and Y mm up (as seen on the back) to correct "
+                        "a printer's duplex drift; read X,Y off the test page (default: 0,0)")
+    p.add_argument("--gutter", type=float, default=0.0, metavar="MM",
+                   help="print sheets: MM of space between neighbouring cards, with crop marks in the gutters (default: 0, butted)")
+    p.add_argument("--ink-saver", action="store_true",
+                   help="print sheets: light backs and light chaos interiors, to save ink on a home printer")
     return p
+
+
+MAX_OFFSET_MM = 10.0
+MAX_GUTTER_MM = 20.0
+
+
+def parse_offset(text: str) -> tuple[float, float] | str:
+    """'X,Y' in mm -> (x, y); or the message for a bad value."""
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        x, y = (float(p) for p in parts)
+    except ValueError:
+        return f"--back-offset needs two numbers in mm, X,Y (such as 0.5,-1), not '{text}'"
+    if not all(abs(v) <= MAX_OFFSET_MM for v in (x, y)):  # also rejects nan
+        return f"--back-offset is at most {MAX_OFFSET_MM:g} mm each way, not '{text}'"
+    return (x + 0.0, y + 0.0)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,13 +90,28 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 0:
         print("county-uppy build: --jobs must be 0 (one per core) or more", file=sys.stderr)
         return 2
+    offset = parse_offset(args.back_offset)
+    if isinstance(offset, str):
+        print(f"county-uppy build: {offset}", file=sys.stderr)
+        return 2
+    if not 0 <= args.gutter <= MAX_GUTTER_MM:  # also rejects nan
+        print(f"county-uppy build: --gutter must be 0..{MAX_GUTTER_MM:g} mm, not {args.gutter:g}", file=sys.stderr)
+        return 2
+    papers = tuple(args.paper) or ("letter", "a4")
+    for paper in papers:
+        try:
+            sheets.grid(paper, args.gutter, args.duplex, offset)
+        except sheets.LayoutError as err:
+            print(f"county-uppy build: {err}", file=sys.stderr)
+            return 2
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         print(f"county-uppy build: {out} exists and is not a folder", file=sys.stderr)
         return 2
-    ctx = BuildContext(deck, out, Path(args.manifest), tuple(args.edition), tuple(args.paper) or ("letter", "a4"),
+    ctx = BuildContext(deck, out, Path(args.manifest), tuple(args.edition), papers,
                        args.jobs, progress=is_terminal(), pod=tuple(dict.fromkeys(args.pod)) or ("tgc", "mpc", "dtc"),
-                       tts_url=args.tts_url)
+                       tts_url=args.tts_url, gutter=args.gutter, duplex=args.duplex, back_offset=offset,
+                       ink_saver=args.ink_saver)
     unchanged = f"nothing in {out} was changed"
     try:
         artifacts = build(ctx, only)

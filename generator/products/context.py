@@ -22,6 +22,10 @@ class BuildContext:
     progress: bool = False  #: show a progress bar (only on a terminal)
     pod: tuple[str, ...] = ("tgc", "mpc", "dtc")  #: print-on-demand profiles (--pod)
     tts_url: str = ""  #: where TTS loads the deck sheets from (--tts-url); default: file URI of output/tts
+    gutter: float = 0.0  #: mm between neighbouring cards on the print sheets (--gutter)
+    duplex: str = "long"  #: the paper edge the print sheets flip on (--duplex long|short)
+    back_offset: tuple[float, float] = (0.0, 0.0)  #: mm the backs shift, right and up as seen on the back
+    ink_saver: bool = False  #: light backs and light chaos interiors on the print sheets (--ink-saver)
     shared: dict = field(default_factory=dict)  #: work products share within one build (rendered faces)
     notes: list[str] = field(default_factory=list)  #: lines to print after the build
     staging: Staging | None = None  #: the build's staging folder while build() runs

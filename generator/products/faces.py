@@ -23,6 +23,10 @@ W, H = TRIM_W, TRIM_H
 OVERSCAN = BLEED
 #: Interior colour -> (background, ink).
 INTERIORS = {"white": ("#FFFFFF", "#1A1A1A"), "black": ("#121212", "#FFFFFF")}
+#: The same for the ink-saver print sheets: a dark interior turns light grey with dark ink (still
+#: unlike the white base cards at a glance), and a dark band inside the frame marks it as well.
+LIGHT_INTERIORS = {"white": ("#FFFFFF", "#1A1A1A"), "black": ("#D2D2D2", "#121212")}
+LIGHT_BACK_BG = "#FFFFFF"
 NEUTRAL_FRAME = "#6B6B78"
 BACK_BG = "#23233A"
 BACK_INK = "#F4F1E8"
@@ -253,10 +257,28 @@ def needs_underline(value: int) -> bool:
 
 # --- faces by kind ------------------------------------------------------------------------
 
-def number_face(card: CardType, deck: Deck) -> Face:
-    bg, ink = INTERIORS[deck.card_set(card.set).interior]
+def interior(card: CardType, deck: Deck, light: bool = False) -> tuple[str, str]:
+    """(background, ink) of a card's interior; `light` for the ink-saver sheets."""
+    return (LIGHT_INTERIORS if light else INTERIORS)[deck.card_set(card.set).interior]
+
+
+def dark_set(card: CardType, deck: Deck) -> bool:
+    return deck.card_set(card.set).interior == "black"
+
+
+def light_marker(card: CardType, deck: Deck, light: bool) -> list[Item]:
+    """On an ink-saver face of a dark set, a black ring inside the frame: chaos at a glance."""
+    if not (light and dark_set(card, deck)):
+        return []
+    inner = FRAME_INSET + FRAME_WIDTH
+    return [Stroke(rounded_rect(inner + 5, inner + 5, W - inner - 5, H - inner - 5, FRAME_RADIUS - FRAME_WIDTH / 2),
+                   12.0, "#121212", True)]
+
+
+def number_face(card: CardType, deck: Deck, light: bool = False) -> Face:
+    bg, ink = interior(card, deck, light)
     colours = [deck.colour(c) for c in card.colours]
-    items: list[Item] = [background(bg), *frame([c.rgb for c in colours], bg)]
+    items: list[Item] = [background(bg), *frame([c.rgb for c in colours], bg), *light_marker(card, deck, light)]
     label = number_text(card.value or 0)
 
     # Corner index: the number, then the shape of each colour under it.
@@ -315,9 +337,9 @@ def wild_glyph(card: CardType) -> str:
     return glyph if glyph and all(tf.has_glyph(ch, True) for ch in glyph) else card.name
 
 
-def wild_face(card: CardType, deck: Deck) -> Face:
-    bg, ink = INTERIORS[deck.card_set(card.set).interior]
-    items: list[Item] = [background(bg), *frame([c.rgb for c in deck.colours], bg)]
+def wild_face(card: CardType, deck: Deck, light: bool = False) -> Face:
+    bg, ink = interior(card, deck, light)
+    items: list[Item] = [background(bg), *frame([c.rgb for c in deck.colours], bg), *light_marker(card, deck, light)]
     items += corner(fitted_lines(card.name, 210, 130, 84, 175, INDEX_TOP, ink))
     glyph = wild_glyph(card)
     gsize = tf.fit_size(glyph, 300, 190, bold=True)
@@ -329,8 +351,8 @@ def wild_face(card: CardType, deck: Deck) -> Face:
     return Face(card.code, tuple(items))
 
 
-def reference_face(card: CardType, deck: Deck) -> Face:
-    bg, ink = INTERIORS[deck.card_set(card.set).interior]
+def reference_face(card: CardType, deck: Deck, light: bool = False) -> Face:
+    bg, ink = interior(card, deck, light)
     ref = quick_reference(deck)
     items: list[Item] = [background(bg), *frame([NEUTRAL_FRAME], bg)]
     items.append(Text(W / 2, 130, ref.title, tf.fit_size(ref.title, 560, 56, bold=True), ink, bold=True))
@@ -380,8 +402,8 @@ def _lay_blocks(blocks, x0: float, y0: float, x1: float, size: float, ink: str) 
     return items, y
 
 
-def blank_face(card: CardType, deck: Deck) -> Face:
-    bg, ink = INTERIORS[deck.card_set(card.set).interior]
+def blank_face(card: CardType, deck: Deck, light: bool = False) -> Face:
+    bg, ink = interior(card, deck, light)
     faint = "#9A9AA6"
     items: list[Item] = [background(bg), *frame([NEUTRAL_FRAME], bg)]
     items += corner([Stroke(rounded_rect(INDEX_CX - 62, INDEX_TOP, INDEX_CX + 62, INDEX_TOP + 170, 14), 4, faint, True)])
@@ -393,22 +415,24 @@ def blank_face(card: CardType, deck: Deck) -> Face:
     return Face(card.code, tuple(items))
 
 
-def back_face(deck: Deck) -> Face:
-    items: list[Item] = [background(BACK_BG)]
+def back_face(deck: Deck, light: bool = False) -> Face:
+    """The one back; `light` (ink-saver) draws it as outlines on white in the same navy."""
+    bg, ink = (LIGHT_BACK_BG, BACK_BG) if light else (BACK_BG, BACK_INK)
+    items: list[Item] = [background(bg)]
     inset = 62.0
-    items.append(Stroke(rounded_rect(inset, inset, W - inset, H - inset, 36), 8, BACK_INK, True))
-    items.append(Stroke(rounded_rect(inset + 22, inset + 22, W - inset - 22, H - inset - 22, 24), 3, BACK_INK, True))
+    items.append(Stroke(rounded_rect(inset, inset, W - inset, H - inset, 36), 8, ink, True))
+    items.append(Stroke(rounded_rect(inset + 22, inset + 22, W - inset - 22, H - inset - 22, 24), 3, ink, True))
     words = deck.params.name.split() or [deck.params.name]
     size = min(tf.fit_size(w, 500, 150, bold=True) for w in words)
     lead = size * 1.1
     top = H / 2 - lead * len(words) / 2
     for k, word in enumerate(words):
         items.append(Text(W / 2, round(top + k * lead + tf.ASCENT * size + (lead - size) / 2, 2), word, size,
-                          BACK_INK, bold=True))
+                          ink, bold=True))
     row: list[Item] = []
     n = len(deck.colours)
     for k, c in enumerate(deck.colours):
-        row += shape(c.shape, W / 2 + (k - (n - 1) / 2) * 120, 250, 42, c.rgb, BACK_INK)
+        row += shape(c.shape, W / 2 + (k - (n - 1) / 2) * 120, 250, 42, c.rgb, ink)
     items += row + [rotate180(i) for i in row]
     return Face("back", tuple(items))
 
@@ -435,9 +459,9 @@ def charset(deck: Deck) -> str:
     return "".join(sorted(c for c in chars if c.isprintable()))
 
 
-def face(card: CardType, deck: Deck) -> Face:
-    """The face of one card type."""
-    return FACES[card.kind](card, deck)
+def face(card: CardType, deck: Deck, light: bool = False) -> Face:
+    """The face of one card type; `light` for the ink-saver print sheets."""
+    return FACES[card.kind](card, deck, light)
 
 
 def all_faces(deck: Deck) -> list[Face]:

@@ -21,7 +21,6 @@ from generator.products import typeface as tf
 from generator.products.faces import Face, Poly, Stroke, Text
 from generator.products.units import BLEED, PAPERS, TRIM_H, TRIM_W, dots_to_pt
 
-FOOTER_SIZE = 6.0
 FOOTER_INK = "#444444"
 CROP_INK = "#000000"
 SEAM_OVERLAP = 0.4  #: points
@@ -136,20 +135,29 @@ def reuse_forms(c: Canvas, formatted: dict[str, bytes]) -> dict[str, str]:
     return names
 
 
-def new_canvas(buf: io.BytesIO, size: tuple[float, float], title: str, subject: str) -> Canvas:
-    c = Canvas(buf, pagesize=size, invariant=1, pageCompression=1)
+def new_canvas(buf: io.BytesIO, size: tuple[float, float], title: str, subject: str,
+               duplex: str = "") -> Canvas:
+    """A canvas with the project's settings: invariant output, and the embedded face as the
+    initial font, so no page refers to reportlab's default (unembedded Helvetica).
+
+    Viewers and printer drivers read /PrintScaling /None (print at 100%) and the duplex
+    preference: `duplex` "long" or "short" for a double-sided file, "" for one-sided.
+    """
+    c = Canvas(buf, pagesize=size, invariant=1, pageCompression=1, initialFontName=tf.pdf_font(False),
+               initialFontSize=sheets.FOOTER_SIZE, initialLeading=sheets.FOOTER_SIZE * 1.2)
     c.setTitle(title)
     c.setSubject(subject)
     c.setAuthor("county-uppy")
     c.setCreator("county-uppy")
+    c.setViewerPreference("PrintScaling", "None")
+    c.setViewerPreference("Duplex", {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}.get(duplex, "Simplex"))
     return c
 
 
 def place(c: Canvas, form: str, s: sheets.Slot) -> None:
-    """Draw a card in its slot, letting the bleed show only on edges with no card beside them."""
-    # Inner edges overlap the neighbour by a hair, so rasterizers show no seam between cards
-    # (both sides of an inner cut are the same interior colour).
-    left, bottom, right, top = (sheets.BLEED if o else SEAM_OVERLAP for o in s.outer)
+    """Draw a card in its slot, its bleed clipped to what the slot allows on each edge."""
+    # Butted edges overlap the neighbour by a hair, so rasterizers show no seam between cards.
+    left, bottom, right, top = (b if b > 0 else SEAM_OVERLAP for b in s.bleed)
     c.addLiteral(f"q {s.x - left:.3f} {s.y - bottom:.3f} {s.w + left + right:.3f} {s.h + bottom + top:.3f} re W n "
                  f"1 0 0 1 {s.x:.3f} {s.y:.3f} cm")
     c.doForm(form)
@@ -157,49 +165,56 @@ def place(c: Canvas, form: str, s: sheets.Slot) -> None:
 
 
 @lru_cache(maxsize=None)
-def _mark_ops(paper: str) -> str:
-    """Crop marks as operators, one stroked path per mark."""
-    lines = " ".join(f"{x0:.3f} {y0:.3f} m {x1:.3f} {y1:.3f} l S" for x0, y0, x1, y1 in sheets.crop_marks(paper))
-    return f"q {_rgb(CROP_INK)} RG {sheets.MARK_WIDTH} w 0 J {lines} Q"
+def _mark_ops(g: sheets.Grid, back: bool) -> str:
+    """Crop marks as operators: a white halo, then the black line (they may cross dark bleed)."""
+    path = " ".join(f"{x0:.3f} {y0:.3f} m {x1:.3f} {y1:.3f} l" for x0, y0, x1, y1 in sheets.crop_marks(g, back))
+    return (f"q 0 J 1 1 1 RG {sheets.MARK_WIDTH * 4:.2f} w {path} S "
+            f"{_rgb(CROP_INK)} RG {sheets.MARK_WIDTH} w {path} S Q")
 
 
-def _marks(c: Canvas, paper: str) -> None:
-    c.addLiteral(_mark_ops(paper))
-
-
-def _footer(c: Canvas, paper: str, text: str) -> None:
-    x, y, rot = sheets.footer_place(paper)
+def _footer(c: Canvas, g: sheets.Grid, back: bool, text: str) -> None:
+    place_ = sheets.footer_place(g, back)
+    if place_ is None:
+        return
+    x, y, rot = place_
     c.saveState()
     c.translate(x, y)
     c.rotate(rot)
-    c.setFont(tf.pdf_font(False), FOOTER_SIZE)
+    c.setFont(tf.pdf_font(False), sheets.FOOTER_SIZE)
     c.setFillColor(HexColor(FOOTER_INK))
     c.drawCentredString(0, 0, text)
     c.restoreState()
 
 
-def sheet_pdf(forms_in: dict[str, bytes], pages: list[sheets.Page], set_names: dict[str, str], paper: str, mode: str,
-              filename: str, chars: str) -> tuple[bytes, int]:
+def sheet_pdf(forms_in: dict[str, bytes], pages: list[sheets.Page], set_names: dict[str, str], g: sheets.Grid,
+              mode: str, filename: str, chars: str) -> tuple[bytes, int]:
     """A print-and-play file: `mode` is duplex (front, mirrored back, ...), fronts or backs.
 
-    `forms_in` holds the formatted form of every face on the pages and of "back" (format_forms).
+    The test page leads (test_page.py): its front, and in a duplex file its back. `forms_in`
+    holds the formatted form of every face on the pages and of "back" (format_forms).
     """
+    from generator.products import test_page
+
     buf = io.BytesIO()
-    c = new_canvas(buf, PAPERS[paper], filename, f"County Uppy print sheets, {paper}, {mode}")
+    c = new_canvas(buf, g.size, filename, f"County Uppy print sheets, {g.paper}, {mode}",
+                   g.duplex if mode == "duplex" else "")
     prepare_fonts(c, chars)
     sides = {"duplex": (False, True), "fronts": (False,), "backs": (True,)}[mode]
     used = [] if mode == "backs" else [k for k in forms_in if any(k in p.codes for p in pages)]
     forms = reuse_forms(c, {k: forms_in[k] for k in [*used, "back"]})
-    total = len(pages) * len(sides)
-    n = 0
+    total = (len(pages) + 1) * len(sides)
+    for is_back in sides:
+        test_page.draw(c, g, is_back, mode, filename)
+        c.showPage()
+    n = len(sides)
     for page in pages:
         for is_back in sides:
             n += 1
             for i, code in enumerate(page.codes):
-                place(c, forms["back" if is_back else code], sheets.slot(paper, i, is_back, len(page.codes)))
-            _marks(c, paper)
+                place(c, forms["back" if is_back else code], sheets.slot(g, i, is_back, len(page.codes)))
+            c.addLiteral(_mark_ops(g, is_back))
             side = "backs" if is_back else "fronts"
-            _footer(c, paper, f"{filename} · {set_names[page.set]} · {side} · page {n} of {total}")
+            _footer(c, g, is_back, f"{filename} · {set_names[page.set]} · {side} · page {n} of {total}")
             c.showPage()
     c.save()
     return buf.getvalue(), total

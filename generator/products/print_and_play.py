@@ -10,9 +10,14 @@ from generator.products.outputs import Artifact, write_artifact
 from generator.products.rendered import cache, chars, face_keys, pdf_forms, run_jobs
 
 
-def _sheet_job(ops: dict[str, bytes], pages: list[sheets.Page], set_names: dict[str, str], paper: str, mode: str,
+def _sheet_job(ops: dict[str, bytes], pages: list[sheets.Page], set_names: dict[str, str], g: sheets.Grid, mode: str,
                filename: str, charset_: str) -> tuple[bytes, int]:
-    return pdf.sheet_pdf(ops, pages, set_names, paper, mode, filename, charset_)
+    return pdf.sheet_pdf(ops, pages, set_names, g, mode, filename, charset_)
+
+
+def grids(ctx: BuildContext) -> dict[str, sheets.Grid]:
+    """Paper -> the sheet grid for the build's print options (sheets.LayoutError if one does not fit)."""
+    return {paper: sheets.grid(paper, ctx.gutter, ctx.duplex, ctx.back_offset) for paper in ctx.papers}
 
 
 def print_sets(ctx: BuildContext) -> list[tuple[str, list]]:
@@ -30,10 +35,14 @@ def print_sets(ctx: BuildContext) -> list[tuple[str, list]]:
 
 def build_print(ctx: BuildContext) -> list[Artifact]:
     """output/print/county-uppy-PAPER[-EDITION][-fronts|-backs].pdf."""
-    ops, keys, cs, store = pdf_forms(ctx), face_keys(ctx), chars(ctx), cache(ctx)
+    light = ctx.ink_saver
+    ops, keys, cs, store = pdf_forms(ctx, light), face_keys(ctx, light), chars(ctx), cache(ctx)
     set_names = {s.key: s.name for s in ctx.deck.sets}
     jobs, meta = [], []
-    for paper in ctx.papers:
+    for paper, g in grids(ctx).items():
+        note = sheets.gutter_note(paper, ctx.gutter)
+        if note and note not in ctx.notes:
+            ctx.notes.append(note)
         for suffix, cards in print_sets(ctx):
             pages = sheets.pages(ctx.deck, cards)
             used = [k for k in ops if k == "back" or any(k in p.codes for p in pages)]
@@ -41,11 +50,11 @@ def build_print(ctx: BuildContext) -> list[Artifact]:
             for mode, tail in (("duplex", ""), ("fronts", "-fronts"), ("backs", "-backs")):
                 name = f"county-uppy-{paper}{suffix}{tail}.pdf"
                 needs = ["back"] if mode == "backs" else used
-                k = key("pdf", code_version(), [keys[u] for u in needs], pages, set_names, paper, mode, name, cs)
+                k = key("pdf", code_version(), [keys[u] for u in needs], pages, set_names, g, mode, name, cs)
                 data = store.get("pdf", k)
                 if data is None:
-                    jobs.append(({u: ops[u] for u in needs}, pages, set_names, paper, mode, name, cs))
-                meta.append((name, count, len(pages) * (2 if mode == "duplex" else 1), k, data))
+                    jobs.append(({u: ops[u] for u in needs}, pages, set_names, g, mode, name, cs))
+                meta.append((name, count, (len(pages) + 1) * (2 if mode == "duplex" else 1), k, data))
     results = iter(run_jobs(ctx, _sheet_job, jobs, "print sheets"))
     arts = []
     for name, count, n_pages, k, data in meta:

@@ -22,57 +22,62 @@ from generator.workers import WorkerPool
 PROFILES = {"tgc": (825, 1125), "mpc": (822, 1122)}
 
 
-def face_keys(ctx: BuildContext) -> dict[str, str]:
-    """Card code (and "back") -> a hash of everything its face depends on, without drawing it."""
+def face_keys(ctx: BuildContext, light: bool = False) -> dict[str, str]:
+    """Card code (and "back") -> a hash of everything its face depends on, without drawing it.
+
+    `light`: the ink-saver variant of each face (print sheets with --ink-saver).
+    """
     def make() -> dict[str, str]:
         deck, version = ctx.deck, code_version()
-        keys = {c.code: key(version, face_inputs(c, deck)) for c in deck.cards}
-        keys["back"] = key(version, back_inputs(deck))
+        extra = ("light",) if light else ()
+        keys = {c.code: key(version, face_inputs(c, deck), *extra) for c in deck.cards}
+        keys["back"] = key(version, back_inputs(deck), *extra)
         return keys
-    return ctx.once("face-keys", make)
+    return ctx.once("face-keys-light" if light else "face-keys", make)
 
 
-def face_of(ctx: BuildContext, code: str) -> Face:
+def face_of(ctx: BuildContext, code: str, light: bool = False) -> Face:
     """The display list of one face, drawn at most once per build."""
     drawn = ctx.shared.setdefault("faces", {})
-    if code not in drawn:
-        drawn[code] = back_face(ctx.deck) if code == "back" else face(ctx.deck.card(code), ctx.deck)
-    return drawn[code]
+    if (code, light) not in drawn:
+        drawn[code, light] = (back_face(ctx.deck, light) if code == "back"
+                              else face(ctx.deck.card(code), ctx.deck, light))
+    return drawn[code, light]
 
 
 def chars(ctx: BuildContext) -> str:
     return ctx.once("charset", lambda: charset(ctx.deck))
 
 
-def pdf_forms(ctx: BuildContext) -> dict[str, bytes]:
+def pdf_forms(ctx: BuildContext, light: bool = False) -> dict[str, bytes]:
     """Card code (and "back") -> its face as a formatted PDF form, from the cache where possible.
 
     Every PDF of the build writes these bytes as they are (pdf.reuse_forms), so a face is
-    turned into PDF once, not once per file.
+    turned into PDF once, not once per file. `light`: the ink-saver faces.
     """
     def make() -> dict[str, bytes]:
         store, cs = cache(ctx), chars(ctx)
         cs_key = key(cs)
         out: dict[str, bytes] = {}
         todo: list[tuple[str, str]] = []
-        for code, fk in face_keys(ctx).items():
+        for code, fk in face_keys(ctx, light).items():
             k = key("pdf-form", fk, cs_key)
             data = store.get("pdf-form", k)
             if data is None:
                 todo.append((code, k))
             else:
                 out[code] = data
-        fresh = ctx.shared.get("fresh-ops", {})
+        fresh = {} if light else ctx.shared.get("fresh-ops", {})
         missing = [code for code, _ in todo if code not in fresh]
         ops = {**{c: fresh[c] for c, _ in todo if c in fresh},
-               **pdf.form_ops([face_of(ctx, code) for code in missing], cs)}
+               **pdf.form_ops([face_of(ctx, code, light) for code in missing], cs)}
         made = pdf.format_forms({code: ops[code] for code, _ in todo}, cs) if todo else {}
         for code, k in todo:
             store.put("pdf-form", k, made[code])
             out[code] = made[code]
         store.prune("pdf-form")
-        return {code: out[code] for code in face_keys(ctx)}
-    return ctx.once("pdf-forms", make)
+        return {code: out[code] for code in face_keys(ctx, light)}
+    return ctx.once("pdf-forms-light" if light else "pdf-forms", make)
 
 
 def cache(ctx: BuildContext) -> RenderCache:

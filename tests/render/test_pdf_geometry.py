@@ -36,43 +36,18 @@ def paths_on(page) -> list[tuple[float, float, float, float]]:
 def test_nine_cards_at_exact_trim_positions(built, paper):
     pdf = pdfium.PdfDocument(built / "print" / f"county-uppy-{paper}-fronts.pdf")
     pw, ph = PAPERS[paper]
-    page = pdf[0]
+    page = pdf[1]  # page 1 is the test page
     assert page.get_size() == pytest.approx((pw, ph), abs=TOL)
     rects = cards_on(page)
     assert len(rects) == 9
-    gx, gy = (pw - 3 * CARD_W) / 2, (ph - 3 * CARD_H) / 2
-    expected = sorted(((gx + c * CARD_W, gy + r * CARD_H, gx + (c + 1) * CARD_W, gy + (r + 1) * CARD_H)
-                       for r in range(3) for c in range(3)), key=lambda r: (-r[1], r[0]))
-    for got, want in zip(rects, expected):
-        assert got == pytest.approx(want, abs=TOL)
-    if paper == "letter":  # known numbers, not only the formula
-        assert rects[0][:2] == pytest.approx((inch(0.5), inch(0.25) + 2 * CARD_H), abs=TOL)
-    pdf.close()
-
-
-@pytest.mark.parametrize("paper", ["letter", "a4"])
-def test_crop_marks_on_every_trim_line_outside_the_cards(built, paper):
-    pdf = pdfium.PdfDocument(built / "print" / f"county-uppy-{paper}.pdf")
-    page = pdf[0]
-    pw, ph = PAPERS[paper]
-    cards = cards_on(page)
-    left, bottom = min(r[0] for r in cards), min(r[1] for r in cards)
-    right, top = max(r[2] for r in cards), max(r[3] for r in cards)
-    marks = paths_on(page)
-    xs = sorted({round(left + c * CARD_W, 2) for c in range(4)})
-    ys = sorted({round(bottom + r * CARD_H, 2) for r in range(4)})
-    for x in xs:
-        hits = [m for m in marks if abs((m[0] + m[2]) / 2 - x) < 0.01 and m[3] - m[1] > 3]
-        assert len(hits) == 2, (x, hits)
-    for y in ys:
-        hits = [m for m in marks if abs((m[1] + m[3]) / 2 - y) < 0.01 and m[2] - m[0] > 3]
-        assert len(hits) == 2, (y, hits)
-    printed = (left - BLEED, bottom - BLEED, right + BLEED, top + BLEED)
-    for m in marks:
-        # every mark lies outside the printed area (cards and bleed) and on the page
-        outside = m[2] <= printed[0] or m[0] >= printed[2] or m[3] <= printed[1] or m[1] >= printed[3]
-        assert outside, m
-        assert 0 <= m[0] and m[2] <= pw and 0 <= m[1] and m[3] <= ph
+    # butted edge to edge, the grid inside the printable area
+    xs, ys = sorted({round(r[0], 3) for r in rects}), sorted({round(r[1], 3) for r in rects})
+    assert [b - a for a, b in zip(xs, xs[1:])] == pytest.approx([CARD_W] * 2, abs=TOL)
+    assert [b - a for a, b in zip(ys, ys[1:])] == pytest.approx([CARD_H] * 2, abs=TOL)
+    assert xs[0] >= mm(4.2) and xs[-1] + CARD_W <= pw - mm(4.2)
+    assert ys[0] >= mm(4.2) and ys[-1] + CARD_H <= ph - mm(4.2)
+    if paper == "letter":  # known numbers: centred across, the rows down against the bottom limit
+        assert rects[0][:2] == pytest.approx((inch(0.5), mm(4.2) + 0.5 + 2 * CARD_H), abs=TOL)
     pdf.close()
 
 
@@ -96,11 +71,13 @@ def test_duplex_alternates_fronts_and_backs_and_sets_do_not_mix(built, deck):
     backs = pdfium.PdfDocument(built / "print" / "county-uppy-letter-backs.pdf")
     base, chaos = deck.set_totals()["base"], deck.set_totals()["chaos"]
     pages = -(-base // 9) + -(-chaos // 9)
-    assert len(fronts) == len(backs) == pages and len(pdf) == 2 * pages
+    assert len(fronts) == len(backs) == pages + 1 and len(pdf) == 2 * (pages + 1)  # + the test page
     assert sum(len(cards_on(fronts[i])) for i in range(len(fronts))) == deck.printed
     texts = [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
+    assert "print test page" in texts[0] and "registration" in texts[1]
+    texts = texts[2:]
     assert all("fronts" in t for t in texts[0::2]) and all("backs" in t for t in texts[1::2])
-    assert "county-uppy-letter.pdf" in texts[0] and "page 1 of" in texts[0]
+    assert "county-uppy-letter.pdf" in texts[0] and "page 3 of" in texts[0]
     sets = ["Base" if "· Base ·" in t else "Chaos" for t in texts[0::2]]
     assert sets == sorted(sets, key=["Base", "Chaos"].index)  # base pages first, never mixed
     for doc in (pdf, fronts, backs):
@@ -117,11 +94,15 @@ def test_edition_files(built, deck):
 
 def test_grid_function_is_the_single_source():
     for paper in PAPERS:
-        pw, _ = PAPERS[paper]
-        for i in range(9):
-            front, back = sheets.slot(paper, i), sheets.slot(paper, i, mirrored=True)
-            assert back.x == pytest.approx(pw - front.x - front.w)
-            assert back.y == front.y
+        pw, ph = PAPERS[paper]
+        for duplex in ("long", "short"):
+            g = sheets.grid(paper, 0, duplex)
+            for i in range(9):
+                front, back = sheets.slot(g, i), sheets.slot(g, i, back=True)
+                if duplex == "long":
+                    assert (back.x, back.y) == pytest.approx((pw - front.x - front.w, front.y))
+                else:
+                    assert (back.x, back.y) == pytest.approx((front.x, ph - front.y - front.h))
 
 
 def test_drivethrucards_pdf_one_card_per_page(built, deck):
@@ -144,7 +125,11 @@ def test_every_pdf_opens_and_rasterizes(built):
 
 
 def test_bleed_on_every_edge_without_a_neighbour():
+    g = sheets.grid("letter")
+    b = sheets.BLEED
     # a page with two cards: the second has no card to its right or below it
-    assert sheets.slot("letter", 1, filled=2).outer == (False, True, True, True)
-    assert sheets.slot("letter", 1, mirrored=True, filled=2).outer == (True, True, False, True)
-    assert sheets.slot("letter", 4).outer == (False, False, False, False)
+    assert sheets.slot(g, 1, filled=2).bleed == (0, b, b, b)
+    assert sheets.slot(g, 1, back=True, filled=2).bleed == (b, b, 0, b)
+    assert sheets.slot(g, 4).bleed == (0, 0, 0, 0)
+    short = sheets.grid("letter", 0, "short")
+    assert sheets.slot(short, 1, back=True, filled=2).bleed == (0, b, b, b)  # rows turn over, not columns

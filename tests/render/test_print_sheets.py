@@ -1,0 +1,288 @@
+"""Print-and-play files read back as a printer reads them: crop marks in the printable area,
+print hints, the test page, and the build options (--duplex, --back-offset, --gutter)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pdfplumber
+import pikepdf
+import pypdfium2 as pdfium
+import pytest
+
+from generator.cli import main
+from generator.products import sheets
+from generator.products.units import PAPERS, mm
+from tests.render.conftest import ROOT, run_build
+from tests.render.test_pdf_geometry import CARD_H, CARD_W, cards_on
+
+EDGE = mm(4.2)  #: home printers print nothing closer to the paper's edge
+BASE14 = {"Courier", "Courier-Bold", "Courier-Oblique", "Courier-BoldOblique", "Helvetica", "Helvetica-Bold",
+          "Helvetica-Oblique", "Helvetica-BoldOblique", "Times-Roman", "Times-Bold", "Times-Italic",
+          "Times-BoldItalic", "Symbol", "ZapfDingbats"}
+
+
+def black_lines(page) -> list[tuple[float, float, float, float]]:
+    """Black stroked straight lines (the crop marks), as PDF coordinates x0, y0, x1, y1."""
+    h = page.height
+    out = []
+    for ln in page.lines:
+        if tuple(ln.get("stroking_color") or ()) in ((0,), (0, 0, 0), (0.0, 0.0, 0.0)):
+            out.append((ln["x0"], h - ln["bottom"], ln["x1"], h - ln["top"]))
+    return out
+
+
+def printable_length(mark, pw: float, ph: float) -> float:
+    x0, y0, x1, y1 = mark
+    if x0 == x1:
+        return max(0.0, min(y1, ph - EDGE) - max(y0, EDGE))
+    return max(0.0, min(x1, pw - EDGE) - max(x0, EDGE))
+
+
+def crosses_a_card(mark, cards) -> bool:
+    """Whether a mark enters a card's trim (its inside, or along one of its edges)."""
+    x0, y0, x1, y1 = mark
+    eps = 0.01
+    for r in cards:
+        if x0 == x1 and r[0] - eps <= x0 <= r[2] + eps and y0 < r[3] - eps and y1 > r[1] + eps:
+            return True
+        if y0 == y1 and r[1] - eps <= y0 <= r[3] + eps and x0 < r[2] - eps and x1 > r[0] + eps:
+            return True
+    return False
+
+
+def check_marks(path: Path, paper: str, skip: int, step: int = 1) -> int:
+    """Every cut line of every card page has a mark with >= 3 mm inside the printable area,
+    outside every card's trim; no mark comes nearer than 4.2 mm to the paper's edge."""
+    pw, ph = PAPERS[paper]
+    doc, plumb = pdfium.PdfDocument(path), pdfplumber.open(path)
+    checked = 0
+    try:
+        for i in range(skip, len(doc), step):
+            cards = cards_on(doc[i])
+            marks = black_lines(plumb.pages[i])
+            assert marks, i
+            for m in marks:
+                assert min(m[0], m[2]) >= EDGE - 0.01 and max(m[0], m[2]) <= pw - EDGE + 0.01, (i, m)
+                assert min(m[1], m[3]) >= EDGE - 0.01 and max(m[1], m[3]) <= ph - EDGE + 0.01, (i, m)
+                assert not crosses_a_card(m, cards), (i, m)
+            xs = {round(v, 2) for r in cards for v in (r[0], r[2])}
+            ys = {round(v, 2) for r in cards for v in (r[1], r[3])}
+            for x in xs:
+                on = [m for m in marks if m[0] == m[2] and abs(m[0] - x) < 0.02]
+                assert any(printable_length(m, pw, ph) >= mm(3) for m in on), (path.name, i, "x", x)
+            for y in ys:
+                on = [m for m in marks if m[1] == m[3] and abs(m[1] - y) < 0.02]
+                assert any(printable_length(m, pw, ph) >= mm(3) for m in on), (path.name, i, "y", y)
+            checked += len(xs) + len(ys)
+    finally:
+        doc.close()
+        plumb.close()
+    return checked
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+@pytest.mark.parametrize("tail,skip", [("", 2), ("-fronts", 1), ("-backs", 1)])
+def test_every_cut_line_is_marked_where_a_home_printer_prints(built, paper, tail, skip):
+    assert check_marks(built / "print" / f"county-uppy-{paper}{tail}.pdf", paper, skip) > 0
+
+
+def test_print_hints_in_every_file(built):
+    for path in sorted((built / "print").glob("*.pdf")):
+        with pikepdf.open(path) as pdf:
+            prefs = pdf.Root.ViewerPreferences
+            assert prefs.PrintScaling == pikepdf.Name("/None"), path.name
+            duplex = path.stem.endswith(("-fronts", "-backs"))
+            assert prefs.Duplex == (pikepdf.Name.Simplex if duplex else pikepdf.Name.DuplexFlipLongEdge), path.name
+        doc = pdfium.PdfDocument(path)
+        first = doc[0].get_textpage().get_text_range()
+        doc.close()
+        assert "Print at 100% / Actual size" in first, path.name
+        if not path.stem.endswith(("-fronts", "-backs")):
+            assert "Print double-sided (duplex), flip on the long edge" in first
+
+
+def fonts_of(pdf: pikepdf.Pdf):
+    for page in pdf.pages:
+        stack = [page.obj]
+        seen: set = set()
+        while stack:
+            obj = stack.pop()
+            res = obj.get("/Resources")
+            if res is None:
+                continue
+            for font in (res.get("/Font") or {}).values():
+                yield font
+            for xobj in (res.get("/XObject") or {}).values():
+                if xobj.objgen not in seen:
+                    seen.add(xobj.objgen)
+                    stack.append(xobj)
+
+
+def test_every_font_embedded_and_no_base14_font_in_any_pdf(built):
+    paths = sorted(built.rglob("*.pdf"))
+    assert len(paths) >= 7
+    for path in paths:
+        with pikepdf.open(path) as pdf:
+            n = 0
+            for font in fonts_of(pdf):
+                n += 1
+                assert str(font.BaseFont).lstrip("/").split("+")[-1] not in BASE14, path.name
+                desc = font.DescendantFonts[0].FontDescriptor if "/DescendantFonts" in font else font.get("/FontDescriptor")
+                assert desc is not None and ("/FontFile2" in desc or "/FontFile" in desc or "/FontFile3" in desc), \
+                    (path.name, font.BaseFont)
+            assert n > 0, path.name
+        assert b"/Helvetica" not in path.read_bytes(), path.name
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_test_page_rulers_and_registration(built, paper):
+    pw, ph = PAPERS[paper]
+    with pdfplumber.open(built / "print" / f"county-uppy-{paper}.pdf") as pdf:
+        front, back = pdf.pages[0], pdf.pages[1]
+        lengths = [ln["x1"] - ln["x0"] for ln in front.lines if ln["top"] == ln["bottom"]]
+        assert any(abs(v - mm(50)) < 0.05 for v in lengths)
+        assert any(abs(v - 72 * 2) < 0.05 for v in lengths)
+        # front crosses: 8 mm long, centred on a registration point
+        def centres(page, length):
+            hs = [ln for ln in page.lines if ln["top"] == ln["bottom"] and abs(ln["x1"] - ln["x0"] - length) < 0.05]
+            return sorted((round((ln["x0"] + ln["x1"]) / 2, 2), round(ph - ln["top"], 2)) for ln in hs)
+        fronts = centres(front, mm(8))
+        backs = centres(back, mm(10))
+        assert len(fronts) == len(backs) == 5
+        # long-edge duplex: the scale behind each cross is at the mirrored point
+        mirrored = sorted((round(pw - x, 2), y) for x, y in fronts)
+        assert all(abs(a - b) <= 0.02 for m, k in zip(mirrored, backs) for a, b in zip(m, k)), (mirrored, backs)
+        text = front.extract_text()
+        assert "50 mm" in text and "2 in" in text and "--back-offset" in text
+
+
+# --- build options, read back from the files ---------------------------------------------
+
+@pytest.fixture(scope="module")
+def optioned(deck, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("options") / "out"
+    run_build(deck, out, only=("print",), gutter=5.0, duplex="short", back_offset=(1.5, -1.0))
+    return out
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_short_edge_duplex_with_back_offset(optioned, paper):
+    pw, ph = PAPERS[paper]
+    path = optioned / "print" / f"county-uppy-{paper}.pdf"
+    with pikepdf.open(path) as pdf:
+        assert pdf.Root.ViewerPreferences.Duplex == pikepdf.Name.DuplexFlipShortEdge
+    doc = pdfium.PdfDocument(path)
+    assert "flip on the short edge" in doc[0].get_textpage().get_text_range()
+    for i in range(2, len(doc), 2):
+        fronts, backs = cards_on(doc[i]), cards_on(doc[i + 1])
+        # turned over the short edge: rows mirror, columns stay; then shifted 1.5 mm right, 1 mm down
+        want = sorted(((r[0] + mm(1.5), ph - r[3] - mm(1.0)) for r in fronts))
+        got = sorted((r[0], r[1]) for r in backs)
+        assert len(got) == len(want)
+        assert all(abs(a - b) <= 0.01 for w, g in zip(want, got) for a, b in zip(w, g)), (want, got)
+    doc.close()
+    assert check_marks(path, paper, 2, step=2) > 0  # the fronts, cut along their marks
+
+
+def test_gutter_spaces_the_cards_with_marks_in_the_gutters(optioned):
+    path = optioned / "print" / "county-uppy-a4-fronts.pdf"
+    doc = pdfium.PdfDocument(path)
+    rects = cards_on(doc[1])
+    doc.close()
+    xs, ys = sorted({round(r[0], 3) for r in rects}), sorted({round(r[1], 3) for r in rects})
+    assert [b - a for a, b in zip(xs, xs[1:])] == pytest.approx([CARD_W + mm(5)] * 2, abs=0.01)
+    assert [b - a for a, b in zip(ys, ys[1:])] == pytest.approx([CARD_H + mm(5)] * 2, abs=0.01)
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[1]
+        marks = black_lines(page)
+    # a gutter between two columns holds a mark on each horizontal cut line
+    gutter = (xs[0] + CARD_W, xs[1])
+    inside = [m for m in marks if m[1] == m[3] and m[0] >= gutter[0] and m[2] <= gutter[1]]
+    assert len({round(m[1], 2) for m in inside}) == 6
+    # Letter is too short for a gutter between rows: the columns take it, the rows stay butted
+    doc = pdfium.PdfDocument(optioned / "print" / "county-uppy-letter-fronts.pdf")
+    rects = cards_on(doc[1])
+    doc.close()
+    xs, ys = sorted({round(r[0], 3) for r in rects}), sorted({round(r[1], 3) for r in rects})
+    assert xs[1] - xs[0] == pytest.approx(CARD_W + mm(5), abs=0.01)
+    assert ys[1] - ys[0] == pytest.approx(CARD_H, abs=0.01)
+    assert check_marks(optioned / "print" / "county-uppy-a4-fronts.pdf", "a4", 1) > 0
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--back-offset", "1"], "--back-offset needs two numbers in mm"),
+    (["--back-offset", "x,2"], "--back-offset needs two numbers in mm"),
+    (["--back-offset", "11,0"], "--back-offset is at most 10 mm"),
+    (["--gutter", "-1"], "--gutter must be 0..20 mm"),
+    (["--gutter", "12"], "--gutter 12 mm does not fit three cards across letter"),
+    (["--duplex", "sideways"], "invalid choice"),
+])
+def test_bad_print_options_are_refused(tmp_path, capsys, args, message):
+    code = main(["build", "--manifest", str(ROOT / "cards.yaml"), "--out", str(tmp_path / "o"), "--only", "print",
+                 *args]) if args[0] != "--duplex" else _usage(args)
+    assert code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+def _usage(args: list[str]) -> int:
+    try:
+        return main(["build", *args])
+    except SystemExit as exc:
+        return int(exc.code or 0)
+
+
+def test_grid_refuses_what_does_not_fit():
+    with pytest.raises(sheets.LayoutError):
+        sheets.grid("a4", 9.0)
+
+
+# --- ink saver -----------------------------------------------------------------------------
+
+def ink_per_page(path: Path) -> list[float]:
+    """Ghostscript's inkcov: per page, the C+M+Y+K coverage summed (1.0 = one channel full)."""
+    res = subprocess.run(["gs", "-q", "-o", "-", "-sDEVICE=inkcov", "-r36", str(path)], capture_output=True, text=True,
+                         check=True, timeout=300)
+    rows = [line.split()[:4] for line in res.stdout.splitlines() if line.strip()]
+    return [sum(float(v) for v in row) for row in rows]
+
+
+@pytest.fixture(scope="module")
+def saver(deck, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("saver") / "out"
+    run_build(deck, out, only=("print",), papers=("letter",), ink_saver=True)
+    return out
+
+
+@pytest.mark.skipif(shutil.which("gs") is None, reason="needs Ghostscript (apt-get install ghostscript)")
+def test_ink_saver_saves_most_of_the_ink(built, saver):
+    normal = ink_per_page(built / "print" / "county-uppy-letter.pdf")
+    light = ink_per_page(saver / "print" / "county-uppy-letter.pdf")
+    assert len(normal) == len(light)
+    assert sum(light) <= 0.5 * sum(normal), (sum(light), sum(normal))
+    backs_normal, backs_light = sum(normal[3::2]), sum(light[3::2])
+    assert backs_light <= 0.2 * backs_normal  # the navy backs were most of it
+
+
+def test_ink_saver_chaos_cards_stay_recognisable(saver, deck):
+    doc = pdfium.PdfDocument(saver / "print" / "county-uppy-letter-fronts.pdf")
+    texts = [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+    base = next(i for i, t in enumerate(texts) if "· Base ·" in t)
+    chaos = next(i for i, t in enumerate(texts) if "· Chaos ·" in t)
+
+    def interior(i: int) -> tuple[int, int, int]:
+        page = doc[i]
+        scale = 100 / 72
+        image = page.render(scale=scale).to_pil().convert("RGB")
+        (left, bottom, right, top) = cards_on(page)[0]
+        h = page.get_size()[1]
+        # a point inside the interior, between the frame and the big number
+        return image.getpixel((round((left + 20) * scale), round((h - top + 110) * scale)))
+
+    base_px, chaos_px = interior(base), interior(chaos)
+    doc.close()
+    assert base_px == (255, 255, 255)
+    assert all(150 <= v <= 230 for v in chaos_px), chaos_px  # light grey: little ink, unlike white at a glance
