@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     except InputError as err:
         deck = err.deck  # set when only an edition's `expect` was missed: show the counts too
         if args.json:
-            result = summary(deck) if deck else {"printed": None, "sets": {}, "editions": {}}
+            result = summary(deck) if deck else {"printed": None, "sets": {}, "editions": {}, "game": None}
             result.update(ok=False, errors=[p.as_json() for p in err.problems])
             print(json.dumps(result, indent=2))
         elif deck:
