@@ -23,7 +23,7 @@ CACHE_DIR = ".cache"
 
 #: Files whose contents decide how a face looks; any change to them invalidates the cache.
 _CODE = ("faces.py", "png.py", "pdf.py", "typeface.py", "quickref.py", "units.py", "sheets.py",
-         "test_page.py", "fonts/DejaVuSans.ttf",
+         "test_page.py", "cmyk.py", "fonts/DejaVuSans.ttf",
          "fonts/DejaVuSans-Bold.ttf")
 
 

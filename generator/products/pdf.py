@@ -14,9 +14,11 @@ from reportlab import rl_config
 from reportlab.lib.colors import HexColor
 from reportlab.lib.rl_accel import escapePDF
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfdoc import PDFArray, PDFDate, PDFDictionary, PDFInfo, PDFName, PDFString
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.products import sheets
+from generator.products.cmyk import to_cmyk
 from generator.products import typeface as tf
 from generator.products.faces import Face, Poly, Stroke, Text
 from generator.products.units import BLEED, PAPERS, TRIM_H, TRIM_W, dots_to_pt
@@ -33,40 +35,55 @@ def _xy(x: float, y: float) -> tuple[float, float]:
     return dots_to_pt(x), dots_to_pt(TRIM_H - y)
 
 
-def face_ops(face: Face, doc) -> str:
+def face_ops(face: Face, doc, cmyk: bool = False) -> str:
     """The face as PDF operators, the trim's bottom-left corner at the origin.
 
     Text is encoded for `doc`'s font subsets; every file warms them with the same character
     set first (prepare_fonts), so the operators are the same in every file of one deck.
+    `cmyk`: every colour as DeviceCMYK (cmyk.py), for the print-shop file.
     """
-    return "\n".join(_text_ops(item, doc) if isinstance(item, Text) else _path_ops(item) for item in face.items)
+    return "\n".join(_text_ops(item, doc, cmyk) if isinstance(item, Text) else _path_ops(item, cmyk)
+                     for item in face.items)
 
 
 def _rgb(hex_rgb: str) -> str:
     return " ".join(f"{int(hex_rgb[i:i + 2], 16) / 255:.4g}" for i in (1, 3, 5))
 
 
-@lru_cache(maxsize=4096)
-def _path_ops(item: Poly | Stroke) -> str:
+def _fill(hex_rgb: str, cmyk: bool) -> str:
+    """The operator setting the fill colour: `r g b rg`, or `c m y k k` in CMYK."""
+    if cmyk:
+        return " ".join(f"{v:.4g}" for v in to_cmyk(hex_rgb)) + " k"
+    return f"{_rgb(hex_rgb)} rg"
+
+
+def _stroke(hex_rgb: str, cmyk: bool) -> str:
+    if cmyk:
+        return " ".join(f"{v:.4g}" for v in to_cmyk(hex_rgb)) + " K"
+    return f"{_rgb(hex_rgb)} RG"
+
+
+@lru_cache(maxsize=8192)
+def _path_ops(item: Poly | Stroke, cmyk: bool = False) -> str:
     """PDF operators for a polygon or polyline (font-free, so the same in every file)."""
     k = dots_to_pt(1.0)
     ops = [f"{x * k:.2f} {(TRIM_H - y) * k:.2f} {'m' if i == 0 else 'l'}" for i, (x, y) in enumerate(item.points)]
     if isinstance(item, Poly):
-        return f"{_rgb(item.fill)} rg " + " ".join(ops) + " h f"
+        return f"{_fill(item.fill, cmyk)} " + " ".join(ops) + " h f"
     close = " h" if item.closed else ""
-    return f"{_rgb(item.colour)} RG {item.width * k:.3f} w 1 J 1 j " + " ".join(ops) + close + " S"
+    return f"{_stroke(item.colour, cmyk)} {item.width * k:.3f} w 1 J 1 j " + " ".join(ops) + close + " S"
 
 
-def _text_ops(t: Text, doc) -> str:
+def _text_ops(t: Text, doc, cmyk: bool = False) -> str:
     font = pdfmetrics.getFont(tf.pdf_font(t.bold))
     size = dots_to_pt(t.size)
     x, y = _xy(t.x, t.y)
     w = tf.width(t.text, size, t.bold)
     dx = {"l": 0.0, "m": -w / 2, "r": -w}[t.align]
     turn = "-1 0 0 -1" if t.rot180 else "1 0 0 1"
-    ops = ["q", f"{_rgb(t.fill)} rg", f"{turn} {x:.2f} {y:.2f} cm"]
+    ops = ["q", _fill(t.fill, cmyk), f"{turn} {x:.2f} {y:.2f} cm"]
     if t.stroke:
-        ops += [f"{_rgb(t.stroke_colour)} RG", f"{2 * dots_to_pt(t.stroke):.3f} w", "1 j", "2 Tr"]
+        ops += [_stroke(t.stroke_colour, cmyk), f"{2 * dots_to_pt(t.stroke):.3f} w", "1 j", "2 Tr"]
     ops += ["BT", f"{dx:.2f} 0 Td"]
     for subset, chunk in font.splitString(t.text, doc):
         ops.append(f"{font.getSubsetInternalName(subset, doc)} {size:.2f} Tf ({escapePDF(chunk)}) Tj")
@@ -86,7 +103,7 @@ def prepare_fonts(c: Canvas, chars: str) -> None:
 _SCRATCH: dict[str, Canvas] = {}
 
 
-def form_ops(faces: list[Face], chars: str) -> dict[str, str]:
+def form_ops(faces: list[Face], chars: str, cmyk: bool = False) -> dict[str, str]:
     """Operators of each face (key -> ops), encoded as prepare_fonts(chars) sets up."""
     c = _SCRATCH.get(chars)
     if c is None:
@@ -94,7 +111,7 @@ def form_ops(faces: list[Face], chars: str) -> dict[str, str]:
         prepare_fonts(c, chars)
         _SCRATCH.clear()
         _SCRATCH[chars] = c
-    return {face.key: face_ops(face, c._doc) for face in faces}
+    return {face.key: face_ops(face, c._doc, cmyk) for face in faces}
 
 
 def define_forms(c: Canvas, ops: dict[str, str]) -> dict[str, str]:
@@ -136,7 +153,7 @@ def reuse_forms(c: Canvas, formatted: dict[str, bytes]) -> dict[str, str]:
 
 
 def new_canvas(buf: io.BytesIO, size: tuple[float, float], title: str, subject: str,
-               duplex: str = "") -> Canvas:
+               duplex: str = "", enforce_cmyk: bool = False) -> Canvas:
     """A canvas with the project's settings: invariant output, and the embedded face as the
     initial font, so no page refers to reportlab's default (unembedded Helvetica).
 
@@ -144,7 +161,8 @@ def new_canvas(buf: io.BytesIO, size: tuple[float, float], title: str, subject: 
     preference: `duplex` "long" or "short" for a double-sided file, "" for one-sided.
     """
     c = Canvas(buf, pagesize=size, invariant=1, pageCompression=1, initialFontName=tf.pdf_font(False),
-               initialFontSize=sheets.FOOTER_SIZE, initialLeading=sheets.FOOTER_SIZE * 1.2)
+               initialFontSize=sheets.FOOTER_SIZE, initialLeading=sheets.FOOTER_SIZE * 1.2,
+               enforceColorSpace="cmyk" if enforce_cmyk else None)
     c.setTitle(title)
     c.setSubject(subject)
     c.setAuthor("county-uppy")
@@ -220,18 +238,64 @@ def sheet_pdf(forms_in: dict[str, bytes], pages: list[sheets.Page], set_names: d
     return buf.getvalue(), total
 
 
+#: PDF/X-1a:2003 output intent: a registered printing condition, so no ICC profile is embedded.
+#: DriveThruCards' own conversion steps name US Web Coated (SWOP) v2, whose condition is CGATS TR 001.
+OUTPUT_CONDITION = "CGATS TR 001"
+OUTPUT_CONDITION_INFO = "U.S. Web Coated (SWOP) v2"
+PDFX_VERSION = "PDF/X-1a:2003"
+
+
+class _PDFXInfo(PDFInfo):
+    """The document info of a PDF/X file: reportlab's keys plus /GTS_PDFXVersion."""
+
+    def format(self, document):
+        d = {
+            "Title": PDFString(self.title), "Author": PDFString(self.author), "Subject": PDFString(self.subject),
+            "Creator": PDFString(self.creator), "Producer": PDFString(self.producer),
+            "Keywords": PDFString(self.keywords), "Trapped": PDFName("False"),
+            "GTS_PDFXVersion": PDFString(PDFX_VERSION),
+        }
+        d["ModDate"] = d["CreationDate"] = PDFDate(ts=document._timeStamp, dateFormatter=self._dateFormatter)
+        return PDFDictionary(d).format(document)
+
+
+def _pdfx(c: Canvas) -> None:
+    """Mark the file PDF/X-1a:2003: its info keys and the output intent in the catalog."""
+    info = _PDFXInfo()
+    old = c._doc.info
+    for attr in ("title", "author", "subject", "creator", "producer", "keywords"):
+        setattr(info, attr, getattr(old, attr))
+    c._doc.info = info
+    intent = PDFDictionary({
+        "Type": PDFName("OutputIntent"), "S": PDFName("GTS_PDFX"),
+        "OutputConditionIdentifier": PDFString(OUTPUT_CONDITION), "OutputCondition": PDFString(OUTPUT_CONDITION_INFO),
+        "RegistryName": PDFString("http://www.color.org"), "Info": PDFString(OUTPUT_CONDITION_INFO),
+    })
+    catalog = c._doc.Catalog
+    catalog.__NoDefault__ = [*catalog.__NoDefault__, "OutputIntents"]  # reportlab writes the keys it lists
+    catalog.OutputIntents = PDFArray([intent])
+
+
 def single_cards_pdf(forms_in: dict[str, bytes], codes: list[str], filename: str, chars: str) -> tuple[bytes, int]:
-    """One card per page with its bleed (DriveThruCards style): front, back, front, back, ..."""
+    """DriveThruCards' card file: the common back on page 1, then every card's front, one card
+    per page with its 1/8 in bleed (the page is the bleed box, the TrimBox the cut).
+
+    `forms_in` must hold CMYK forms (form_ops(..., cmyk=True)): the file is PDF/X-1a:2003,
+    CMYK only, fonts embedded, no transparency.
+    """
     b = dots_to_pt(BLEED)
-    size = (dots_to_pt(TRIM_W) + 2 * b, dots_to_pt(TRIM_H) + 2 * b)
+    w, h = dots_to_pt(TRIM_W) + 2 * b, dots_to_pt(TRIM_H) + 2 * b
     buf = io.BytesIO()
-    c = new_canvas(buf, size, filename, "County Uppy cards, one per page with bleed, front then back")
+    c = new_canvas(buf, (w, h), filename, "County Uppy cards for DriveThruCards: the common back, then every front",
+                   enforce_cmyk=True)
+    _pdfx(c)
     prepare_fonts(c, chars)
-    forms = reuse_forms(c, {k: forms_in[k] for k in [*dict.fromkeys(codes), "back"]})
-    for code in codes:
-        for key in (code, "back"):
-            c.translate(b, b)
-            c.doForm(forms[key])
-            c.showPage()
+    forms = reuse_forms(c, {k: forms_in[k] for k in ["back", *dict.fromkeys(codes)]})
+    c.setTrimBox((b, b, w - b, h - b))  # every page from here on
+    c.setBleedBox((0, 0, w, h))
+    for key in ["back", *codes]:
+        c.translate(b, b)
+        c.doForm(forms[key])
+        c.showPage()
     c.save()
-    return buf.getvalue(), 2 * len(codes)
+    return buf.getvalue(), 1 + len(codes)

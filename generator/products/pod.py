@@ -12,12 +12,12 @@ POD_CHOICES = ("tgc", "mpc", "dtc")
 
 
 def build_pod(ctx: BuildContext) -> list[Artifact]:
-    """output/pod/: MakePlayingCards images (822×1122) and a DriveThruCards-style PDF."""
+    """output/pod/: MakePlayingCards images (822×1122) and the DriveThruCards PDF (PDF/X-1a, CMYK)."""
     arts: list[Artifact] = []
     if "mpc" in ctx.pod:
         arts += write_images(ctx, "pod/mpc", "mpc")
     if "dtc" in ctx.pod:
         codes = [c.code for c in ctx.deck.cards for _ in range(c.copies)]
-        data, n = pdf.single_cards_pdf(pdf_forms(ctx), codes, "county-uppy-drivethrucards.pdf", chars(ctx))
+        data, n = pdf.single_cards_pdf(pdf_forms(ctx, cmyk=True), codes, "county-uppy-drivethrucards.pdf", chars(ctx))
         arts.append(write_artifact(ctx.out, "pod/county-uppy-drivethrucards.pdf", data, "pdf", cards=len(codes), pages=n))
     return arts

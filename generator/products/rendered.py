@@ -49,11 +49,12 @@ def chars(ctx: BuildContext) -> str:
     return ctx.once("charset", lambda: charset(ctx.deck))
 
 
-def pdf_forms(ctx: BuildContext, light: bool = False) -> dict[str, bytes]:
+def pdf_forms(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dict[str, bytes]:
     """Card code (and "back") -> its face as a formatted PDF form, from the cache where possible.
 
     Every PDF of the build writes these bytes as they are (pdf.reuse_forms), so a face is
-    turned into PDF once, not once per file. `light`: the ink-saver faces.
+    turned into PDF once, not once per file. `light`: the ink-saver faces; `cmyk`: colours as
+    DeviceCMYK (the print-shop file).
     """
     def make() -> dict[str, bytes]:
         store, cs = cache(ctx), chars(ctx)
@@ -61,23 +62,23 @@ def pdf_forms(ctx: BuildContext, light: bool = False) -> dict[str, bytes]:
         out: dict[str, bytes] = {}
         todo: list[tuple[str, str]] = []
         for code, fk in face_keys(ctx, light).items():
-            k = key("pdf-form", fk, cs_key)
+            k = key("pdf-form", fk, cs_key, *(("cmyk",) if cmyk else ()))
             data = store.get("pdf-form", k)
             if data is None:
                 todo.append((code, k))
             else:
                 out[code] = data
-        fresh = {} if light else ctx.shared.get("fresh-ops", {})
+        fresh = {} if light or cmyk else ctx.shared.get("fresh-ops", {})
         missing = [code for code, _ in todo if code not in fresh]
         ops = {**{c: fresh[c] for c, _ in todo if c in fresh},
-               **pdf.form_ops([face_of(ctx, code, light) for code in missing], cs)}
+               **pdf.form_ops([face_of(ctx, code, light) for code in missing], cs, cmyk)}
         made = pdf.format_forms({code: ops[code] for code, _ in todo}, cs) if todo else {}
         for code, k in todo:
             store.put("pdf-form", k, made[code])
             out[code] = made[code]
         store.prune("pdf-form")
         return {code: out[code] for code in face_keys(ctx, light)}
-    return ctx.once("pdf-forms-light" if light else "pdf-forms", make)
+    return ctx.once("pdf-forms" + ("-light" if light else "") + ("-cmyk" if cmyk else ""), make)
 
 
 def cache(ctx: BuildContext) -> RenderCache:
