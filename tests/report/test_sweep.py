@@ -185,3 +185,13 @@ def test_out_that_is_a_file_is_refused_before_playing(tmp_path, capsys):
     blocker.write_text("x")
     assert main([*BASE, "--param", "target=14", "--out", str(blocker)]) == 2
     assert "exists and is not a folder" in capsys.readouterr().err
+
+
+def test_chunks_are_smaller_with_slow_bots_and_never_span_cells():
+    from generator.report.sweep.run import CHUNK, chunk_size
+
+    assert chunk_size(1_000_000, 10_000, 2) == CHUNK
+    assert chunk_size(1_000_000, 10_000, 2, 10) == 10 * CHUNK
+    assert chunk_size(1_000_000, 10_000, 2, 1, "greedy,search") == CHUNK // 100
+    assert chunk_size(800, 100, 2) == 100  # four chunks per slot would be 100 each: one cell
+    assert chunk_size(30, 3, 8) == 1

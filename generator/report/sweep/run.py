@@ -24,6 +24,9 @@ from generator.report.sweep.grid import SweepCell
 
 #: Games per chunk on this machine, at most: a fraction of a second to a few seconds of play.
 CHUNK = 500
+#: Bots that think far longer than random or greedy ones (the search bot, about 20 ms a
+#: decision), and by how much their chunks shrink, so a chunk stays minutes, not hours.
+SLOW_BOTS = {"search": 100}
 
 
 @dataclass
@@ -105,10 +108,11 @@ def play_chunk(ctx: Context, chunk: Chunk) -> tuple[int, CellCounts]:
     return chunk.cell, counts
 
 
-def chunk_size(total_games: int, games: int, slots: int, scale: int = 1) -> int:
+def chunk_size(total_games: int, games: int, slots: int, scale: int = 1, bots: str = "") -> int:
     """Games per chunk: about four chunks per worker slot for short runs (an even finish), at most
-    CHUNK * scale (Ctrl-C and a lost worker lose little), never more than a cell."""
-    return max(1, min(games, CHUNK * scale, -(-total_games // (4 * max(1, slots)))))
+    CHUNK * scale (Ctrl-C and a lost worker lose little; less with slow bots), never more than a cell."""
+    slow = max((SLOW_BOTS.get(name, 1) for name in bots.split(",")), default=1)
+    return max(1, min(games, CHUNK * scale // slow, -(-total_games // (4 * max(1, slots)))))
 
 
 def make_chunks(cells: Sequence[SweepCell], games: int, size: int) -> Iterator[Chunk]:
@@ -120,7 +124,7 @@ def make_chunks(cells: Sequence[SweepCell], games: int, size: int) -> Iterator[C
 def run(backend: Backend, ctx: Context, cells: Sequence[SweepCell], games: int,
         progress: Callable[[int], None] | None = None) -> list[CellCounts]:
     """Every cell's counts, in cell order; `progress(n)` as n more games finish."""
-    size = chunk_size(games * len(cells), games, backend.slots, backend.chunk_scale)
+    size = chunk_size(games * len(cells), games, backend.slots, backend.chunk_scale, ctx.bots)
     ncards = [len(Game(ctx.decks[c.variant], ctx.edition, c.players, ctx.options[c.variant]).codes) for c in cells]
     merged = [CellCounts(c.players, n) for c, n in zip(cells, ncards)]
     for index, counts in backend.map_chunks(play_chunk, ctx, make_chunks(cells, games, size)):
