@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from generator.commands.common import load_printable_deck, report
-from generator.deck.problems import InputError
+from generator.deck.problems import InputError, suggest
 from generator.products import sheets
 from generator.products.build import PRODUCTS, BuildContext, ProductFailed, build
 from generator.products.outputs import PartlyWritten
@@ -72,7 +72,6 @@ def run(args: argparse.Namespace) -> int:
     editions = {e.key for e in deck.editions}
     for key in args.edition:
         if key not in editions:
-            from generator.deck.problems import suggest
             print(f"county-uppy build: unknown edition '{key}'{suggest(key, editions)}; choose from {', '.join(sorted(editions))}", file=sys.stderr)
             return 2
     if args.out == "":
@@ -84,7 +83,6 @@ def run(args: argparse.Namespace) -> int:
     only = tuple(dict.fromkeys(x for item in args.only for x in item.split(",") if x))
     for name in only:
         if name not in PRODUCTS:
-            from generator.deck.problems import suggest
             print(f"county-uppy build: unknown product '{name}'{suggest(name, PRODUCTS)}; choose from {', '.join(PRODUCTS)}", file=sys.stderr)
             return 2
     if args.jobs < 0:

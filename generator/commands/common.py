@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import json
 import os
+import re
 import sys
 from typing import Any
 
@@ -27,7 +28,7 @@ def load_deck(path: str) -> Deck:
 
 def load_printable_deck(path: str) -> Deck:
     """The deck, checked as `build` needs it (every character drawable): what validate passes builds."""
-    from generator.products.printable import problems
+    from generator.products.printable import problems  # lazy: the fonts' glyph tables, only for build
 
     deck = load(path)
     found = problems(deck, path)
@@ -85,8 +86,6 @@ def _no_constant(text: str) -> float:
 
 def _text_position(text: str, needle: str) -> tuple[int, int]:
     """The line and column (from 1) of the first `needle` in `text` that stands alone as a JSON value."""
-    import re
-
     m = re.search(r"(?<![\w.\"])" + re.escape(needle) + r"(?![\w.])", text)
     offset = m.start() if m else 0
     return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1

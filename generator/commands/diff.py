@@ -35,6 +35,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    # lazy: loaded when this command runs, not whenever cli builds every command's parser
     from generator.deck.compare import compare, summary
     from generator.products.changes import deck_document
 
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _load(spec: str, manifest: str):
     """The deck of one side, and the problems that did not stop it being built (missed `expect`)."""
-    from generator.deck.manifest import load, load_bytes
+    from generator.deck.manifest import load, load_bytes  # lazy: YAML and pydantic, only when the command runs
 
     try:
         if spec.startswith(GIT_PREFIX):

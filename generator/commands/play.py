@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from generator.commands.common import load_deck, report
+from generator.deck.problems import InputError
 from generator.engine.options import SPEED_SECONDS_DEFAULT, SPEED_SECONDS_RANGE
 
 EPILOG = """\
@@ -50,9 +51,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    # lazy: rich and the terminal game load when `play` runs, not whenever cli builds every command's parser
     from rich.console import Console
 
-    from generator.deck.problems import InputError
     from generator.engine import EngineError, Game, make_bot, make_record
     from generator.play.inputs import LineInput, TerminalInput
     from generator.play.session import Session
@@ -117,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _has_termios() -> bool:
     try:
+        # lazy: optional, POSIX only; whether it imports is the answer
         import termios  # noqa: F401
     except ImportError:  # Windows: answers are read line by line
         return False

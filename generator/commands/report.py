@@ -97,6 +97,7 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    # lazy: the report's modules load only when `report` runs, not whenever cli builds every command's parser
     from generator.report.run import Variant
     from generator.report.summarize import Cell, games_needed
 
@@ -221,7 +222,7 @@ def play_and_write(args: argparse.Namespace, deck: Deck, variants: list, cells: 
 
 def check_out(out: str) -> None:
     """Before any game is played: --out must be a folder (made if missing) that the report can be written into."""
-    from generator.report.render import FILES
+    from generator.report.render import FILES  # lazy: render loads jinja2, only when the command runs
 
     folder = Path(out)
     if folder.exists() and not folder.is_dir():

@@ -38,6 +38,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    # lazy: loaded when this command runs, not whenever cli builds every command's parser
     from generator.engine import EngineError, Game, format_summary, make_bot, simulate
 
     def usage(message: str) -> int:

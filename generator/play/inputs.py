@@ -109,6 +109,7 @@ class TerminalInput:
         self.show(screen)
 
     def ask(self, screen: Screen, deadline: float | None) -> Answer:
+        # lazy: POSIX only; TerminalInput is chosen only where termios exists (LineInput elsewhere)
         import termios
         import tty
 

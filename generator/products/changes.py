@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping
 from generator.deck.compare import compare, summary
 from generator.deck.deck_json import deck_json
 from generator.deck.model import Deck
+from generator.engine.options import Options
 from generator.products.context import BuildContext
 from generator.products.outputs import Artifact, json_bytes, write_artifact
 
@@ -28,8 +29,6 @@ NAMED_FILES = 6
 def deck_document(deck: Deck) -> dict[str, Any]:
     """deck.json: the deck (deck_json), its game with the rule options' defaults the rulebook
     prints, so that a build made by a version of the engine with other defaults says so."""
-    from generator.engine.options import Options
-
     doc = deck_json(deck)
     doc["game"]["options"] = Options().to_dict(changed_only=False)
     return doc

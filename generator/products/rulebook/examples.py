@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from generator.deck.model import Deck
+from generator.engine.errors import EngineError
+from generator.engine.position import from_position, to_position
 
 
 class ExampleError(RuntimeError):
@@ -121,9 +123,6 @@ def play_examples(deck: Deck, examples: tuple[Example, ...] | None = None,
 
 
 def play_example(deck: Deck, ex: Example) -> dict[str, Any]:
-    from generator.engine.errors import EngineError
-    from generator.engine.position import from_position, to_position
-
     decisions = [d.format(multiply=_multiply_code(deck)) for d in ex.decisions]
     try:
         state = from_position(deck, ex.position(deck))

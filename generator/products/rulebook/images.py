@@ -12,6 +12,8 @@ import base64
 from dataclasses import dataclass
 
 from generator.deck.model import Deck
+from generator.products import faces, png
+from generator.products.units import TRIM_H, TRIM_W
 
 #: Pixels per dot (a dot is 1/300 in): 0.4 makes a 300 x 420 px card, sharp at 2.5x on a
 #: screen 120 px wide and at over 250 dpi on paper.
@@ -29,9 +31,6 @@ class CardImage:
 
 def card_image(deck: Deck, code: str, scale: float = SCALE) -> CardImage:
     """The face of card `code` (or "back") as a small PNG data: URI. Same deck, same bytes."""
-    from generator.products import faces, png
-    from generator.products.units import TRIM_H, TRIM_W
-
     face = faces.back_face(deck) if code == "back" else faces.face(deck.card(code), deck)
     size = (round(TRIM_W * scale), round(TRIM_H * scale))
     im = png.rasterize(face, size, scale)

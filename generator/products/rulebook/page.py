@@ -17,8 +17,11 @@ import jinja2
 from markupsafe import Markup
 
 from generator.deck.model import CardType, Deck
+from generator.engine.options import CHOICES, SPEED_SECONDS_DEFAULT, Options, option_names
+from generator.products import quickref
 from generator.products.outputs import Artifact, write_artifact
 from generator.products.rulebook import images as rulebook_images
+from generator.products.rulebook.examples import play_examples
 from generator.products.rulebook.images import CardImage
 from generator.resources import templates_dir
 
@@ -155,15 +158,11 @@ def effect_cards(deck: Deck, images: Mapping[str, CardImage]) -> dict[str, dict[
 
 def speed_seconds_default() -> int:
     """SPEED's tempo limit when none is agreed (docs/rules.md R7.5), from the engine."""
-    from generator.engine.options import SPEED_SECONDS_DEFAULT
-
     return SPEED_SECONDS_DEFAULT
 
 
 def rule_options() -> list[dict[str, Any]]:
     """Every engine option with its default and its other choices (the engine is the source)."""
-    from generator.engine.options import CHOICES, Options, option_names
-
     default = asdict(Options())
     return [
         {"name": name, "default": default[name], "choices": list(CHOICES.get(name) or ()),
@@ -219,8 +218,6 @@ def render(deck: Deck, images: Mapping[str, CardImage] | None = None, left_out: 
     A worked example the engine no longer plays as its caption says raises ExampleError, or
     with a `left_out` list is left out of the page and explained in that list.
     """
-    from generator.products.rulebook.examples import play_examples
-
     images = dict(images if images is not None else card_images(deck))
     ctx = context(deck, images, play_examples(deck, left_out=left_out), quick_reference(deck))
     return environment().get_template("rulebook.html.j2").render(ctx)
@@ -228,9 +225,7 @@ def render(deck: Deck, images: Mapping[str, CardImage] | None = None, left_out: 
 
 def quick_reference(deck: Deck) -> Any:
     """The quick-reference card's summary: the same data the card face prints."""
-    from generator.products.quickref import quick_reference as summary
-
-    return summary(deck)
+    return quickref.quick_reference(deck)
 
 
 def sample_cards(deck: Deck) -> list[CardType]:
