@@ -11,7 +11,8 @@ import sys
 from generator import __version__
 
 #: Command modules under generator/commands/, in the order `--help` lists them.
-COMMANDS = ("validate", "build", "diff", "schema", "scenario", "replay", "simulate", "report", "sweep", "play")
+COMMANDS = ("validate", "build", "diff", "schema", "scenario", "replay", "simulate", "report", "sweep", "play",
+            "completion")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
         module = importlib.import_module(f"generator.commands.{name}")
         cmd = module.add_parser(sub)
         cmd.add_argument("--manifest", default="cards.yaml", metavar="PATH", help="the card manifest (default: cards.yaml)")
-        cmd.set_defaults(_run=module.run)
+        cmd.set_defaults(_run=module.run, _parser=parser)  # _parser: the whole command line, for `completion`
     return parser
 
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import fnmatch
+import subprocess
+import sys
 import tomllib
+import zipfile
 
 from tests.conftest import ROOT
 
@@ -22,3 +25,28 @@ def test_every_template_is_package_data():
         if path.is_file():
             rel = path.relative_to(ROOT / "templates").as_posix()
             assert any(fnmatch.fnmatch(rel, g) for g in globs), rel
+
+
+def test_license_file_matches_the_metadata():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert project["license"] == {"text": "MIT"} and text.startswith("MIT License\n")
+    assert "Copyright (c) 2026 The County Uppy authors" in text
+    assert "License :: OSI Approved :: MIT License" in project["classifiers"]
+    assert {"name": "The County Uppy authors"} in project["authors"]
+
+
+def test_the_wheel_holds_the_types_marker_licences_templates_and_fonts(tmp_path):
+    """Built as pip builds it for a user (an isolated build), then read back."""
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    (wheel,) = tmp_path.glob("county_uppy-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "generator/py.typed" in names  # PEP 561: type checkers read the package's hints
+    assert any(n.endswith(".dist-info/licenses/LICENSE") or n.endswith(".dist-info/LICENSE") for n in names)
+    assert "generator/products/fonts/DejaVuSans.ttf" in names and "generator/products/fonts/LICENSE-DejaVu.txt" in names
+    assert "generator/templates/rulebook.html.j2" in names
+    for package in CONFIG["packages"]:
+        if package != "generator.templates":
+            assert package.replace(".", "/") + "/__init__.py" in names, package
