@@ -17,7 +17,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDate, PDFDictionary, PDFInfo, PDFName, PDFString
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.products import sheets
+from generator.products import sheets, test_page
 from generator.products.cmyk import to_cmyk
 from generator.products import typeface as tf
 from generator.products.faces import Face, Poly, Stroke, Text
@@ -211,8 +211,6 @@ def sheet_pdf(forms_in: dict[str, bytes], pages: list[sheets.Page], set_names: d
     The test page leads (test_page.py): its front, and in a duplex file its back. `forms_in`
     holds the formatted form of every face on the pages and of "back" (format_forms).
     """
-    from generator.products import test_page
-
     buf = io.BytesIO()
     c = new_canvas(buf, g.size, filename, f"County Uppy print sheets, {g.paper}, {mode}",
                    g.duplex if mode == "duplex" else "")
