@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -37,8 +38,15 @@ def test_license_file_matches_the_metadata():
 
 
 def test_the_wheel_holds_the_types_marker_licences_templates_and_fonts(tmp_path):
-    """Built as pip builds it for a user (an isolated build), then read back."""
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(tmp_path)],
+    """Built as pip builds it for a user (an isolated build), then read back. The build runs on a
+    copy of what the wheel is made from, so that it leaves no build/ folder in the checkout."""
+    source = tmp_path / "src"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, source / name)
+    for name in ("generator", "templates"):
+        shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(tmp_path)],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     (wheel,) = tmp_path.glob("county_uppy-*.whl")

@@ -32,7 +32,7 @@ def summary(deck: Deck) -> dict:
 
 
 def game(deck: Deck) -> dict:
-    """The game the manifest sets up, with the rule options' defaults (the engine's, RULES.md)."""
+    """The game the manifest sets up, with the rule options' defaults (the engine's, docs/rules.md)."""
     from generator.engine.options import Options  # lazy: the engine, only when validate runs
 
     p = deck.params
