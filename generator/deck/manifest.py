@@ -14,7 +14,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from generator.deck import schema
-from generator.deck.model import EFFECT_PARAMS, KINDS, PLAYING_KINDS, CardSet, CardType, Colour, Deck, Edition, Effect, GameParams
+from generator.deck.effects import CATALOGUE, param_problem
+from generator.deck.model import KINDS, PLAYING_KINDS, CardSet, CardType, Colour, Deck, Edition, Effect, GameParams
 from generator.deck.problems import InputError, Problem, char_name, suggest
 from generator.deck.yaml_source import Loc, Source, parse, read
 
@@ -373,7 +374,8 @@ class _Checker:
             fill.update(target=params.target, hand_size=params.hand_size)
         if e.kind == "wild":
             assert e.effect is not None
-            wanted = EFFECT_PARAMS[e.effect]
+            entry = CATALOGUE[e.effect]
+            wanted = entry.param_names
             given = dict(e.params or {})
             bad = False
             for key in given:
@@ -386,7 +388,7 @@ class _Checker:
                     self.fail(loc + ("params",) if e.params is not None else loc, f"effect '{e.effect}' needs the parameter '{key}'")
                     bad = True
             for key, value in given.items():
-                problem = _param_problem(key, value)
+                problem = param_problem(entry, key, value) if key in wanted else None
                 if problem:
                     self.fail(loc + ("params", key), problem)
                     bad = True
@@ -496,15 +498,6 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return repr(value) if isinstance(value, str) else str(value)
-
-
-def _param_problem(key: str, value: int) -> str | None:
-    """What is wrong with an effect parameter's value, if anything."""
-    if key == "factor" and value < 2:
-        return f"'factor' must be at least 2 (x1 would change nothing), not {value}"
-    if key == "value" and not 0 <= value <= MAX_VALUE:
-        return f"'value' must be 0..{MAX_VALUE} (the count it sets), not {value}"
-    return None
 
 
 def _what(value: Any) -> str:

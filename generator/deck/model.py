@@ -14,22 +14,6 @@ from typing import Iterable, Mapping
 PLAYING_KINDS = ("number", "dual", "wild")
 KINDS = PLAYING_KINDS + ("reference", "blank")
 
-#: Wild effects the engine knows, with the parameters each one takes.
-EFFECT_PARAMS: Mapping[str, tuple[str, ...]] = {
-    "draw_extra": (),
-    "invert_next": (),
-    "reverse": (),
-    "steal": (),
-    "trade_hands": (),
-    "multiply": ("factor",),
-    "set_count": ("value",),
-    "play_two": (),
-    "redeal": (),
-    "rotate_hands": (),
-    "skip": (),
-}
-
-
 @dataclass(frozen=True)
 class Colour:
     """A card colour, always shown together with its shape."""
@@ -51,7 +35,7 @@ class CardSet:
 
 @dataclass(frozen=True)
 class Effect:
-    """A wild card's effect: a registry name and its integer parameters."""
+    """A wild card's effect: its name in the catalogue (generator.deck.effects) and its integer parameters."""
 
     name: str
     params: tuple[tuple[str, int], ...] = ()

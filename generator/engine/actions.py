@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from generator.engine.errors import ActionSyntaxError
+from generator.engine.errors import ActionSyntaxError, suggest
 
 PLAY = "play"
 DISCARD = "discard"
@@ -60,8 +60,6 @@ class Action:
             return cls(LATE)
         forms = "'play CODE [SEAT]', 'discard CODE', 'give SEAT CODE' or 'late'"
         if kind not in KINDS:
-            from generator.engine.errors import suggest
-
             raise ActionSyntaxError(f"unknown decision {words[0]!r}{suggest(kind, KINDS)}; expected {forms}")
         raise ActionSyntaxError(f"malformed decision {text!r}; expected {forms}")
 

@@ -1,111 +1,232 @@
-"""Wild effects (docs/rules.md R6): a registry keyed by the manifest's effect names.
+"""Wild effects (docs/rules.md R6): the rules, in a registry keyed by the catalogue's effect names.
 
-Each effect is `fn(state, param, arg)`: `state` is the State being played on (the player
-who played the card is `state.turn`), `param` the card's parameter from the manifest
-(`multiply: {factor: 2}` gives 2, `set_count: {value: 15}` gives 15, else None) and `arg`
-the seat the decision names (Steal, Trade, Re-Deal) or -1. Effects resolve before
-penalties; the State checks the count afterwards.
+A rule is `fn(turn, param, arg)`: `turn` is the `Turn` below, `param` the card's parameter
+from the manifest (`multiply: {factor: 2}` gives 2, `set_count: {value: 15}` gives 15, else
+None) and `arg` the seat the decision names (an effect whose catalogue entry names a seat),
+else -1. Rules resolve before penalties: the rules loop checks the count the rule leaves.
+
+The contract between the rules loop and a rule is `Turn`, and only `Turn`: a rule gets no
+State. What it may read and write is what `Turn` has, and everything it writes takes effect:
+
+- read and write: `count`; `match` (the match target, a card index or `START`; under
+  `wild_sets_target` the wild becomes the target unless the rule sets another); `direction`
+  (1 clockwise, -1); the pending parts of a turn, `invert` (a +/- waits for the next number
+  card), `play2_next` (a Play 2 waits for the next player to take a turn) and `to_skip`
+  (players to pass over when this turn ends); and the hands, `hands[seat]` (lists of card
+  indices: cards move between hands, or from the draw pile with `draw(seat)`; none may appear
+  or vanish);
+- read only (assigning raises AttributeError): `seat` (who played the card), `played`
+  (cards played this turn, this one included), `out` (per seat), `players`, `options`,
+  `target`, `START`, `rng` (the game's RNG, for anything random);
+- helpers: `draw(seat)` (R4.1, reshuffling if needed), `next_in(seat)`, `order_from(seat)`,
+  `seats_in()`, all in the current `direction`.
+
+The loop fills `count`, `match`, `seat` and `played` before the call and takes `count` and
+`match` back after it; the other fields reach the State directly. One `Turn` per State is
+reused, so a wild costs a handful of attribute writes, and number cards nothing.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+import random
+from typing import TYPE_CHECKING, Any, Callable
 
-from generator.engine.state import shuffle
+from generator.engine.shuffling import shuffle
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # only for annotations: state.py imports this module
     from generator.engine.state import State
 
-Effect = Callable[["State", "int | None", int], None]
+
+class Turn:
+    """What a wild's rule may read and write while it resolves (see the module docstring)."""
+
+    __slots__ = ("count", "match", "_seat", "_played", "_state")
+
+    def __init__(self, state: "State"):
+        self._state = state
+        self.count = state.count  #: the count; the loop checks what the rule leaves here
+        self.match = state.match  #: the match target (card index or START)
+        self._seat = state.turn
+        self._played = state.played
+
+    # --- read only ------------------------------------------------------------------
+    @property
+    def seat(self) -> int:
+        """The seat that played the wild."""
+        return self._seat
+
+    @property
+    def played(self) -> int:
+        """Cards played this turn, the wild included (2 for the second play of a Play 2 turn)."""
+        return self._played
+
+    @property
+    def hands(self) -> list[list[int]]:
+        """Every seat's hand (change the hands, not this list's length)."""
+        return self._state.hands
+
+    @property
+    def out(self) -> tuple[bool, ...]:
+        return tuple(self._state.out)
+
+    @property
+    def players(self) -> int:
+        return self._state.game.players
+
+    @property
+    def options(self) -> Any:
+        """The game's rule options (generator.engine.options.Options)."""
+        return self._state.game.options
+
+    @property
+    def target(self) -> int:
+        return self._state.game.target
+
+    @property
+    def START(self) -> int:
+        """The match target "0 of all colours" (every card matches it)."""
+        return self._state.game.START
+
+    @property
+    def rng(self) -> random.Random:
+        return self._state.rng
+
+    # --- read and write, kept on the State ----------------------------------------------
+    @property
+    def direction(self) -> int:
+        return self._state.direction
+
+    @direction.setter
+    def direction(self, value: int) -> None:
+        self._state.direction = value
+
+    @property
+    def invert(self) -> bool:
+        return self._state.invert
+
+    @invert.setter
+    def invert(self, value: bool) -> None:
+        self._state.invert = value
+
+    @property
+    def play2_next(self) -> bool:
+        return self._state.play2_next
+
+    @play2_next.setter
+    def play2_next(self, value: bool) -> None:
+        self._state.play2_next = value
+
+    @property
+    def to_skip(self) -> int:
+        return self._state.to_skip
+
+    @to_skip.setter
+    def to_skip(self, value: int) -> None:
+        self._state.to_skip = value
+
+    # --- helpers ------------------------------------------------------------------------
+    def draw(self, seat: int) -> None:
+        """R4.1: `seat` draws one card (the discard pile is reshuffled into an empty draw pile)."""
+        self._state.draw_card(seat)
+
+    def next_in(self, seat: int) -> int:
+        return self._state.next_in(seat)
+
+    def order_from(self, seat: int) -> list[int]:
+        return self._state.order_from(seat)
+
+    def seats_in(self) -> list[int]:
+        return self._state.seats_in()
 
 
-def draw_extra(state: "State", param: int | None, arg: int) -> None:
+Rule = Callable[[Turn, "int | None", int], None]
+
+#: Rule functions by the catalogue's effect name (generator.deck.effects.CATALOGUE).
+EFFECTS: dict[str, Rule] = {}
+
+
+def rule(fn: Rule) -> Rule:
+    """Register `fn` as the rule of the effect named like the function."""
+    EFFECTS[fn.__name__] = fn
+    return fn
+
+
+@rule
+def draw_extra(turn: Turn, param: int | None, arg: int) -> None:
     """R6.1 +1 Card: draw one more card now (reshuffling if needed)."""
-    state._draw(state.turn)
+    turn.draw(turn.seat)
 
 
-def invert_next(state: "State", param: int | None, arg: int) -> None:
+@rule
+def invert_next(turn: Turn, param: int | None, arg: int) -> None:
     """R6.2 +/-: the next number card's sign flips; with invert_through_wilds two cancel."""
-    if state.game.options.invert_through_wilds:
-        state.invert = not state.invert
-    else:
-        state.invert = True
+    turn.invert = not turn.invert if turn.options.invert_through_wilds else True
 
 
-def reverse(state: "State", param: int | None, arg: int) -> None:
+@rule
+def reverse(turn: Turn, param: int | None, arg: int) -> None:
     """R6.3 Reverse: flip the direction of play."""
-    state.direction = -state.direction
+    turn.direction = -turn.direction
 
 
-def steal(state: "State", param: int | None, arg: int) -> None:
+@rule
+def steal(turn: Turn, param: int | None, arg: int) -> None:
     """R6.4 Steal a Card: a random card of the chosen player's hand (none if it is empty)."""
-    victim = state.hands[arg]
+    victim = turn.hands[arg]
     if victim:
-        state.hands[state.turn].append(victim.pop(state.rng.randrange(len(victim))))
+        turn.hands[turn.seat].append(victim.pop(turn.rng.randrange(len(victim))))
 
 
-def trade_hands(state: "State", param: int | None, arg: int) -> None:
+@rule
+def trade_hands(turn: Turn, param: int | None, arg: int) -> None:
     """R6.5 Trade Hands: swap hands with the chosen player."""
-    hands = state.hands
-    me = state.turn
+    hands = turn.hands
+    me = turn.seat
     hands[me], hands[arg] = hands[arg], hands[me]
 
 
-def multiply(state: "State", param: int | None, arg: int) -> None:
+@rule
+def multiply(turn: Turn, param: int | None, arg: int) -> None:
     """R6.6 x2: multiply the count by the card's factor."""
-    state.count *= param  # type: ignore[operator]
+    turn.count *= param  # type: ignore[operator]
 
 
-def set_count(state: "State", param: int | None, arg: int) -> None:
+@rule
+def set_count(turn: Turn, param: int | None, arg: int) -> None:
     """R6.7 =15: set the count to the card's value."""
-    state.count = param  # type: ignore[assignment]
+    turn.count = param  # type: ignore[assignment]
 
 
-def play_two(state: "State", param: int | None, arg: int) -> None:
+@rule
+def play_two(turn: Turn, param: int | None, arg: int) -> None:
     """R6.8 Play 2: the next player to take a turn plays two cards (no stacking)."""
-    state.play2_next = True
+    turn.play2_next = True
 
 
-def redeal(state: "State", param: int | None, arg: int) -> None:
+@rule
+def redeal(turn: Turn, param: int | None, arg: int) -> None:
     """R6.9 Re-Deal: pool the hands of everyone still in, shuffle, deal from the chosen seat."""
-    hands = state.hands
-    pool = [card for s in state.seats_in() for card in hands[s]]
-    shuffle(state.rng, pool)
-    order = state.order_from(arg)  # everyone still in, from the chosen seat
+    hands = turn.hands
+    pool = [card for s in turn.seats_in() for card in hands[s]]
+    shuffle(turn.rng, pool)
+    order = turn.order_from(arg)  # everyone still in, from the chosen seat
     k = len(order)
     for i, s in enumerate(order):  # one card at a time round the table: the i-th seat gets every k-th card
         hands[s] = pool[i::k]
 
 
-def rotate_hands(state: "State", param: int | None, arg: int) -> None:
+@rule
+def rotate_hands(turn: Turn, param: int | None, arg: int) -> None:
     """R6.10 Rotate Hands: every player still in passes their hand to the next one in."""
-    hands = state.hands
-    order = state.order_from(state.turn)
+    hands = turn.hands
+    order = turn.order_from(turn.seat)
     moved = [hands[s] for s in order]
     k = len(order)
     for i, s in enumerate(order):
         hands[order[(i + 1) % k]] = moved[i]
 
 
-def skip(state: "State", param: int | None, arg: int) -> None:
+@rule
+def skip(turn: Turn, param: int | None, arg: int) -> None:
     """R6.11 Skip: the next player still in loses their turn (two Skips, two players)."""
-    state.skip += 1
-
-
-#: Effect functions by the manifest's effect name (generator.deck.model.EFFECT_PARAMS).
-EFFECTS: dict[str, Effect] = {
-    "draw_extra": draw_extra,
-    "invert_next": invert_next,
-    "reverse": reverse,
-    "steal": steal,
-    "trade_hands": trade_hands,
-    "multiply": multiply,
-    "set_count": set_count,
-    "play_two": play_two,
-    "redeal": redeal,
-    "rotate_hands": rotate_hands,
-    "skip": skip,
-}
-
-#: Which seats a seat-naming effect may name: "other" (another player still in) or "any" (anyone still in).
-SEAT_CHOICE: dict[str, str] = {"steal": "other", "trade_hands": "other", "redeal": "any"}
+    turn.to_skip += 1

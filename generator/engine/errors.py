@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from generator.deck.problems import suggest  # re-exported: the engine's modules import it from here
 
 __all__ = ["EngineError", "ActionSyntaxError", "IllegalActionError", "OptionError", "PositionError", "suggest", "shown",
@@ -30,8 +32,6 @@ class PositionError(EngineError):
 
 def shown(value: object, limit: int = 60) -> str:
     """A value as JSON writes it (null, true, "3", [1, 2]), shortened, for messages about input."""
-    import json
-
     try:
         text = json.dumps(value, ensure_ascii=False)
         text.encode("utf-8")

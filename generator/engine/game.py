@@ -9,12 +9,14 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
+from generator.deck.effects import CATALOGUE
 from generator.deck.model import Deck
 from generator.engine.actions import ANY_SEAT, DISCARD, GIVE, LATE, NO_SEAT, OTHER_SEAT, PLAY, Action
-from generator.engine.effects import EFFECTS, SEAT_CHOICE
-from generator.engine.errors import ActionSyntaxError, OptionError, suggest
+from generator.engine.effects import EFFECTS
+from generator.engine.errors import ActionSyntaxError, EngineError, OptionError, suggest
 from generator.engine.options import Options
-from generator.engine.state import SHUFFLE_AHEAD, State, shuffle_steps
+from generator.engine.shuffling import SHUFFLE_AHEAD, shuffle_steps
+from generator.engine.state import State, TurnTables
 
 
 class Game:
@@ -58,6 +60,8 @@ class Game:
         #: number_value[card]: the value of a number card, None for a wild.
         self.number_value = tuple(v if num else None for v, num in zip(self.value, self.is_number))
         self.effect_name = t["effect_name"]
+        #: effect[card]: the wild's catalogue entry (generator.deck.effects.WildEffect), None for a number card.
+        self.effect = t["effect"]
         self.effect_fn = t["effect_fn"]
         self.effect_param = t["effect_param"]
         self.seat_kind = t["seat_kind"]
@@ -80,13 +84,17 @@ class Game:
         #: next_seat[direction][seat]: the seat after `seat` in that direction (1 or -1), out or not.
         self.next_seat = (None, tuple((s + 1) % n for s in range(n)), tuple((s - 1) % n for s in range(n)))
         o = self.options
-        #: What State._run reads on every call, in the order it unpacks them.
-        self.turn_tables = (
-            self.misses, self.number_value, self.target,
-            list(self.plain_plays), list(self.discard_actions),
-            self.seat_cards, self.next_seat, self.effect_fn, self.effect_param, not o.teams, o.max_turns,
-            not (o.teams and o.sixteen_hits == "opponents"), o.wild_sets_target, o.invert_through_wilds, o.play2_draws,
+        #: What State._run reads on every call, by name.
+        self.turn_tables = TurnTables(
+            misses=self.misses, number=self.number_value, target=self.target,
+            plain_plays=list(self.plain_plays), discards=list(self.discard_actions),
+            seat_cards=self.seat_cards, next_seat=self.next_seat, effect_fn=self.effect_fn,
+            effect_param=self.effect_param, solo=not o.teams, max_turns=o.max_turns,
+            others=not (o.teams and o.sixteen_hits == "opponents"), wst=o.wild_sets_target,
+            itw=o.invert_through_wilds, p2d=o.play2_draws,
         )
+        #: The same as a plain tuple, which the rules loop unpacks (see TurnTables).
+        self.turn_row = tuple(self.turn_tables)
         #: Edition cards in manifest order (copies expanded), as card indices.
         self.edition_cards = tuple(self.index[c.code] for c in self.deck.edition_cards(self.edition.key))
 
@@ -113,10 +121,7 @@ class Game:
         del draw[size - k:]
         hands = [dealt[(s - first) % n::n] for s in range(n)]
         if stop > 1:
-            state = State(self, None, seed, hands, draw, turn=first)
-            state._rng_skip = 64 * (size - 1)
-            state._sfin = stop
-            state._srng = srng
+            state = State(self, None, seed, hands, draw, turn=first, deal_rng=srng, deal_stop=stop)
         else:
             state = State(self, srng, seed, hands, draw, turn=first)
         return state
@@ -183,17 +188,28 @@ def _deck_tables(deck: Deck) -> dict:
         "is_number": tuple(numbers),
         "value": tuple(values),
         "effect_name": tuple(c.effect.name if c.effect else "" for c in cards),
-        "effect_fn": tuple(EFFECTS[c.effect.name] if c.effect else None for c in cards),
+        "effect": tuple(CATALOGUE[c.effect.name] if c.effect else None for c in cards),
+        "effect_fn": tuple(_rule(c.effect.name) if c.effect else None for c in cards),
         "effect_param": tuple((c.effect.params[0][1] if c.effect and c.effect.params else None) for c in cards),
-        "seat_kind": tuple(
-            {"other": OTHER_SEAT, "any": ANY_SEAT}[SEAT_CHOICE[c.effect.name]] if c.effect and c.effect.name in SEAT_CHOICE
-            else NO_SEAT for c in cards),
+        "seat_kind": tuple(_SEAT_KINDS[CATALOGUE[c.effect.name].seat] if c.effect else NO_SEAT for c in cards),
         "matches": tuple(rows),
         "misses": tuple(tuple(0 if m else 1 for m in row) for row in rows),
     }
     _TABLE_CACHE[id(deck)] = (deck, tables)
     return tables
 
+
+def _rule(name: str):
+    """The rule of effect `name`; an effect the catalogue has but the engine cannot play is an error, not a no-op."""
+    try:
+        return EFFECTS[name]
+    except KeyError:
+        raise EngineError(f"effect '{name}' has no rule: add a function '{name}' to generator/engine/effects.py "
+                          "(README, \"Adding a wild effect\")") from None
+
+
+#: What a seat-naming play may name (the catalogue's `seat`), as actions.py counts it.
+_SEAT_KINDS = {None: NO_SEAT, "other": OTHER_SEAT, "any": ANY_SEAT}
 
 _SEAT_PLAY_CACHE: dict[tuple[int, int], tuple[Deck, tuple]] = {}
 

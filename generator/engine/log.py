@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
+from generator.engine.position import to_position
+
 
 def describe_position(position: Mapping[str, Any]) -> str:
     """A short multi-line text picture of a position dict."""
@@ -73,8 +75,6 @@ def decision_line(before, action, after) -> str:
 
 def playthrough(state, choose) -> Iterator[str]:
     """Play a game from `state`, yielding a log line per decision; `choose(state)` picks each action."""
-    from generator.engine.position import to_position
-
     yield "start " + describe_position(to_position(state)).replace("\n", "\n      ")
     while not state.is_terminal():
         legal = state.legal_actions()

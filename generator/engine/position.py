@@ -5,20 +5,48 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
+from generator.deck.effects import Pending, pending_keys
 from generator.deck.model import Deck
 from generator.engine.errors import EngineError, OptionError, PositionError, kind_of, shown, suggest
 from generator.engine.game import Game
+from generator.engine.options import Options
+from generator.engine.state import State
 
-PENDING_DEFAULTS: dict[str, Any] = {
-    "invert": False, "drawn": False, "played": 0, "play2": 0, "play2_next": False, "skip": 0, "gave": False, "owed": [],
-}
-#: The whole numbers `pending` may hold, with the values the engine can reach: a turn has at most two
-#: plays (`played`), `play2` is 1 while a Play 2 turn is in progress, and each Skip played adds 1 to `skip`.
-PENDING_RANGES: dict[str, tuple[int, int, str]] = {
+#: The pending parts of a turn that belong to no effect: the turn's draw, its plays, a teammate's
+#: give and the discards owed. Effects add theirs from the catalogue (generator.deck.effects).
+TURN_PENDING: dict[str, Any] = {"drawn": False, "played": 0, "gave": False, "owed": []}
+#: The whole numbers of the turn's own pending state, with the values the engine can reach.
+TURN_RANGES: dict[str, tuple[int, int, str]] = {
     "played": (0, 2, "cards played this turn: a turn has at most two plays"),
-    "play2": (0, 1, "1 while a Play 2 turn is in progress, else 0"),
-    "skip": (0, 2, "players to pass over: one per Skip, at most two plays a turn"),
 }
+
+
+def effect_pending() -> list[Pending]:
+    """The catalogue's pending state, read when needed so that an effect added later counts."""
+    return pending_keys()
+
+
+def pending_defaults() -> dict[str, Any]:
+    """Every key of a position's `pending`, with its default, in the order positions list them."""
+    out: dict[str, Any] = {}
+    extra = effect_pending()
+    for key, default in TURN_PENDING.items():
+        for p in extra:
+            if p.before == key:
+                out[p.key] = p.default
+        out[key] = default
+    for p in extra:
+        out.setdefault(p.key, p.default)
+    return out
+
+
+def pending_ranges() -> dict[str, tuple[int, int, str]]:
+    """The whole numbers `pending` may hold: (lowest, highest, what the value says)."""
+    ranges = dict(TURN_RANGES)
+    for p in effect_pending():
+        if type(p.default) is int:
+            ranges[p.key] = (0, p.hi, p.meaning)
+    return ranges
 #: Words for the kinds of value a key takes.
 KIND_WORDS = {int: "a whole number", str: "text", dict: "an object", list: "a list", bool: "true or false"}
 #: How a card that is never shuffled into a game is named in messages (by its kind in the manifest).
@@ -44,6 +72,8 @@ def to_position(state) -> dict[str, Any]:
     def names(cards):
         return [codes[c] for c in cards]
 
+    pending = {key: getattr(state, field) for key, field in _pending_fields()}
+    pending["owed"] = list(pending["owed"])
     return {
         "players": game.players,
         "edition": game.edition.key,
@@ -62,17 +92,18 @@ def to_position(state) -> dict[str, Any]:
         "turns": state.turns,
         "stopped": state.stopped,
         "last_count": state.last_count,
-        "pending": {
-            "invert": state.invert, "drawn": state.drawn, "played": state.played, "play2": state.play2,
-            "play2_next": state.play2_next, "skip": state.skip, "gave": state.gave, "owed": list(state.owed),
-        },
+        "pending": pending,
     }
+
+
+def _pending_fields() -> list[tuple[str, str]]:
+    """(position key, State field) of every pending key, in the order positions list them."""
+    fields = {p.key: p.field for p in effect_pending()}
+    return [(key, fields.get(key, key)) for key in pending_defaults()]
 
 
 def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str, ...] = ()):
     """A State from a position dict; raise PositionError (or OptionError) naming what is wrong."""
-    from generator.engine.state import State
-
     if not isinstance(data, Mapping):
         raise PositionError(f"a position is a JSON object, not {kind_of(data)}")
     allowed = POSITION_KEYS + extra_keys
@@ -154,17 +185,19 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
                             f"target {game.target}), not {shown(count)}")
     stopped = _get(data, "stopped", bool, False)
     last_count = _get(data, "last_count", int, count)
-    pending = dict(PENDING_DEFAULTS)
+    defaults = pending_defaults()
+    ranges = pending_ranges()
+    pending = dict(defaults)
     raw_pending = _get(data, "pending", dict, {})
     for key, value in raw_pending.items():
-        if key not in PENDING_DEFAULTS:
-            raise PositionError(f"unknown pending key '{key}'{suggest(key, PENDING_DEFAULTS)}")
-        want = type(PENDING_DEFAULTS[key])
+        if key not in defaults:
+            raise PositionError(f"unknown pending key '{key}'{suggest(key, defaults)}")
+        want = type(defaults[key])
         if type(value) is not want:
             what = "a list of seats" if want is list else KIND_WORDS[want]
             raise PositionError(f"'pending.{key}' must be {what}, not {shown(value)}")
-        if key in PENDING_RANGES:
-            lo, hi, meaning = PENDING_RANGES[key]
+        if key in ranges:
+            lo, hi, meaning = ranges[key]
             if not lo <= value <= hi:
                 allowed = " or ".join(map(str, range(lo, hi + 1))) if hi - lo < 2 else f"{lo}..{hi}"
                 raise PositionError(f"'pending.{key}' must be {allowed} ({meaning}), not {shown(value)}")
@@ -176,14 +209,8 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
     state = State(game, random.Random(seed), seed, hands, draw, turn=turn, discard=discard, in_play=in_play,
                   count=count, match=match, direction=direction, out=out, out_order=out_order,
                   winner=winner, turns=turns)
-    state.invert = pending["invert"]
-    state.drawn = pending["drawn"]
-    state.played = pending["played"]
-    state.play2 = pending["play2"]
-    state.play2_next = pending["play2_next"]
-    state.skip = pending["skip"]
-    state.gave = pending["gave"]
-    state.owed = owed
+    for key, field in _pending_fields():
+        setattr(state, field, owed if key == "owed" else pending[key])
     state.stopped = stopped
     state.last_count = last_count
     if state.winner is not None or state.stopped or state.n_in == 0:
@@ -191,7 +218,7 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
         return state
     if out[turn] and not state.owed:
         raise PositionError(f"seat {turn} is to act but is out")
-    state._run(None, settle=True)
+    state.settle()
     return state
 
 
@@ -330,19 +357,14 @@ def compare_expected(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> 
                     problems.append(f"pending.{k}: expected {v!r}, got {got.get(k)!r}")
         elif key == "options" and isinstance(want, dict):
             for k, v in want.items():
-                if got.get(k, OptionsDefault.get(k)) != v:
+                if got.get(k, OPTION_DEFAULTS.get(k)) != v:
                     problems.append(f"options.{k}: expected {v!r}, got {got.get(k)!r}")
         elif want != got:
             problems.append(f"{key}: expected {want!r}, got {got!r}")
     return problems
 
 
-def _defaults() -> dict[str, Any]:
-    from generator.engine.options import Options
-
-    return Options().to_dict(changed_only=False)
-
-
-OptionsDefault = _defaults()
+#: Every rule option's default, for scenarios that expect an option they did not set.
+OPTION_DEFAULTS = Options().to_dict(changed_only=False)
 __all__ = ["to_position", "from_position", "run_scenario", "apply_decisions", "compare_expected", "DecisionError",
            "OptionError"]

@@ -21,8 +21,8 @@ by its average outcome over the sampled worlds; the best one is played.
 - Greedy's choice is the prior: another action replaces it only if it scored at least
   `margin` better on average over the same worlds.
 
-The bot plays through the engine itself (State.clone, legal_actions, and apply's fast path
-for actions legal_actions listed), so there is no second copy of the rules; its randomness
+The bot plays through the engine itself (a copy of the State, legal_actions, and `advance`,
+apply's unchecked path for actions legal_actions listed), so there is no second copy of the rules; its randomness
 comes only from the `rng` it is given, so seeded games replay exactly. `make_bot("search:N")`
 gives a bot with N rollouts per decision.
 """
@@ -34,8 +34,8 @@ import random
 from typing import Sequence
 
 from generator.engine.actions import DISCARD, GIVE, Action
-from generator.engine.bots import GreedyBot
-from generator.engine.state import shuffle
+from generator.engine.shuffling import shuffle
+from generator.engine.simple_bots import GreedyBot
 from generator.engine.view import PlayerView
 
 
@@ -46,7 +46,7 @@ def determinize(view: PlayerView, rng: random.Random, known: "tuple[int, ...] | 
     each other hand keeps its size, the draw pile its size. The hands of the seats in
     `known` stay as they are (in Teams, a teammate whose cards a give decision lists).
     """
-    state = view._state.clone()
+    state = view.copy_state()
     me = view.seat
     hands = state.hands
     dealt = [s for s in range(len(hands)) if s != me and s not in known]
@@ -63,7 +63,7 @@ def determinize(view: PlayerView, rng: random.Random, known: "tuple[int, ...] | 
         hands[s] = hidden[pos:pos + size]
         pos += size
     state.rng = random.Random(rng.getrandbits(64))
-    state._legal = None  # hands changed: the cached legal actions may list a teammate's old cards
+    state.invalidate()  # hands changed: the listed legal actions may hold a teammate's old cards
     return state
 
 
@@ -100,7 +100,7 @@ class SearchBot:
         if legal[0].kind == DISCARD:
             ranked = sorted(legal, key=lambda a: greedy.keep_score(view, a.card))  # least needed first
         else:
-            ranked = sorted(legal, key=lambda a: greedy.play_score(view, a), reverse=True)
+            ranked = sorted(legal, key=lambda a: -greedy.play_score(view, a))  # best first; ties keep their order
         me = view.seat
         teams = view.teams
         # Teams: a give decision lists the giving teammates' cards, so their hands are known.
@@ -125,7 +125,7 @@ class SearchBot:
                 for world, seed in worlds[n_worlds:target]:
                     state = world.clone()
                     state.rng = random.Random(seed)
-                    state._run(action)
+                    state.advance(action)
                     t += self._playout(state, me, teams)
                 totals[i] += t
                 used += target - n_worlds
@@ -158,10 +158,10 @@ class SearchBot:
             if not legal:
                 continue
             if len(legal) == 1:
-                state._run(legal[0])
+                state.advance(legal[0])
                 continue
             seat = state.owed[0] if state.owed else state.turn
-            state._run(choose(PlayerView(state, seat), legal, rng))
+            state.advance(choose(PlayerView(state, seat), legal, rng))
         n = len(state.out)
         if state.done and not state.stopped:
             w = state.winner

@@ -18,11 +18,12 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from generator.backends import open_backend
 from generator.deck.model import Deck
 from generator.engine.actions import PLAY
-from generator.engine.bots import RandomBot, make_bot
+from generator.engine.bots import make_bot
 from generator.engine.errors import IllegalActionError
 from generator.engine.game import Game
 from generator.engine.options import Options
 from generator.engine.record import make_record
+from generator.engine.simple_bots import RandomBot
 from generator.engine.view import PlayerView
 
 #: The most games one run may ask for: days of work on one core, and still a flat memory use.
@@ -59,10 +60,10 @@ def play_game(game: Game, bots: Sequence, seed: int, stats: list[int] | None = N
     choosers = [None if getattr(type(bot), "choose", None) is RandomBot.choose else bot.choose for bot in bots]
     if observer is None and not any(choosers):
         # Random bots only: the loop `county-uppy simulate` runs (its workers pass `stats`), in the State.
-        state._run(None, rnd, [0] * (2 * ncards) if stats is None else stats)
+        state.play_out(rnd, [0] * (2 * ncards) if stats is None else stats)
         return state
     legal_actions = state.legal_actions
-    apply = state._run
+    apply = state.advance
     hooks = stats is not None or observer is not None
     views = [PlayerView(state, s) for s in range(game.players)]  # views are live: one per seat is enough
     while not state.done:

@@ -14,35 +14,42 @@ leaving it. There is no second copy of the rules.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from itertools import repeat
 from math import floor
 from operator import is_
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, NamedTuple
 
 from generator.engine.actions import ANY_SEAT, DISCARD, GIVE, LATE, NO_SEAT, OTHER_SEAT, PLAY, Action
+from generator.engine.effects import Turn
 from generator.engine.errors import IllegalActionError
-
-if TYPE_CHECKING:
-    from generator.engine.view import PlayerView
-
-def shuffle(rng: random.Random, cards: list[int]) -> None:
-    """Fisher-Yates with rng.random(): the same order on every machine, and fast."""
-    shuffle_steps(cards, rng.random, len(cards), 1)
+from generator.engine.shuffling import SHUFFLE_AHEAD, shuffle, shuffle_steps
+from generator.engine.view import PlayerView
 
 
-def shuffle_steps(cards: list[int], rnd, start: int, stop: int) -> None:
-    """Fisher-Yates steps i = start-1 down to stop (stop >= 1): each puts position i's final card there.
+class TurnTables(NamedTuple):
+    """What the rules loop reads on every call, built once per Game (game.py).
 
-    The steps from the top (the end of the list) down: after the steps down to i, positions
-    i.. hold their final cards, so a draw pile can be shuffled only as far as it is drawn.
+    `State._run` unpacks `Game.turn_row` (this, as a plain tuple: a tuple subclass unpacks about
+    three times slower) into locals named exactly like these fields; a test checks the names,
+    so the two cannot drift apart.
     """
-    for i in range(start - 1, stop - 1, -1):
-        j = floor(rnd() * (i + 1))  # = int(): the product is >= 0, and floor() is the cheaper call
-        cards[i], cards[j] = cards[j], cards[i]
 
-
-#: Cards a lazily shuffled draw pile puts in place at a time (see State.draw).
-SHUFFLE_AHEAD = 8
+    misses: tuple  #: misses[target][card]: 1 if card does not match the target (card index or START)
+    number: tuple  #: number[card]: a number card's value, None for a wild
+    target: int  #: the count to reach exactly
+    plain_plays: list  #: plain_plays[card]: the Action playing it without naming a seat
+    discards: list  #: discards[card]: the Action discarding it
+    seat_cards: frozenset  #: cards whose play names a seat
+    next_seat: tuple  #: next_seat[direction][seat], out or not
+    effect_fn: tuple  #: effect_fn[card]: a wild's rule (generator.engine.effects), None for a number card
+    effect_param: tuple  #: effect_param[card]: the wild's parameter from the manifest, or None
+    solo: bool  #: not the Teams variant
+    max_turns: int  #: the game stops unfinished after this many turns
+    others: bool  #: hitting the target costs every other player a discard (else only the opponents)
+    wst: bool  #: option wild_sets_target
+    itw: bool  #: option invert_through_wilds
+    p2d: int  #: option play2_draws
 
 
 #: What the player to act is asked to do.
@@ -63,7 +70,7 @@ class State:
     count, match (card index or game.START), direction (1 clockwise, -1), turn (the seat
     whose turn it is), out (bool per seat), out_order (seats in the order they went out),
     winner (seat, Teams: team, or None), turns (turns completed), and the pending parts of a
-    turn: drawn, played, play2, play2_next, skip, gave, owed, invert.
+    turn: drawn, played, play2, play2_next, to_skip, gave, owed, invert.
 
     What the last play did, for logs, statistics and rulebook captions:
     last_count (the count once the last card played had taken effect, before any reset: the
@@ -78,25 +85,30 @@ class State:
     __slots__ = (
         "game", "_rng", "_rng_skip", "seed", "hands", "_pile", "_srng", "_sfin", "discard", "in_play", "count", "match",
         "direction", "turn", "out", "out_order", "n_in", "winner", "done", "stopped", "turns", "drawn", "played", "play2",
-        "play2_next", "skip", "gave", "owed", "invert", "sixteen_by", "last_penalty", "last_count", "penalties", "history",
-        "_legal", "_n", "_teams", "_speed",
+        "play2_next", "to_skip", "gave", "owed", "invert", "sixteen_by", "last_penalty", "last_count", "penalties", "history",
+        "_legal", "_n", "_teams", "_speed", "_turn",
     )
 
     def __init__(self, game, rng: random.Random | None, seed: int, hands: list[list[int]], draw: list[int], *, turn: int = 0,
                  discard: list[int] | None = None, in_play: list[int] | None = None, count: int = 0,
                  match: int | None = None, direction: int = 1, out: list[bool] | None = None,
-                 out_order: list[int] | None = None, winner: int | None = None, turns: int = 0):
+                 out_order: list[int] | None = None, winner: int | None = None, turns: int = 0,
+                 deal_rng: random.Random | None = None, deal_stop: int = 0):
+        """`deal_rng` and `deal_stop` (a new deal, Game.new_initial_state): the draw pile is shuffled
+        only down to position `deal_stop` so far, and `deal_rng` (Random(seed) part way through
+        the shuffle) finishes it as cards are drawn; `rng` is then None."""
         self.game = game
         #: The game's RNG (reshuffles, Steal, Re-Deal); None: `Random(seed)` past `_rng_skip` bits, made when needed.
         self._rng = rng
-        self._rng_skip = 0
+        #: Random bits the deal's shuffle takes from Random(seed) before the game's RNG starts.
+        self._rng_skip = 64 * (len(draw) + sum(map(len, hands)) - 1) if deal_rng is not None else 0
         self.seed = seed
         self.hands = hands
         self._pile = draw
         #: A deal's draw pile is shuffled lazily: positions >= _sfin hold their final cards, and
         #: _srng (a Random replaying the deal's shuffle) puts the rest in place as they are drawn.
-        self._sfin = 0
-        self._srng: random.Random | None = None
+        self._sfin = deal_stop if deal_rng is not None else 0
+        self._srng: random.Random | None = deal_rng
         self.discard = discard if discard is not None else []
         self.in_play = in_play if in_play is not None else []
         self.count = count
@@ -115,7 +127,7 @@ class State:
         self.played = 0
         self.play2 = 0
         self.play2_next = False
-        self.skip = 0
+        self.to_skip = 0
         self.gave = False
         self.owed: list[int] = []
         self.invert = False
@@ -132,6 +144,8 @@ class State:
         self._legal: list[Action] | None = None
         self._teams = game.options.teams
         self._speed = game.options.speed_seconds is not None
+        #: What a wild's rule sees of the turn (effects.py): one, reused for every wild played.
+        self._turn = Turn(self)
 
     @property
     def rng(self) -> random.Random:
@@ -238,11 +252,35 @@ class State:
         """Discards owed since the State was created, by cause: {"mismatch", "bust", "target", "late"}."""
         return dict(zip(PENALTY_CAUSES, self.penalties))
 
-    def position(self) -> dict:
-        """This state as a position dict (docs/formats.md)."""
-        from generator.engine.position import to_position
+    # --- the engine's own interface (simulate, search, positions); not for bots ---------------
+    def play_out(self, rnd: Callable[[], float], stats: list[int] | None = None) -> None:
+        """Play to the end, each decision uniformly at random: the action at `floor(rnd() * len(legal))`.
 
-        return to_position(self)
+        `stats`: 2 * len(game.codes) counters, each card's plays then the discards they cost (see _run).
+        """
+        self._run(None, rnd, stats)
+
+    def settle(self) -> None:
+        """Resolve what needs no decision (a position just loaded): empty hands, the winner, the turn's end."""
+        self._run(None, settle=True)
+
+    def invalidate(self) -> None:
+        """Forget the listed legal actions: a search changed hands or the draw pile behind the rules' back."""
+        self._legal = None
+
+    @property
+    def draw_size(self) -> int:
+        """Cards in the draw pile (without finishing a deal's lazy shuffle)."""
+        return len(self._pile)
+
+    def card_counts(self) -> Counter[int]:
+        """Every card of the game (hands, draw pile, discard pile, in play) by index; no order, no shuffle."""
+        counts: Counter[int] = Counter(self._pile)
+        counts.update(self.discard)
+        counts.update(self.in_play)
+        for hand in self.hands:
+            counts.update(hand)
+        return counts
 
     def __repr__(self) -> str:
         codes = self.game.codes
@@ -267,7 +305,7 @@ class State:
         the State when it stops and around the calls that use them (effects, eliminations, R5).
         """
         (misses, number, target, plain_plays, discards, seat_cards, next_seat, effect_fn, effect_param, solo, max_turns,
-         others, wst, itw, p2d) = self.game.turn_tables
+         others, wst, itw, p2d) = self.game.turn_row
         hands, owed, out, in_play, pile = self.hands, self.owed, self.out, self.in_play, self._pile
         record = self.history.append
         keys_of = dict.fromkeys  # bound once: dict.fromkeys makes a new bound method at every use
@@ -300,14 +338,14 @@ class State:
                         else:
                             count += value
                         match = card
-                    else:  # R6: a wild's effect resolves before the count is checked
+                    else:  # R6: a wild's effect resolves before the count is checked (the contract: effects.Turn)
                         if self.invert and not itw:
                             self.invert = False
-                        self.count = count
-                        effect_fn[card](self, effect_param[card], action.arg)
-                        count, sfin, step = self.count, self._sfin, next_seat[self.direction]
-                        if wst:
-                            match = card
+                        t = self._turn
+                        t.count, t.match, t._seat, t._played = count, match, me, played
+                        effect_fn[card](t, effect_param[card], action.arg)
+                        count, sfin, step = t.count, self._sfin, next_seat[self.direction]
+                        match = card if wst and t.match == match else t.match
                     if play2:
                         if played >= 2:
                             play2 = 0
@@ -396,10 +434,10 @@ class State:
                     s = step[me]
                     while out[s]:
                         s = step[s]
-                    if self.skip:
-                        for _ in range(self.skip):
+                    if self.to_skip:
+                        for _ in range(self.to_skip):
                             s = self.next_in(s)
-                        self.skip = 0
+                        self.to_skip = 0
                     self.turn = me = s
                     drawn = False
                     played = 0
@@ -420,7 +458,7 @@ class State:
                     if len(pile) > sfin:
                         hand.append(pile.pop())
                     else:
-                        self._draw(me)
+                        self.draw_card(me)
                         sfin = self._sfin
                     drawn = True
                     if not hand:
@@ -441,6 +479,11 @@ class State:
         self.count, self.match, self.played, self.play2, self.drawn, self.turns = count, match, played, play2, drawn, turns
         self.sixteen_by, self.last_count, self.last_penalty = sixteen_by, last_count, last_penalty
         self._legal = [] if done else None if stop else legal
+
+    #: `advance(action)`: apply an Action that `legal_actions()` just listed (that very object) and
+    #: resolve what follows, without checking it: for the simulator and the search bot's playouts,
+    #: which take their actions from that list. It is the rules loop itself: no extra call per decision.
+    advance = _run
 
     def _plays(self, cards: list[int], me: int, played: int) -> list[Action]:
         """The legal plays of `me`'s distinct cards, naming seats (Steal, Trade, Re-Deal); Teams: the gives."""
@@ -476,10 +519,8 @@ class State:
             return [1.0 if s % 2 == self.winner else -1.0 for s in range(n)]
         return [1.0 if s == self.winner else -1.0 for s in range(n)]
 
-    def view(self, seat: int) -> "PlayerView":
+    def view(self, seat: int) -> PlayerView:
         """What `seat` may see (own hand, hand sizes, count, match, in play, direction...)."""
-        from generator.engine.view import PlayerView
-
         return PlayerView(self, seat)
 
     def clone(self) -> "State":
@@ -500,9 +541,10 @@ class State:
         new.owed = list(self.owed)
         new.history = list(self.history)
         new.penalties = list(self.penalties)
+        new._turn = Turn(new)
         return new
 
-    # --- helpers used by effects ---------------------------------------------------------
+    # --- helpers (effects reach them through effects.Turn) ----------------------------------
     def seats_in(self) -> list[int]:
         """Seats still in, ascending."""
         return [s for s in range(self._n) if not self.out[s]]
@@ -527,7 +569,7 @@ class State:
     def team_in(self, team: int) -> bool:
         return any(not self.out[s] for s in range(team, self._n, 2))
 
-    def _draw(self, seat: int) -> None:
+    def draw_card(self, seat: int) -> None:
         """R4.1: draw one card, reshuffling the discard pile into an empty draw pile."""
         draw = self._pile
         if not draw:

@@ -1,11 +1,14 @@
-"""PlayerView: what one seat may see. Bots get this instead of the State."""
+"""PlayerView: what one seat may see. Bots get this instead of the State.
+
+This module imports no State at run time (state.py imports it, for State.view).
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: state.py imports this module
     from generator.engine.state import State
 
 
@@ -67,7 +70,15 @@ class PlayerView:
 
     @property
     def draw_size(self) -> int:
-        return len(self._state._pile)
+        return self._state.draw_size
+
+    def hand_size(self, seat: int) -> int:
+        return len(self._state.hands[seat])
+
+    @property
+    def n_in(self) -> int:
+        """Players still in."""
+        return self._state.n_in
 
     @property
     def direction(self) -> int:
@@ -108,10 +119,15 @@ class PlayerView:
     def next_in(self, seat: int) -> int:
         return self._state.next_in(seat)
 
+    def copy_state(self) -> "State":
+        """An independent copy of the whole game, hidden cards included, for a search that deals
+        again what this seat cannot see (search.determinize) before it looks at the copy."""
+        return self._state.clone()
+
     def unseen(self) -> Counter[int]:
         """Card indices this seat cannot place: the cards of the game minus own hand, discard, in play."""
         s = self._state
-        total = Counter(s.game.edition_cards) if not _custom(s) else _all_cards(s)
+        total = Counter(s.game.edition_cards) if not _custom(s) else s.card_counts()
         total.subtract(s.hands[self.seat])
         total.subtract(s.discard)
         total.subtract(s.in_play)
@@ -121,15 +137,6 @@ class PlayerView:
         return f"<PlayerView seat={self.seat} hand={self.hand} count={self.count} match={self.match}>"
 
 
-def _all_cards(s: "State") -> Counter[int]:
-    c: Counter[int] = Counter(s._pile)  # the order does not matter here
-    c.update(s.discard)
-    c.update(s.in_play)
-    for h in s.hands:
-        c.update(h)
-    return c
-
-
 def _custom(s: "State") -> bool:
     # A position may hold a stacked deck rather than the whole edition.
-    return sum(len(h) for h in s.hands) + len(s._pile) + len(s.discard) + len(s.in_play) != len(s.game.edition_cards)
+    return sum(len(h) for h in s.hands) + s.draw_size + len(s.discard) + len(s.in_play) != len(s.game.edition_cards)

@@ -55,8 +55,7 @@ def action_text(state: State, action: Action, human: int, bots: list[str]) -> Te
         out.append("play ")
         out.append_text(card_text(game, action.code, long=True))
         if action.seat is not None:
-            effect = game.deck.card(action.code).effect
-            verb = {"steal": "from", "trade_hands": "with", "redeal": "dealing first to"}.get(effect.name if effect else "", "naming")
+            verb = game.effect[action.card].seat_verb  # only a wild's play names a seat
             out.append(f" {verb} {seat_name(action.seat, human, bots)}, {len(state.hands[action.seat])} cards")
     elif action.kind == "discard":
         out.append("discard ")

@@ -9,6 +9,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from generator.deck.effects import pending_keys
 from generator.engine import State
 from generator.play.describe import card_text, match_text, seat_name
 
@@ -63,14 +64,10 @@ class Screen:
         line.append("     DIRECTION ", style="dim")
         line.append("clockwise ↻" if s.direction == 1 else "counterclockwise ↺")
         extra = []
-        if s.invert:
-            extra.append("+/- waiting: the next number card counts the other way")
-        if s.play2:
-            extra.append(f"Play 2: seat {s.turn} plays two cards this turn")
-        if s.play2_next:
-            extra.append("Play 2: the next player plays two cards")
-        if s.skip:
-            extra.append(f"Skip: {s.skip} player{'s' if s.skip > 1 else ''} will be passed over")
+        for p in pending_keys():  # what the wilds left waiting, in the catalogue's words
+            n = getattr(s, p.field)
+            if n:
+                extra.append(p.shown.format(n=int(n), s="s" if n > 1 else "", seat=s.turn))
         body = Group(line, *(Text(e, style="yellow") for e in extra)) if extra else line
         title = (f"{game.deck.params.name} · {game.edition.name} · {game.players} players"
                  f"{' · Teams' if game.options.teams else ''}"

@@ -16,6 +16,7 @@ from typing import Sequence
 
 from rich.text import Text
 
+from generator.deck.effects import CATALOGUE
 from generator.engine import Action, Game, State, make_bot
 from generator.engine.actions import DISCARD, GIVE, PLAY
 from generator.engine.simulate import bot_seed
@@ -159,10 +160,9 @@ class Session:
         return label
 
     def _target_question(self, code: str) -> str:
-        effect = self.game.deck.card(code).effect
-        name = self.game.deck.card(code).name
-        return {"steal": f"{name}: take a card from whom?", "trade_hands": f"{name}: trade hands with whom?",
-                "redeal": f"{name}: deal first to whom?"}.get(effect.name if effect else "", f"{name}: which player?")
+        card = self.game.deck.card(code)
+        assert card.effect is not None  # only a wild's play names a seat
+        return CATALOGUE[card.effect.name].seat_question.format(name=card.name)
 
     def _ask_and_apply(self, question: str, choices: list[Action], deadline: float | None = None) -> str | None:
         return self._settle_pick(self._ask(question, choices, deadline))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Union
 
+from generator.deck.effects import CATALOGUE
 from generator.deck.model import CardType, Deck
 from generator.products import typeface as tf
 from generator.products.quickref import quick_reference
@@ -38,20 +39,6 @@ INDEX_CX = 130.0  # centre of the corner index column (keeps 17 dots clear of th
 INDEX_TOP = 62.0
 
 #: A large glyph per wild effect (decoration; the title and the text carry the meaning).
-EFFECT_GLYPHS = {
-    "draw_extra": "+1",
-    "invert_next": "±",
-    "reverse": "⇄",
-    "steal": "☚",
-    "trade_hands": "⇅",
-    "multiply": "×{factor}",
-    "set_count": "={value}",
-    "play_two": "▶▶",
-    "redeal": "♻",
-    "rotate_hands": "↻",
-    "skip": "⊘",
-}
-
 Point = tuple[float, float]
 
 
@@ -202,7 +189,7 @@ def luminance(hex_rgb: str) -> float:
 
 
 def contrast(a: str, b: str) -> float:
-    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    lo, hi = sorted((luminance(a), luminance(b)))
     return (hi + 0.05) / (lo + 0.05)
 
 
@@ -332,9 +319,12 @@ def fitted_lines(text: str, box_w: float, box_h: float, max_size: float, cx: flo
 
 
 def wild_glyph(card: CardType) -> str:
+    """The effect's glyph from the catalogue, its parameters filled in (`×{factor}` gives ×2).
+
+    The catalogue test checks that the typeface draws every glyph, so there is no fallback.
+    """
     assert card.effect is not None
-    glyph = EFFECT_GLYPHS.get(card.effect.name, "").format(**dict(card.effect.params))
-    return glyph if glyph and all(tf.has_glyph(ch, True) for ch in glyph) else card.name
+    return CATALOGUE[card.effect.name].glyph.format(**dict(card.effect.params))
 
 
 def wild_face(card: CardType, deck: Deck, light: bool = False) -> Face:
@@ -455,7 +445,7 @@ def back_inputs(deck: Deck) -> tuple:
 def charset(deck: Deck) -> str:
     """Every character a face of this deck can print, sorted (fixes the PDF font encoding)."""
     chars = {chr(i) for i in range(32, 127)} | set(repr(deck)) | set(repr(quick_reference(deck)))
-    chars |= set("".join(EFFECT_GLYPHS.values())) | set("\u2212•·×±")
+    chars |= set("".join(e.glyph for e in CATALOGUE.values())) | set("\u2212•·×±")
     return "".join(sorted(c for c in chars if c.isprintable()))
 
 

@@ -9,24 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.deck.effects import CATALOGUE
 from generator.deck.model import CardType, Deck
-
-#: One short line per wild effect; `{factor}`, `{value}`, `{target}`, `{hand_size}` are filled
-#: from the card's parameters and the game parameters.
-SHORT_EFFECTS: dict[str, str] = {
-    "draw_extra": "Draw an extra card.",
-    "invert_next": "The next number card's sign flips.",
-    "reverse": "Reverse the order of play.",
-    "steal": "Take a card from a player.",
-    "trade_hands": "Trade hands with a player.",
-    "multiply": "Multiply the count by {factor}.",
-    "set_count": "The count becomes {value}.",
-    "play_two": "The next player plays two cards.",
-    "redeal": "Shuffle all hands together; re-deal.",
-    "rotate_hands": "Everyone passes their hand on.",
-    "skip": "The next player loses a turn.",
-}
-
 
 @dataclass(frozen=True)
 class WildLine:
@@ -50,10 +34,11 @@ class QuickRef:
 
 
 def short_effect(card: CardType, deck: Deck) -> str:
-    """The one-line effect of a wild card, with its parameters filled in."""
+    """The one-line effect of a wild card (the catalogue's `short`), with its parameters filled in:
+    `{factor}`, `{value}`, `{target}`, `{hand_size}` from the card's parameters and the game's."""
     assert card.effect is not None
     fields = {"target": deck.params.target, "hand_size": deck.params.hand_size, **dict(card.effect.params)}
-    return SHORT_EFFECTS.get(card.effect.name, card.text).format(**fields)
+    return CATALOGUE[card.effect.name].short.format(**fields)
 
 
 def quick_reference(deck: Deck) -> QuickRef:

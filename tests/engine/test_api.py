@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from generator.deck.model import EFFECT_PARAMS
+from generator.deck.effects import CATALOGUE
 from generator.engine import (
     EFFECTS,
     Action,
@@ -23,7 +23,7 @@ from generator.engine import (
 
 
 def test_registry_covers_every_manifest_effect():
-    assert set(EFFECTS) == set(EFFECT_PARAMS)
+    assert set(EFFECTS) == set(CATALOGUE)
 
 
 @pytest.mark.parametrize("text", ["play C5", "play STEAL 2", "play REDEAL 0", "discard G7", "give 2 M-1", "late", "play +/-"])
@@ -251,7 +251,7 @@ def test_lazy_deal_is_the_eager_shuffle_and_deal(deck):
     """The draw pile is shuffled only as far as it is drawn; it must equal the plain Fisher-Yates deal."""
     import random
 
-    from generator.engine.state import shuffle
+    from generator.engine.shuffling import shuffle
 
     for players, edition in ((4, "the-og"), (2, "keep-it-simple"), (8, "its-wild-time")):
         game = Game(deck, edition, players)

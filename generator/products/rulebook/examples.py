@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from generator.deck.model import Deck
+from generator.deck.effects import CATALOGUE
+from generator.deck.model import CardType, Deck
 from generator.engine.errors import EngineError
 from generator.engine.position import from_position, to_position
 
@@ -34,12 +35,17 @@ class Example:
     expect: Mapping[str, Any] = field(default_factory=dict)
 
 
+def _factor_card(deck: Deck) -> CardType:
+    """The first wild that multiplies the count: its effect takes a `factor` (the catalogue's parameters)."""
+    return next(c for c in deck.cards if c.effect and "factor" in CATALOGUE[c.effect.name].param_names)
+
+
 def _factor(deck: Deck) -> int:
-    return next(c.effect.param("factor") for c in deck.cards if c.effect and c.effect.name == "multiply")
+    return _factor_card(deck).effect.param("factor")  # type: ignore[union-attr]
 
 
-def _multiply_code(deck: Deck) -> str:
-    return next(c.code for c in deck.cards if c.effect and c.effect.name == "multiply")
+def _factor_code(deck: Deck) -> str:
+    return _factor_card(deck).code
 
 
 def _pos(count: int, match: str, hands: list[list[str]], in_play: list[str], **more: Any) -> dict[str, Any]:
@@ -89,10 +95,10 @@ EXAMPLES: tuple[Example, ...] = (
         {"matched": False, "bust": False, "reset": True, "target": True, "owed": [0, 1, 2]},
     ),
     Example(
-        "multiply",
+        "wild_bust",
         lambda d: _pos(d.params.target // _factor(d) + 1, "G6",
-                       [[_multiply_code(d), "C1", "M3"], ["C2", "M0"], ["G5", "C7"]], ["G6"]),
-        ("play {multiply}", "discard M3"),
+                       [[_factor_code(d), "C1", "M3"], ["C2", "M0"], ["G5", "C7"]], ["G6"]),
+        ("play {factor_card}", "discard M3"),
         {"matched": True, "bust": True, "reset": True, "target": False, "owed": [0]},
     ),
     Example(
@@ -123,7 +129,7 @@ def play_examples(deck: Deck, examples: tuple[Example, ...] | None = None,
 
 
 def play_example(deck: Deck, ex: Example) -> dict[str, Any]:
-    decisions = [d.format(multiply=_multiply_code(deck)) for d in ex.decisions]
+    decisions = [d.format(factor_card=_factor_code(deck)) for d in ex.decisions]
     try:
         state = from_position(deck, ex.position(deck))
         before = to_position(state)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 import jinja2
 from markupsafe import Markup
 
+from generator.deck.effects import CATALOGUE
 from generator.deck.model import CardType, Deck
 from generator.engine.options import CHOICES, SPEED_SECONDS_DEFAULT, Options, option_names
 from generator.products import quickref
@@ -81,6 +82,8 @@ def card_data(deck: Deck, card: CardType, images: Mapping[str, CardImage]) -> di
         "colours": colour_data(deck, card.colours),
         "effect": card.effect.name if card.effect else None,
         "params": dict(card.effect.params) if card.effect else {},
+        #: the effect's clarification partial under templates/ (None: the card's text says it all)
+        "partial": CATALOGUE[card.effect.name].partial_path if card.effect else None,
         "image": images.get(card.code),
     }
 
@@ -156,6 +159,21 @@ def effect_cards(deck: Deck, images: Mapping[str, CardImage]) -> dict[str, dict[
     return out
 
 
+def cards_by_effect_trait(deck: Deck, images: Mapping[str, CardImage], trait: str) -> dict[str, dict[str, Any]]:
+    """The first wild whose catalogue entry lists each value of `trait` ("options", "writes" or
+    "pending"), by that value: texts name the card an option changes (`invert_through_wilds`), the
+    card that turns the direction, or the card that leaves a pending state (`invert`), without
+    naming an effect."""
+    out: dict[str, dict[str, Any]] = {}
+    for card in deck.cards:
+        if card.effect:
+            for value in getattr(CATALOGUE[card.effect.name], trait):
+                key = value.key if trait == "pending" else value
+                if key not in out:
+                    out[key] = card_data(deck, card, images)
+    return out
+
+
 def speed_seconds_default() -> int:
     """SPEED's tempo limit when none is agreed (docs/rules.md R7.5), from the engine."""
     return SPEED_SECONDS_DEFAULT
@@ -197,6 +215,9 @@ def context(deck: Deck, images: Mapping[str, CardImage], examples: list[dict[str
         "editions": editions(deck),
         "wild_sets": wild_sets(deck, images),
         "effect_cards": effect_cards(deck, images),
+        "option_cards": cards_by_effect_trait(deck, images, "options"),
+        "writes_cards": cards_by_effect_trait(deck, images, "writes"),
+        "pending_cards": cards_by_effect_trait(deck, images, "pending"),
         "options": options,
         "examples": examples,
         "quickref": quickref,

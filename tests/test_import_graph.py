@@ -1,0 +1,159 @@
+"""The import graph of generator/: no circle, layers only import down, no hidden imports in the engine.
+
+Imports are read from the source with ast, wherever they stand: at the top, inside functions
+(they hide circles: a circle through a function-level import only bites when that function
+runs) and under `if TYPE_CHECKING:`. The last are left out of the graph: they never run, and an
+annotation naming the class that imports you (view.py's "State") is not a dependency of the
+code. `from generator.x import name` counts as an import of generator.x.name when that is a
+module, else of generator.x; a package's __init__ is the package's module.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "generator"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _type_checking_lines(tree: ast.Module) -> set[int]:
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.body:
+                lines.update(range(child.lineno, (child.end_lineno or child.lineno) + 1))
+    return lines
+
+
+def imports_of(name: str) -> list[tuple[str, int, bool]]:
+    """(imported generator module, line, inside a function) for every import of module `name` that runs."""
+    path = MODULES[name]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip_lines = _type_checking_lines(tree)
+    in_function: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for inner in ast.walk(node):
+                if isinstance(inner, (ast.Import, ast.ImportFrom)):
+                    in_function.add(inner.lineno)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Import, ast.ImportFrom)) or node.lineno in skip_lines:
+            continue
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        else:
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                targets.append(full if full in MODULES else base)
+        for target in targets:
+            while target and target not in MODULES and "." in target:
+                target = target.rpartition(".")[0]
+            if target in MODULES and target != name:
+                found.append((target, node.lineno, node.lineno in in_function))
+    return found
+
+
+GRAPH = {name: sorted({t for t, _, _ in imports_of(name)}) for name in MODULES}
+
+
+def find_cycle(graph: dict[str, list[str]]) -> list[str] | None:
+    """One import circle of `graph` as a list of modules (first == last), or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in graph.get(node, []):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def test_the_cycle_finder_finds_a_circle():
+    assert find_cycle({"a": ["b"], "b": ["c"], "c": ["a"], "d": []}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": ["b"], "b": [], "c": ["a", "b"]}) is None
+
+
+def test_the_graph_sees_function_level_imports():
+    # commands import their engine lazily; the graph must still see it
+    assert "generator.engine" in GRAPH["generator.commands.simulate"]
+
+
+def test_generator_has_no_import_circle():
+    cycle = find_cycle(GRAPH)
+    assert cycle is None, "import circle: " + " -> ".join(cycle or [])
+
+
+#: What each layer may import of the project (docs/architecture.md): deck/ nothing, engine/ deck/ and
+#: workers, products/ deck/ and (for the rulebook's examples) engine/; nothing imports commands/ or cli.
+LAYER_RULES = {
+    "generator.deck": ("generator.deck",),
+    "generator.engine": ("generator.deck", "generator.engine", "generator.workers"),
+    "generator.products": ("generator.deck", "generator.products", "generator.engine", "generator.resources",
+                           "generator.workers"),
+}
+
+
+@pytest.mark.parametrize("layer", sorted(LAYER_RULES))
+def test_layers_import_only_downwards(layer):
+    allowed = LAYER_RULES[layer]
+    wrong = [f"{name} imports {target}" for name in MODULES if name == layer or name.startswith(layer + ".")
+             for target in GRAPH[name] if not any(target == a or target.startswith(a + ".") for a in allowed)]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_nothing_imports_the_commands_or_the_cli():
+    wrong = [f"{name} imports {target}" for name, targets in GRAPH.items()
+             if not name.startswith(("generator.commands", "generator.cli", "generator.__main__"))
+             for target in targets if target.startswith(("generator.commands", "generator.cli"))]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_engine_imports_at_the_top():
+    """Imports inside functions hide circles; the engine keeps none (an optional or heavy dependency
+    would be the exception, with its reason in a comment on the line: `# optional: ...`)."""
+    hidden = []
+    for name, path in MODULES.items():
+        if not name.startswith("generator.engine"):
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        tree = ast.parse("\n".join(lines))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for inner in ast.walk(node):
+                    if isinstance(inner, (ast.Import, ast.ImportFrom)) and "# optional:" not in lines[inner.lineno - 1]:
+                        hidden.append(f"{path.relative_to(ROOT)}:{inner.lineno}: {lines[inner.lineno - 1].strip()}")
+    assert not hidden, "imports inside functions in the engine:\n" + "\n".join(hidden)
