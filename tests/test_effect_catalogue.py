@@ -8,18 +8,22 @@ rulebook prints its clarification and its quick-reference line, and the engine p
 
 from __future__ import annotations
 
+import re
 import shutil
+import textwrap
+from pathlib import Path
 
 import pytest
 
-from generator.deck.effects import CATALOGUE, BotHints, Param, WildEffect
+from generator.deck.effects import CATALOGUE, BotHints, WildEffect
 from generator.deck.manifest import load
 from generator.deck.problems import InputError
 from generator.engine import EngineError, Game, run_scenario, simulate
-from generator.engine.effects import Turn
+from generator.engine.effects import EFFECTS, Turn
 from tests.catalogue_check import catalogue_problems, entry_problems
 from tests.effect_helpers import temporary_effect, with_effect
 
+ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ("draw_extra", "invert_next", "reverse", "steal", "trade_hands", "multiply", "set_count", "play_two",
            "redeal", "rotate_hands", "skip")
 
@@ -49,8 +53,6 @@ def test_a_rule_without_an_entry_is_named():
     def orphan(turn: Turn, param, arg):
         pass
 
-    from generator.engine.effects import EFFECTS
-
     EFFECTS["orphan"] = orphan
     try:
         assert "rule 'orphan' in generator/engine/effects.py has no catalogue entry" in catalogue_problems()
@@ -65,12 +67,10 @@ def test_the_engine_refuses_an_effect_it_has_no_rule_for(deck):
             Game(with_effect(deck, "REV", "no_rule_yet"), "the-og", 3)
 
 
-# --- adding an effect, end to end --------------------------------------------------------
-HALVE = WildEffect(
-    "halve", glyph="÷{divisor}", short="Divide the count by {divisor}.", bot=BotHints(6, "neutral"),
-    params=(Param("divisor", 2, 9, "÷1 would change nothing"),))
-
-PARTIAL = "the count is divided by {{ card.params.divisor }}, rounding down; with a count of {{ game.target - 1 }} it becomes {{ (game.target - 1) // card.params.divisor }}.\n"
+# --- adding an effect, end to end: the README's walk-through, its own code run ------------------
+WALK = (ROOT / "README.md").read_text(encoding="utf-8").split("## Adding a wild effect", 1)[1].split("\n## ", 1)[0]
+ENTRY_CODE, RULE_CODE = (textwrap.dedent(block) for block in re.findall(r"```python\n(.*?)```", WALK, flags=re.S))
+PARTIAL = textwrap.dedent(re.search(r"```jinja\n(.*?)```", WALK, flags=re.S).group(1))  # type: ignore[union-attr]
 
 CARD = """
   - kind: wild
@@ -84,14 +84,20 @@ CARD = """
 """
 
 
-def halve(turn: Turn, param, arg) -> None:
-    turn.count //= param
-
-
 @pytest.fixture
 def halve_effect():
-    with temporary_effect(HALVE, halve) as entry:
-        yield entry
+    """The README's catalogue entry and rule, registered as the README says, and taken away after."""
+    import generator.deck.effects as catalogue_module
+    import generator.engine.effects as rules_module
+
+    try:
+        exec(ENTRY_CODE, vars(catalogue_module).copy())
+        exec(RULE_CODE, vars(rules_module).copy())
+        assert "halve" in CATALOGUE and "halve" in EFFECTS
+        yield CATALOGUE["halve"]
+    finally:
+        CATALOGUE.pop("halve", None)
+        EFFECTS.pop("halve", None)
 
 
 @pytest.fixture
@@ -132,12 +138,10 @@ def test_a_new_effect_end_to_end(halve_effect, halve_manifest, tmp_path, monkeyp
     templates = tmp_path / "templates"
     shutil.copytree(page.templates_dir(), templates)
     (templates / "partials" / "effects" / "halve.html.j2").write_text(PARTIAL, encoding="utf-8")
-    assert entry_problems(HALVE, templates) == []
+    assert entry_problems(halve_effect, templates) == []
     monkeypatch.setattr(page, "templates_dir", lambda: templates)
     html = page.render(deck)
-    target = deck.params.target
-    assert (f"<strong>Halve</strong>: the count is divided by 2, rounding down; with a count of {target - 1} "
-            f"it becomes {(target - 1) // 2}.") in html
+    assert "<strong>Halve</strong>: the count is divided by 2, rounding down." in html
     assert "Divide the count by 2." in html
 
     # the engine plays it: a scenario, and whole games between bots

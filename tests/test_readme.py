@@ -11,7 +11,8 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def test_python_example_runs(capsys):
-    (code,) = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+    code = re.findall(r"^```python\n(.*?)```", README, flags=re.S | re.M)[0]  # the engine's (the wild effect's are indented)
+    assert "new_initial_state" in code
     exec(compile(code, "README.md", "exec"), {})
     winner, turns = capsys.readouterr().out.split()
     assert winner in {"0", "1", "2", "3"} and int(turns) > 0
