@@ -148,7 +148,7 @@ def test_nothing_imports_the_commands_or_the_cli():
 
 def test_the_engine_imports_at_the_top():
     """Imports inside functions hide circles; the engine keeps none (an optional or heavy dependency
-    would be the exception, with its reason in a comment on the line: `# optional: ...`)."""
+    would be the exception, with its reason on the line: `# lazy: why`, as outside the engine)."""
     hidden = []
     for name, path in MODULES.items():
         if not name.startswith("generator.engine"):
@@ -158,6 +158,6 @@ def test_the_engine_imports_at_the_top():
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 for inner in ast.walk(node):
-                    if isinstance(inner, (ast.Import, ast.ImportFrom)) and "# optional:" not in lines[inner.lineno - 1]:
+                    if isinstance(inner, (ast.Import, ast.ImportFrom)) and "# lazy:" not in lines[inner.lineno - 1]:
                         hidden.append(f"{path.relative_to(ROOT)}:{inner.lineno}: {lines[inner.lineno - 1].strip()}")
     assert not hidden, "imports inside functions in the engine:\n" + "\n".join(hidden)
