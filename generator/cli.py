@@ -81,7 +81,14 @@ def main(argv: list[str] | None = None) -> int:
             except SystemExit as exc:  # argparse: --help (0) or bad usage (2)
                 status = int(exc.code or 0)
             else:
-                status = int(args._run(args))
+                try:
+                    status = int(args._run(args))
+                except (OutputError, BrokenPipeError):
+                    raise
+                except Exception as exc:  # noqa: BLE001 -- a bug: one line, the traceback in a file, exit 3
+                    from generator import crash
+
+                    status = crash.report(exc, getattr(args, "out", None), argv)
             sys.stdout.flush()
             return status
         finally:

@@ -132,9 +132,12 @@ def run(args: argparse.Namespace) -> int:
                 print(problem, file=sys.stderr)
             print(f"county-uppy build: {err.product} failed; {unchanged}", file=sys.stderr)
             return cause.status
-        print(f"county-uppy build: {err.product} failed: {type(cause).__name__}: {_one_line(cause)}; {unchanged}",
-              file=sys.stderr)
-        return 1
+        from generator import crash
+        from generator.products.rendered import CardFailed
+
+        card = f", card '{cause.code}'" if isinstance(cause, CardFailed) else ""
+        return crash.report(cause, out, None, prefix="county-uppy build", what=cause.message if card else "",
+                            context=f"the {err.product} product{card}", after=f"nothing else in {out} was changed")
     for line in ctx.notes:
         print(line)
     print(f"built {len(artifacts)} files into {out}/ (listed in {out}/build.json)")
