@@ -9,6 +9,7 @@ import os
 import sys
 
 from generator import __version__
+from generator.commands import crash
 
 #: Command modules under generator/commands/, in the order `--help` lists them.
 COMMANDS = ("validate", "build", "diff", "schema", "scenario", "replay", "simulate", "report", "sweep", "play",
@@ -86,8 +87,6 @@ def main(argv: list[str] | None = None) -> int:
                 except (OutputError, BrokenPipeError):
                     raise
                 except Exception as exc:  # noqa: BLE001 -- a bug: one line, the traceback in a file, exit 3
-                    from generator import crash
-
                     status = crash.report(exc, getattr(args, "out", None), argv)
             sys.stdout.flush()
             return status

@@ -13,7 +13,7 @@ import pytest
 from generator.cli import main
 from generator.products import build as build_module
 from generator.products.build import BuildContext, ProductFailed, build
-from generator.crash import CRASH_FILE
+from generator.commands.crash import CRASH_FILE
 from generator.products.outputs import STAGING_PREFIX
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -114,7 +114,7 @@ def test_a_long_message_stays_on_one_short_line(out, monkeypatch, capsys):
 
 
 def test_a_failed_first_build_leaves_no_folder(tmp_path, tmp_path_factory, monkeypatch, capsys):
-    from generator import crash
+    from generator.commands import crash
 
     elsewhere = tmp_path_factory.mktemp("tmp")
     monkeypatch.setattr(crash.tempfile, "gettempdir", lambda: str(elsewhere))  # no folder to hold the crash file

@@ -54,7 +54,7 @@ def test_a_face_that_fails_to_draw_names_the_product_and_the_card(tmp_path, monk
 
 
 def test_a_missing_folder_is_not_made_the_temporary_folder_is_used(tmp_path, monkeypatch, capsys):
-    from generator import crash
+    from generator.commands import crash
 
     monkeypatch.setattr(crash.tempfile, "gettempdir", lambda: str(tmp_path))
     status = crash.report(RuntimeError("boom"), tmp_path / "no-such-folder", ["report"])

@@ -11,11 +11,13 @@ import os
 import sys
 from pathlib import Path
 
+from generator.commands import crash
 from generator.commands.common import load_printable_deck, report
 from generator.deck.problems import InputError, escape, suggest
 from generator.products import sheets
 from generator.products.build import PRODUCTS, BuildContext, ProductFailed, build
 from generator.products.outputs import PartlyWritten
+from generator.products.rendered import CardFailed
 from generator.progress import is_terminal
 
 
@@ -132,9 +134,6 @@ def run(args: argparse.Namespace) -> int:
                 print(problem, file=sys.stderr)
             print(escape(f"county-uppy build: {err.product} failed; {unchanged}"), file=sys.stderr)
             return cause.status
-        from generator import crash
-        from generator.products.rendered import CardFailed
-
         card = f", card '{cause.code}'" if isinstance(cause, CardFailed) else ""
         return crash.report(cause, out, None, prefix="county-uppy build", what=cause.message if card else "",
                             context=f"the {err.product} product{card}", after=f"nothing else in {out} was changed")
