@@ -127,7 +127,7 @@ def test_diff_shows_a_missed_expect_and_still_compares(tmp_path, manifest_text, 
     path.write_text(without_cyan_7(manifest_text), encoding="utf-8")
     status, out, err = run(capsys, "diff", str(MANIFEST), str(path))
     assert status == 1
-    assert f"{path}:165:13: edition 'the-og' has 198 playing cards, but expect says 201" in err.splitlines()
+    assert f"{path}:168:13: edition 'the-og' has 198 playing cards, but expect says 201" in err.splitlines()
     assert "card C7 removed: Cyan 7 (number, base, 3 copies)" in out.splitlines()
 
 

@@ -15,7 +15,7 @@ from generator.backends import Backend, BackendError, DaskBackend
 from generator.commands.common import load_deck
 from generator.commands.common import report as report_problems
 from generator.deck.model import Deck
-from generator.deck.problems import InputError, escape
+from generator.deck.problems import InputError
 from generator.engine import Game, make_bot
 from generator.engine.errors import EngineError
 from generator.engine.options import Options
@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
                     Game(variant.deck, cell.edition, cell.players, variant.options)
         check_out(args.out)
     except (UsageError, EngineError) as err:
-        print(escape(f"county-uppy report: {err}"), file=sys.stderr)
+        print(f"county-uppy report: {err}", file=sys.stderr)
         return 2
     # The design side never plays Teams, so its seats set how many games a verdict needs.
     games = {cell: args.games or games_needed(1 / cell.players) for cell in cells}

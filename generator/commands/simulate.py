@@ -10,7 +10,7 @@ from pathlib import Path
 
 from generator.backends import BackendError
 from generator.commands.common import load_deck, report
-from generator.deck.problems import InputError, escape
+from generator.deck.problems import InputError
 from generator.engine.simulate import MAX_GAMES, MAX_WORKERS
 from generator.progress import ProgressBar, is_terminal
 
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.engine import EngineError, Game, format_summary, make_bot, simulate
 
     def usage(message: str) -> int:
-        print(escape(f"county-uppy simulate: {message}"), file=sys.stderr)
+        print(f"county-uppy simulate: {message}", file=sys.stderr)
         return 2
 
     if not 1 <= args.games <= MAX_GAMES:
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         return usage(str(exc))
     except OSError as exc:  # a game record could not be written (a full disk), or no worker could start
         where = f"cannot write {exc.filename}: " if exc.filename else ""
-        print(escape(f"county-uppy simulate: {where}{exc.strerror or exc}"), file=sys.stderr)
+        print(f"county-uppy simulate: {where}{exc.strerror or exc}", file=sys.stderr)
         return 1
     finally:
         bar.close()

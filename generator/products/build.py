@@ -66,6 +66,7 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
     ctx.staging, ctx.out = staging, staging.files
     try:
         artifacts: list[Artifact] = []
+        ctx.shared["products"] = tuple(n for n in PRODUCTS if not only or n in only)  # so shared work fits the build
         for name, product in PRODUCTS.items():
             if not only or name in only:
                 try:

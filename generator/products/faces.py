@@ -17,7 +17,7 @@ from generator.deck.effects import CATALOGUE
 from generator.deck.model import CardType, Deck
 from generator.products import typeface as tf
 from generator.products.quickref import quick_reference
-from generator.products.units import BLEED, SAFE, TRIM_H, TRIM_W
+from generator.products.units import BLEED, SAFE, TRIM_H, TRIM_W, pt_to_dots
 
 W, H = TRIM_W, TRIM_H
 #: Backgrounds reach exactly the 1/8 in bleed (every print profile fits inside it).
@@ -32,9 +32,17 @@ NEUTRAL_FRAME = "#6B6B78"
 BACK_BG = "#23233A"
 BACK_INK = "#F4F1E8"
 
-FRAME_INSET = 14.0  # the coloured frame starts this far inside the trim
+#: The coloured frame runs from the interior's edge, FRAME_INSET + FRAME_WIDTH (4 mm) inside the
+#: trim, out through the whole 1/8 in bleed: a cut up to 1/16 in off in any direction still
+#: leaves frame colour at every edge (2.5 mm of it at least), so no face looks different.
+FRAME_INSET = 14.0
 FRAME_WIDTH = 34.0
 FRAME_RADIUS = 44.0
+#: No text prints smaller than 6.5 pt. Fitting may shrink text below it (down to FIT_FLOOR), so
+#: that the size a text *needs* is known: products/printable.py reports such a card as an error
+#: at its line, and the build refuses it.
+MIN_TEXT = pt_to_dots(6.5)
+FIT_FLOOR = 4.0
 INDEX_CX = 130.0  # centre of the corner index column (keeps 17 dots clear of the frame)
 INDEX_TOP = 62.0
 
@@ -205,8 +213,8 @@ def background(colour: str) -> Poly:
 
 
 def frame(colours: list[str], interior: str) -> list[Item]:
-    """A frame inside the trim: one band per colour along the diagonal, then the interior."""
-    outer = rounded_rect(FRAME_INSET, FRAME_INSET, W - FRAME_INSET, H - FRAME_INSET, FRAME_RADIUS)
+    """A frame through the bleed: one band per colour along the diagonal, then the interior."""
+    outer = rect(-OVERSCAN, -OVERSCAN, W + OVERSCAN, H + OVERSCAN)
     items: list[Item] = []
     n = len(colours)
     for i, colour in enumerate(colours):
@@ -297,7 +305,7 @@ def number_face(card: CardType, deck: Deck, light: bool = False) -> Face:
 
 
 def paragraph(text: str, x0: float, y0: float, x1: float, y1: float, max_size: float, ink: str,
-              min_size: float = 18.0) -> list[Item]:
+              min_size: float = FIT_FLOOR) -> list[Item]:
     """Text wrapped and shrunk to fit the box, lines centred."""
     size, lines = tf.fit_paragraph(text, x1 - x0, y1 - y0, max_size, min_size)
     lead = size * 1.22
@@ -313,7 +321,7 @@ def fitted_lines(text: str, box_w: float, box_h: float, max_size: float, cx: flo
     if one >= max_size * 0.55 or " " not in text:
         size, lines = min(one, box_h / 1.1), [text]
     else:
-        size, lines = tf.fit_paragraph(text, box_w, box_h, max_size, 10, leading=1.1, bold=bold)
+        size, lines = tf.fit_paragraph(text, box_w, box_h, max_size, FIT_FLOOR, leading=1.1, bold=bold)
     return [Text(cx, round(top + tf.ASCENT * size + k * size * 1.1, 2), line, size, ink, bold=bold)
             for k, line in enumerate(lines)]
 
@@ -342,27 +350,36 @@ def wild_face(card: CardType, deck: Deck, light: bool = False) -> Face:
 
 
 def reference_face(card: CardType, deck: Deck, light: bool = False) -> Face:
+    """A quick-reference card. The summary is two faces: the first reference card type of the
+    manifest shows the goal, the turn and the penalties; the second the wilds (a third the
+    first again, and so on), so every line stays legible at 6.5 pt or more."""
     bg, ink = interior(card, deck, light)
     ref = quick_reference(deck)
+    refs = [c.code for c in deck.cards if c.kind == "reference"]
+    part = refs.index(card.code) % 2 if card.code in refs else 0
     items: list[Item] = [background(bg), *frame([NEUTRAL_FRAME], bg)]
-    items.append(Text(W / 2, 130, ref.title, tf.fit_size(ref.title, 560, 56, bold=True), ink, bold=True))
-    blocks: list[tuple[str, list[tuple[str, str]]]] = [
-        ("", [("", ref.goal)]),
-        ("Your turn", [(f"{k}.", step) for k, step in enumerate(ref.turn, 1)]),
-        ("Penalties", [("•", p) for p in ref.penalties]),
-        ("Wilds", [(w.name, w.short) for w in ref.wilds]),
-    ]
-    items += rich_blocks(blocks, 80, 160, W - 80, H - 70, ink)
+    items.append(Text(W / 2, 130, card.name, tf.fit_size(card.name, 560, 56, bold=True), ink, bold=True))
+    if part == 0:
+        blocks: list[tuple[str, list[tuple[str, str]]]] = [
+            ("", [("", ref.goal)]),
+            ("Your turn", [(f"{k}.", step) for k, step in enumerate(ref.turn, 1)]),
+            ("Penalties", [("•", p) for p in ref.penalties]),
+        ]
+    else:
+        names = {s.key: s.name for s in deck.sets}
+        blocks = [(f"{names[key]} wilds", [(w.name, w.short) for w in ref.wilds if w.set == key])
+                  for key in dict.fromkeys(w.set for w in ref.wilds)] or [("Wilds", [("", "This deck has no wilds.")])]
+    items += rich_blocks(blocks, 80, 165, W - 80, H - 75, ink)
     return Face(card.code, tuple(items))
 
 
 def rich_blocks(blocks: list[tuple[str, list[tuple[str, str]]]], x0: float, y0: float, x1: float, y1: float,
                 ink: str) -> list[Item]:
     """Headed lists of (bold lead, text) entries, shrunk until they fit the box."""
-    size = 40.0
+    size = 44.0
     while True:
         items, y = _lay_blocks(blocks, x0, y0, x1, size, ink)
-        if y <= y1 or size < 12:
+        if y <= y1 or size < FIT_FLOOR:
             return items
         size = round(size * 0.96, 2)
 

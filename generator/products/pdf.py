@@ -274,6 +274,23 @@ def _pdfx(c: Canvas) -> None:
     catalog.OutputIntents = PDFArray([intent])
 
 
+def faces_pdf(forms_in: dict[str, bytes], chars: str) -> bytes:
+    """One face per page, each page the trim plus its 1/8 in bleed: what the card images are
+    rasterized from (png.rasterize_pdf), so the PNGs are the PDF faces exactly."""
+    b = dots_to_pt(BLEED)
+    w, h = dots_to_pt(TRIM_W) + 2 * b, dots_to_pt(TRIM_H) + 2 * b
+    buf = io.BytesIO()
+    c = new_canvas(buf, (w, h), "faces", "County Uppy faces for rasterizing")
+    prepare_fonts(c, chars)
+    forms = reuse_forms(c, forms_in)
+    for key in forms_in:
+        c.translate(b, b)
+        c.doForm(forms[key])
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
 def single_cards_pdf(forms_in: dict[str, bytes], codes: list[str], filename: str, chars: str) -> tuple[bytes, int]:
     """DriveThruCards' card file: the common back on page 1, then every card's front, one card
     per page with its 1/8 in bleed (the page is the bleed box, the TrimBox the cut).

@@ -14,6 +14,8 @@ from generator.deck.model import Deck
 from generator.deck.problems import InputError, Problem, char_name
 from generator.deck.yaml_source import Loc, Source, read
 from generator.products import typeface as tf
+from generator.products.faces import MIN_TEXT, face
+from generator.products.units import dots_to_pt
 
 
 def problems(deck: Deck, manifest: str | Path) -> list[Problem]:
@@ -28,10 +30,38 @@ def problems(deck: Deck, manifest: str | Path) -> list[Problem]:
                 found.append((("cards", card.code, field),
                               f"card '{card.code}': its {field} holds {char_name(ch)}, which the typeface "
                               "(DejaVu Sans) cannot draw; use another character"))
+    found += _too_small(deck)
     if not found:
         return []
     source = _source(manifest)
     return [_locate(source, str(manifest), loc, message) for loc, message in found]
+
+
+def _too_small(deck: Deck) -> list[tuple[Loc, str]]:
+    """Cards whose text would have to shrink below the 6.5 pt minimum to fit (faces.MIN_TEXT).
+
+    The faces are laid out exactly as the build lays them out, so what passes here prints at
+    6.5 pt or more. Only worth running on text the typeface can draw (else layout is moot).
+    """
+    out: list[tuple[Loc, str]] = []
+    for card in deck.cards:
+        if any(_undrawable(getattr(card, f)) for f in ("name", "text")):
+            continue
+        small = [t for t in face(card, deck).texts() if t.size < MIN_TEXT - 1e-6]
+        if not small:
+            continue
+        worst = min(small, key=lambda t: t.size)
+        pt = f"{dots_to_pt(worst.size):.1f} pt"
+        if card.kind == "reference":
+            where = "code"
+            what = (f"card '{card.code}': the quick reference would print at {pt} to fit on one face; the smallest "
+                    "legible size is 6.5 pt: shorten the wild cards' names or texts, or the rules lines it lists")
+        else:
+            where = "name" if worst.text in card.name else "text" if card.text else "code"
+            what = (f"card '{card.code}': its {where} would print at {pt} to fit on the card; the smallest legible "
+                    f"size is 6.5 pt: shorten it")
+        out.append((("cards", card.code, where), what))
+    return out
 
 
 def _undrawable(text: str) -> list[str]:

@@ -50,16 +50,17 @@ def quick_reference(deck: Deck) -> QuickRef:
         goal=f"Get the count to exactly {p.target}, and be the last player able to play.",
         turn=(
             "Draw a card.",
-            "Play a card: it must match the colour or number of the last number card played.",
-            "Add its number to the count.",
-            "Pass the turn on.",
+            "Play any card. It matches if it shares a colour or the number with the last number card "
+            "played; if not, it still counts, and costs you a discard.",
+            "A number card adds its number to the count.",
+            "Pass the turn on. No card to play: you are out.",
         ),
         penalties=(
             "No match: discard 1.",
             f"Count over {p.target} or under 0: discard 1; reset.",
             f"Count exactly {p.target}: everyone else discards 1; reset.",
             "Reset: cards in play to the discard pile, count to 0.",
-            "Penalties stack. Cannot discard: you are out.",
+            "Penalties stack. Owe a discard with no card: you are out.",
         ),
         wilds=tuple(
             WildLine(c.code, c.name, c.set, short_effect(c, deck)) for c in deck.cards if c.kind == "wild"

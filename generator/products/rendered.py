@@ -9,11 +9,11 @@ import multiprocessing
 import os
 from typing import Callable
 
-from generator.products import pdf
+from generator.products import pdf, png
 from generator.products.context import BuildContext
 from generator.products.face_cache import RenderCache, code_version, key
 from generator.products.faces import Face, back_face, back_inputs, charset, face, face_inputs
-from generator.products.png import RENDERER_VERSION, face_png
+from generator.products.png import RENDERER_VERSION, encode, palette_for
 from generator.progress import ProgressBar
 from generator.workers import WorkerPool
 
@@ -40,26 +40,9 @@ def face_of(ctx: BuildContext, code: str, light: bool = False) -> Face:
     """The display list of one face, drawn at most once per build."""
     drawn = ctx.shared.setdefault("faces", {})
     if (code, light) not in drawn:
-        try:
-            drawn[code, light] = (back_face(ctx.deck, light) if code == "back"
-                                  else face(ctx.deck.card(code), ctx.deck, light))
-        except Exception as exc:  # noqa: BLE001 -- name the card whose face failed
-            raise CardFailed(code, f"{type(exc).__name__}: {exc}") from exc
+        drawn[code, light] = (back_face(ctx.deck, light) if code == "back"
+                              else face(ctx.deck.card(code), ctx.deck, light))
     return drawn[code, light]
-
-
-class CardFailed(Exception):
-    """Drawing or rendering one card's face failed; `code` names the card ("back" for the back).
-
-    Built from strings only, so a worker process can raise it and the build still names the card."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(code, message)
-        self.code = code
-        self.message = message
-
-    def __str__(self) -> str:
-        return f"card '{self.code}': {self.message}"
 
 
 def chars(ctx: BuildContext) -> str:
@@ -85,10 +68,7 @@ def pdf_forms(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dic
                 todo.append((code, k))
             else:
                 out[code] = data
-        fresh = {} if light or cmyk else ctx.shared.get("fresh-ops", {})
-        missing = [code for code, _ in todo if code not in fresh]
-        ops = {**{c: fresh[c] for c, _ in todo if c in fresh},
-               **pdf.form_ops([face_of(ctx, code, light) for code in missing], cs, cmyk)}
+        ops = pdf.form_ops([face_of(ctx, code, light) for code, _ in todo], cs, cmyk)
         made = pdf.format_forms({code: ops[code] for code, _ in todo}, cs) if todo else {}
         for code, k in todo:
             store.put("pdf-form", k, made[code])
@@ -142,12 +122,22 @@ def _call(task: tuple[Callable, tuple]) -> object:
     return fn(*args)
 
 
-def _render(face: Face, size: tuple[int, int], charset_: str) -> tuple[bytes, str]:
-    """Worker: the print PNG of a face and, given the deck's charset, its PDF operators."""
-    try:
-        return face_png(face, size)[0], pdf.form_ops([face], charset_)[face.key] if charset_ else ""
-    except Exception as exc:  # noqa: BLE001 -- name the card whose face failed
-        raise CardFailed(face.key, f"{type(exc).__name__}: {exc}") from exc
+def _render_pages(doc: bytes, pages: list[tuple[int, list[str]]], profiles: tuple[str, ...]) -> list[dict[str, bytes]]:
+    """Worker: rasterize pages of the faces PDF (pdf.faces_pdf) with PDFium, anti-aliased as any
+    PDF viewer draws them, once per face at The Game Crafter's size; the MakePlayingCards
+    image is cropped from the same render. Returns, per page, profile -> PNG bytes."""
+    return [{p: encode(im, palette_for(colours)) for p, im in crops(raster, profiles).items()}
+            for raster, colours in zip(png.rasterize_pdf(doc, [i for i, _ in pages]), (c for _, c in pages))]
+
+
+def crops(im, profiles: tuple[str, ...]) -> dict:
+    """The render at each profile's size, trim centred (822 px is 825 less 1 px left, 2 right)."""
+    out = {}
+    for p in profiles:
+        w, h = PROFILES[p]
+        x0, y0 = (im.width - w) // 2, (im.height - h) // 2
+        out[p] = im if (w, h) == im.size else im.crop((x0, y0, x0 + w, y0 + h))
+    return out
 
 
 def deck_colours(ctx: BuildContext) -> tuple[str, ...]:
@@ -161,29 +151,52 @@ def deck_colours(ctx: BuildContext) -> tuple[str, ...]:
     return ctx.once("deck-colours", make)
 
 
+def wanted_profiles(ctx: BuildContext) -> tuple[str, ...]:
+    """The image profiles this build writes: TGC always (cards, TTS, rulebook), MPC with the pod product."""
+    products = ctx.shared.get("products")
+    mpc = "mpc" in ctx.pod and (products is None or "pod" in products)
+    return ("tgc", "mpc") if mpc else ("tgc",)
+
+
 def images(ctx: BuildContext, profile: str) -> dict[str, bytes]:
     """Face key -> print PNG for a profile, rendered only where the cache has no copy."""
-    def make() -> dict[str, bytes]:
-        size = PROFILES[profile]
-        store = cache(ctx)
-        out: dict[str, bytes] = {}
-        todo: list[tuple[str, str]] = []
-        for code, fk in face_keys(ctx).items():
-            k = key(RENDERER_VERSION, profile, size, fk)
-            data = store.get(profile, k)
-            if data is None:
-                todo.append((code, k))
-            else:
-                out[code] = data
-        ctx.shared.setdefault("rendered", {})[profile] = [code for code, _ in todo]
-        cs = chars(ctx) if profile == "tgc" else ""
-        results = run_jobs(ctx, _render, [(face_of(ctx, code), size, cs) for code, _ in todo], f"{profile} images")
-        fresh_ops = ctx.shared.setdefault("fresh-ops", {})
-        for (code, k), (data, ops) in zip(todo, results):
-            store.put(profile, k, data)
-            out[code] = data
-            if ops:
-                fresh_ops[code] = ops
-        store.prune(profile)
-        return out
-    return ctx.once(f"images-{profile}", make)
+    rendered = card_images(ctx)
+    if profile not in rendered:  # a profile the build did not expect: render it on its own
+        rendered.update(_card_images(ctx, (profile,)))
+    return rendered[profile]
+
+
+def card_images(ctx: BuildContext) -> dict[str, dict[str, bytes]]:
+    """Profile -> face key -> PNG, for every profile the build writes, one render per face."""
+    return ctx.once("card-images", lambda: _card_images(ctx, wanted_profiles(ctx)))
+
+
+def _card_images(ctx: BuildContext, profiles: tuple[str, ...]) -> dict[str, dict[str, bytes]]:
+    store = cache(ctx)
+    out: dict[str, dict[str, bytes]] = {p: {} for p in profiles}
+    todo: list[tuple[str, dict[str, str]]] = []
+    for code, fk in face_keys(ctx).items():
+        ks = {p: key(RENDERER_VERSION, p, PROFILES[p], fk) for p in profiles}
+        got = {p: store.get(p, ks[p]) for p in profiles}
+        if any(v is None for v in got.values()):
+            todo.append((code, ks))
+        else:
+            for p in profiles:
+                out[p][code] = got[p]  # type: ignore[assignment]
+    for p in profiles:
+        ctx.shared.setdefault("rendered", {})[p] = [code for code, _ in todo]
+    if todo:
+        forms = pdf_forms(ctx)
+        doc = pdf.faces_pdf({code: forms[code] for code, _ in todo}, chars(ctx))
+        pages = [(i, face_of(ctx, code).colours()) for i, (code, _) in enumerate(todo)]
+        n = max(1, min(workers(ctx), len(pages)))
+        chunks = [pages[i::n] for i in range(n)]
+        results = run_jobs(ctx, _render_pages, [(doc, chunk, profiles) for chunk in chunks], "card images")
+        by_page = {i: r for chunk, res in zip(chunks, results) for (i, _), r in zip(chunk, res)}
+        for i, (code, ks) in enumerate(todo):
+            for p in profiles:
+                store.put(p, ks[p], by_page[i][p])
+                out[p][code] = by_page[i][p]
+    for p in profiles:
+        store.prune(p)
+    return {p: {code: out[p][code] for code in face_keys(ctx)} for p in profiles}

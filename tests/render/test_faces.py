@@ -101,7 +101,7 @@ def test_quick_reference_numbers_come_from_the_parameters(deck):
     changed = dataclasses.replace(deck, params=dataclasses.replace(deck.params, target=21))
     ref21 = quick_reference(changed)
     assert any("21" in p for p in ref21.penalties) and not any("16" in p for p in ref21.penalties)
-    words = " ".join(t.text for t in face(deck.card("REF"), changed).texts())
+    words = " ".join(t.text for code in ("REF", "REFW") for t in face(changed.card(code), changed).texts())
     assert "21" in words and "x2" in words
 
 
@@ -115,7 +115,8 @@ def test_face_png_is_the_face_and_not_blank(built, deck):
     from generator.products.cards import file_names
     with Image.open(built / "cards" / file_names(deck)["=15"]) as im:
         rgb = im.convert("RGB")
-        assert rgb.getpixel((412, 5)) == (0x12, 0x12, 0x12)  # chaos: black bleed
+        cyan = deck.colour(deck.colours[0].name).rgb
+        assert rgb.getpixel((412, 5)) == tuple(int(cyan[i:i + 2], 16) for i in (1, 3, 5))  # the frame fills the bleed
         assert len(rgb.getcolors(4096)) > 10
 
 
@@ -126,3 +127,39 @@ def test_text_keeps_clear_of_the_frame(deck):
             left, top, right, bottom = t.bbox()
             assert left >= inner and right <= F.W - inner and top >= inner - 2 and bottom <= F.H - inner + 2, (
                 card.code, t.text)
+
+
+def test_no_text_under_6_5_pt_on_any_face(deck):
+    from generator.products.faces import MIN_TEXT, all_faces
+    from generator.products.units import dots_to_pt
+
+    sizes = {f.key: min(t.size for t in f.texts()) for f in all_faces(deck) if f.texts()}
+    assert min(sizes.values()) >= MIN_TEXT
+    assert dots_to_pt(MIN_TEXT) == 6.5
+
+
+def test_quick_reference_is_two_legible_faces_of_eight_cards(deck):
+    refs = [c for c in deck.cards if c.kind == "reference"]
+    assert [c.code for c in refs] == ["REF", "REFW"] and sum(c.copies for c in refs) == 8
+    turn = " ".join(t.text for t in face(deck.card("REF"), deck).texts())
+    wilds = " ".join(t.text for t in face(deck.card("REFW"), deck).texts())
+    assert "PENALTIES" in turn and "x2" not in turn
+    assert all(w.name in wilds for w in quick_reference(deck).wilds)
+    # a mismatch is a legal play that costs a discard, as the rules say; never "must match"
+    assert "must match" not in turn and "costs you a discard" in turn
+
+
+def test_validate_refuses_text_that_would_print_under_6_5_pt(tmp_path, capsys):
+    from generator.cli import main
+    from tests.conftest import ROOT
+
+    text = (ROOT / "cards.yaml").read_text(encoding="utf-8")
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "text: Skip the next player's turn." in ln)
+    path = tmp_path / "cards.yaml"
+    path.write_text(text.replace("text: Skip the next player's turn.", "text: " + ("MWMWMWM " * 24).strip()))
+    assert main(["validate", "--manifest", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:{line}:11: card 'SKIP': its text would print at 6.0 pt to fit on the card; the smallest " \
+           "legible size is 6.5 pt: shorten it" in err
+    assert main(["build", "--manifest", str(path), "--out", str(tmp_path / "out")]) == 1
+    assert not (tmp_path / "out").exists()

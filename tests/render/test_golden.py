@@ -14,7 +14,7 @@ from PIL import Image, ImageChops
 from generator.products.cards import file_names
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "faces"
-CODES = ["C6", "GM-4", "x2", "PLAY2", "REF", "BLANK", "back"]
+CODES = ["C6", "GM-4", "x2", "PLAY2", "REF", "REFW", "BLANK", "back"]
 #: at most this share of pixels may differ by more than LEVEL in some channel
 SHARE, LEVEL = 0.002, 48
 

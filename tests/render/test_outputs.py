@@ -84,7 +84,7 @@ def test_rebuild_is_byte_identical_and_cached(built, deck, tmp_path):
     first = json.loads((built / "build.json").read_text())["artifacts"]
     second = json.loads((out / "build.json").read_text())["artifacts"]
     assert first == second  # a fresh, single-process build in another folder gives the same bytes
-    assert len(ctx.shared["rendered"]["tgc"]) == 98
+    assert len(ctx.shared["rendered"]["tgc"]) == 99
     again = run_build(deck, out, editions=("keep-it-simple",), jobs=1)
     assert again.shared["rendered"] == {"tgc": [], "mpc": []}  # everything came from the cache
     rebuilt = json.loads((out / "build.json").read_text())["artifacts"]
