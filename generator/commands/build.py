@@ -13,9 +13,7 @@ from pathlib import Path
 
 from generator.commands.common import load_printable_deck, report
 from generator.deck.problems import InputError, suggest
-from generator.products import sheets
-from generator.products.build import PRODUCTS, BuildContext, ProductFailed, build
-from generator.products.outputs import PartlyWritten
+from generator.products import PRODUCTS, sheets
 from generator.progress import is_terminal
 
 
@@ -64,6 +62,10 @@ def parse_offset(text: str) -> tuple[float, float] | str:
 
 
 def run(args: argparse.Namespace) -> int:
+    # lazy: start-up (reportlab, Pillow, jinja2)
+    from generator.products.build import BuildContext, ProductFailed, build
+    from generator.products.outputs import PartlyWritten  # lazy: start-up
+
     try:
         deck = load_printable_deck(args.manifest)
     except InputError as err:

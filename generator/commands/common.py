@@ -7,11 +7,12 @@ import json
 import os
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from generator.deck.manifest import load
-from generator.deck.model import Deck
 from generator.deck.problems import InputError, Problem, escape
+
+if TYPE_CHECKING:
+    from generator.deck.model import Deck
 
 
 def report(error: InputError) -> int:
@@ -23,6 +24,8 @@ def report(error: InputError) -> int:
 
 def load_deck(path: str) -> Deck:
     """The deck, or InputError for the command to `report`."""
+    from generator.deck.manifest import load  # lazy: start-up (YAML; --help and --version need no deck)
+
     return load(path)
 
 
@@ -30,7 +33,7 @@ def load_printable_deck(path: str) -> Deck:
     """The deck, checked as `build` needs it (every character drawable): what validate passes builds."""
     from generator.products.printable import problems  # lazy: the fonts' glyph tables, only for build
 
-    deck = load(path)
+    deck = load_deck(path)
     found = problems(deck, path)
     if found:
         raise InputError(found, deck=deck)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import secrets
 import sys
 import time
 from pathlib import Path
@@ -91,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
     bot_names = ["human"] * args.players
     for k, s in enumerate(others):
         bot_names[s] = names[k % len(names)]
+    import secrets  # lazy: start-up (hashlib and hmac)
+
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     interactive = _is_tty(sys.stdin) and _is_tty(sys.stdout) and _has_termios()
     console = Console(highlight=False)

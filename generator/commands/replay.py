@@ -24,7 +24,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     # lazy: loaded when this command runs, not whenever cli builds every command's parser
     from generator.engine import DecisionError, EngineError, describe_position, replay, to_position
-    from generator.engine.record import result_differences, result_of
+    from generator.engine.record import result_differences, result_of  # lazy: start-up
 
     try:
         deck = load_deck(args.manifest)

@@ -5,22 +5,22 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 import time
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from generator.backends import Backend, BackendError, DaskBackend
 from generator.commands.common import load_deck
 from generator.commands.common import report as report_problems
-from generator.deck.model import Deck
 from generator.deck.problems import InputError
-from generator.engine import Game, make_bot
 from generator.engine.errors import EngineError
+from generator.engine.limits import MAX_GAMES, MAX_WORKERS
 from generator.engine.options import Options
-from generator.engine.simulate import MAX_GAMES, MAX_WORKERS
 from generator.progress import ProgressBar
+
+if TYPE_CHECKING:
+    from generator.backends import Backend
+    from generator.deck.model import Deck
 
 #: The default cap of a sequential run (kept equal to generator.report.rounds.MAX_GAMES_PER_CELL,
 #: which tests check; repeated here so that building the parser imports nothing of the report).
@@ -98,6 +98,8 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     # lazy: the report's modules load only when `report` runs, not whenever cli builds every command's parser
+    from generator.backends import BackendError, DaskBackend
+    from generator.engine import Game, make_bot
     from generator.report.run import Variant
     from generator.report.summarize import Cell, games_needed
 
@@ -222,6 +224,8 @@ def play_and_write(args: argparse.Namespace, deck: Deck, variants: list, cells: 
 
 def check_out(out: str) -> None:
     """Before any game is played: --out must be a folder (made if missing) that the report can be written into."""
+    import tempfile  # lazy: start-up
+
     from generator.report.render import FILES  # lazy: render loads jinja2, only when the command runs
 
     folder = Path(out)

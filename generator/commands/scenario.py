@@ -21,7 +21,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     # lazy: loaded when this command runs, not whenever cli builds every command's parser
     from generator.engine import DecisionError, EngineError, describe_position, run_scenario
-    from generator.engine.errors import kind_of
+    from generator.engine.errors import kind_of  # lazy: start-up
 
     try:
         deck = load_deck(args.manifest)

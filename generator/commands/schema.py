@@ -5,9 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from generator.deck.schema import json_schema
-from generator.products.outputs import write_atomic
-
 
 def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("schema", help="print (or write) the JSON Schema of cards.yaml",
@@ -17,6 +14,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from generator.deck.schema import json_schema  # lazy: start-up (pydantic)
+    from generator.products.outputs import write_atomic  # lazy: start-up
+
     text = json_schema()
     if args.write:
         target = Path(args.manifest).parent / "cards.schema.json"

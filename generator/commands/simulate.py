@@ -5,13 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from pathlib import Path
 
-from generator.backends import BackendError
 from generator.commands.common import load_deck, report
 from generator.deck.problems import InputError
-from generator.engine.simulate import MAX_GAMES, MAX_WORKERS
+from generator.engine.limits import MAX_GAMES, MAX_WORKERS
 from generator.progress import ProgressBar, is_terminal
 
 
@@ -40,6 +38,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     # lazy: loaded when this command runs, not whenever cli builds every command's parser
     from generator.engine import EngineError, Game, format_summary, make_bot, simulate
+    from generator.backends import BackendError  # lazy: start-up (multiprocessing)
 
     def usage(message: str) -> int:
         print(f"county-uppy simulate: {message}", file=sys.stderr)
@@ -91,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
 
 def writable_folder(path: str) -> str | None:
     """Make sure `path` is a folder that files can be written into (creating it); else say why not."""
+    import tempfile  # lazy: start-up
+
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         return f"{path} exists and is not a folder"

@@ -12,7 +12,7 @@ from generator.commands.common import report as report_problems
 from generator.commands.report import UsageError as ReportUsage
 from generator.commands.report import parse_players as report_players
 from generator.deck.problems import InputError
-from generator.engine.simulate import MAX_GAMES, MAX_WORKERS
+from generator.engine.limits import MAX_GAMES, MAX_WORKERS
 from generator.progress import ProgressBar, is_terminal
 
 DEFAULT_PLAYERS = "4"
@@ -67,6 +67,7 @@ class UsageError(Exception):
 
 def run(args: argparse.Namespace) -> int:
     # lazy: the grid, report statistics and page templates load only when `sweep` runs, not for every command
+    # lazy: start-up (the engine, the sweep's report, Dask when asked for)
     from generator.backends import BackendError, open_backend
     from generator.deck.manifest import check
     from generator.deck.yaml_source import read

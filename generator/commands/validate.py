@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from generator.commands.common import load_printable_deck, report
-from generator.deck.model import BREAKDOWN_GROUPS, Deck
 from generator.deck.problems import InputError, escape
+
+if TYPE_CHECKING:
+    from generator.deck.model import Deck
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -61,6 +64,8 @@ def header(deck: Deck) -> str:
 
 
 def table(deck: Deck) -> str:
+    from generator.deck.model import BREAKDOWN_GROUPS  # lazy: start-up (loaded with the deck by then anyway)
+
     groups = list(BREAKDOWN_GROUPS)
     head = ["edition", *groups, "total", "expect"]
     rows = []

@@ -9,17 +9,20 @@ import re
 import string
 import unicodedata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ValidationError
-
-from generator.deck import schema
+from generator.deck import shape
 from generator.deck.effects import CATALOGUE, param_problem
 from generator.deck.model import KINDS, PLAYING_KINDS, CardSet, CardType, Colour, Deck, Edition, Effect, GameParams
 from generator.deck.problems import InputError, Problem, char_name, suggest
 from generator.deck.yaml_source import Loc, Source, parse, read
 
-SECTIONS = tuple(schema.Manifest.model_fields)
+if TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationError
+
+    from generator.deck import schema
+
+SECTIONS = shape.SECTIONS
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
 #: Card values print in a corner index: at most three digits. A range makes at most MAX_RUN card types.
 MAX_VALUE, MAX_RUN = 999, 100
@@ -88,12 +91,12 @@ class _Checker:
         for key in SECTIONS:
             if key not in data:
                 self.fail((), f"missing key '{key}' (the manifest needs {', '.join(SECTIONS)})")
-        game = self.typed(("game",), data.get("game"), schema.GameEntry)
-        colours = self.typed_list("colours", data, schema.ColourEntry)
-        sets = self.typed_list("sets", data, schema.SetEntry)
+        game = self.typed(("game",), data.get("game"), "GameEntry")
+        colours = self.typed_list("colours", data, "ColourEntry")
+        sets = self.typed_list("sets", data, "SetEntry")
         self.text_characters((), data)
-        cards = self.typed_list("cards", data, schema.CardEntry)
-        editions = self.typed_list("editions", data, schema.EditionEntry)
+        cards = self.typed_list("cards", data, "CardEntry")
+        editions = self.typed_list("editions", data, "EditionEntry")
 
         params = self.game_params(game)
         colour_objs = self.colours(colours)
@@ -120,16 +123,25 @@ class _Checker:
             raise InputError(missed, deck=deck)
         return deck
 
-    def typed(self, loc: Loc, value: Any, model: type[BaseModel]) -> Any:
+    def typed(self, loc: Loc, value: Any, model: str) -> Any:
+        """The entry as a record with `schema.<model>`'s attributes, or None with its mistakes reported."""
         if value is None and tuple(loc) not in self.src.values:
             return None  # a missing section, already reported
+        entry = shape.build(model, value)
+        if entry is not None:
+            return entry
+        from pydantic import ValidationError  # lazy: start-up (pydantic only words the mistakes)
+
+        from generator.deck import schema  # lazy: start-up (its models take longer to build than a check)
+
+        pydantic_model = getattr(schema, model)
         try:
-            return model.model_validate(value)
+            return pydantic_model.model_validate(value)
         except ValidationError as exc:
-            self.report(loc, exc, model)
+            self.report(loc, exc, pydantic_model)
             return None
 
-    def typed_list(self, section: str, data: dict, model: type[BaseModel]) -> list[tuple[int, Any]]:
+    def typed_list(self, section: str, data: dict, model: str) -> list[tuple[int, Any]]:
         """Validate each entry of a list section on its own, so one bad entry hides no other."""
         if section not in data:
             return []
@@ -300,7 +312,7 @@ class _Checker:
                 self.fail(loc + ("set",), f"unknown set '{e.set}'{suggest(e.set, sets)}")
             ok = False
         allowed = _FIELDS_BY_KIND[e.kind]
-        for name in schema.CardEntry.model_fields:
+        for name in shape.FIELDS["CardEntry"]:
             given = getattr(e, name) is not None
             if given and name not in allowed:
                 self.fail(loc + (name,), f"a {e.kind} card takes no '{name}'{_KIND_HINTS.get((e.kind, name), '')}", key=True)
@@ -526,6 +538,8 @@ def _keys_at(model: type[BaseModel], loc: Loc) -> list[str]:
 
 
 def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    from pydantic import BaseModel  # lazy: start-up (only a mistake's message needs it)
+
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return [annotation]
     return [m for arg in getattr(annotation, "__args__", ()) for m in _models_in(arg)]

@@ -1,5 +1,8 @@
 """The shape of cards.yaml as pydantic models: types, allowed keys, and the JSON Schema.
 
+Imported only when an entry is not plainly well-formed (shape.py checks those without
+pydantic, for a quick start-up) and to write the JSON Schema.
+
 pydantic checks every key and type of the document in one pass and reports each mistake
 with its location in the document, which manifest.py turns into `cards.yaml:LINE:COL`.
 Meaning (does this colour exist? is this code unique?) is checked in manifest.py.
@@ -15,6 +18,8 @@ from pydantic_core import PydanticCustomError
 
 from generator.deck.effects import CATALOGUE
 from generator.deck.model import KINDS
+from generator.deck.shape import (COLOUR_CODE, COLOUR_NAME, EDITION_KEY, INTERIORS, MAX_CODE, MAX_COPIES, MAX_DESCRIPTION,
+                                  MAX_NAME, MAX_TEXT, MAX_TITLE, PRINT_HEX, SET_KEY, SHAPES)
 
 Kind = Literal[KINDS]  # type: ignore[valid-type]
 
@@ -29,13 +34,6 @@ def _known_effect(name: str) -> str:
 
 EffectName = Annotated[str, AfterValidator(_known_effect)]
 Values = Union[StrictInt, str, list[Union[StrictInt, str]]]
-
-#: Limits that keep a card printable and a manifest quick to check: copies of one card type,
-#: and the characters of a code, a title and an effect text (the longest shipped are 6, 15, 144).
-MAX_COPIES, MAX_CODE, MAX_NAME, MAX_TEXT = 1000, 10, 24, 200
-#: Characters of the game's name (printed on the back), a set's or an edition's name, and an
-#: edition's description (the longest shipped are 11, 5, 14 and 92).
-MAX_TITLE, MAX_DESCRIPTION = 40, 500
 
 
 class _Strict(BaseModel):
@@ -55,16 +53,16 @@ class GameEntry(_Strict):
 
 
 class ColourEntry(_Strict):
-    name: str = Field(pattern=r"^[a-z][a-z-]*$", description="lower-case colour name")
-    code: str = Field(pattern=r"^[A-Z]$", description="one capital letter used in card codes")
-    print: str = Field(pattern=r"^#[0-9A-Fa-f]{6}$", description="print colour, sRGB hex")
-    shape: Literal["circle", "triangle", "square", "diamond", "star", "hexagon"]
+    name: str = Field(pattern=f"^{COLOUR_NAME}$", description="lower-case colour name")
+    code: str = Field(pattern=f"^{COLOUR_CODE}$", description="one capital letter used in card codes")
+    print: str = Field(pattern=f"^{PRINT_HEX}$", description="print colour, sRGB hex")
+    shape: Literal[SHAPES]  # type: ignore[valid-type]
 
 
 class SetEntry(_Strict):
-    key: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
+    key: str = Field(pattern=f"^{SET_KEY}$")
     name: str = Field(max_length=MAX_TITLE)
-    interior: Literal["white", "black"]
+    interior: Literal[INTERIORS]  # type: ignore[valid-type]
 
 
 class CardEntry(_Strict):
@@ -87,7 +85,7 @@ class Filter(_Strict):
 
 
 class EditionEntry(_Strict):
-    key: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    key: str = Field(pattern=f"^{EDITION_KEY}$")
     name: str = Field(max_length=MAX_TITLE)
     description: str = Field("", max_length=MAX_DESCRIPTION)
     include: list[Filter] = Field(min_length=1)

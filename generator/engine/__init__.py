@@ -29,18 +29,69 @@ Other entry points:
 Depends only on generator.deck.model and the standard library.
 """
 
-from generator.engine.actions import Action
-from generator.engine.bots import BOTS, Bot, GreedyBot, RandomBot, make_bot
-from generator.engine.effects import EFFECTS
-from generator.engine.errors import ActionSyntaxError, EngineError, IllegalActionError, OptionError, PositionError
-from generator.engine.game import Game
-from generator.engine.log import decision_line, describe_position, playthrough
-from generator.engine.options import SPEED_SECONDS_DEFAULT, Options
-from generator.engine.position import DecisionError, apply_decisions, compare_expected, from_position, run_scenario, to_position
-from generator.engine.record import make_record, replay
-from generator.engine.simulate import bot_seed, format_summary, game_seed, play_game, simulate
-from generator.engine.state import PENALTY_CAUSES, State
-from generator.engine.view import PlayerView
+import sys
+from importlib import import_module
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+#: Where each public name lives. The names load on first use (PEP 562), so that importing a
+#: light module of the engine (options, limits) does not load all of it: the command line
+#: imports those while it builds its parsers, and start-up time matters there.
+_HOME = {
+    "Action": "actions", "BOTS": "bots", "Bot": "bots", "GreedyBot": "bots", "RandomBot": "bots", "make_bot": "bots",
+    "EFFECTS": "effects", "ActionSyntaxError": "errors", "EngineError": "errors", "IllegalActionError": "errors",
+    "OptionError": "errors", "PositionError": "errors", "Game": "game", "decision_line": "log",
+    "describe_position": "log", "playthrough": "log", "SPEED_SECONDS_DEFAULT": "options", "Options": "options",
+    "DecisionError": "position", "apply_decisions": "position", "compare_expected": "position",
+    "from_position": "position", "run_scenario": "position", "to_position": "position", "make_record": "record",
+    "replay": "record", "bot_seed": "simulate", "format_summary": "simulate", "game_seed": "simulate",
+    "play_game": "simulate", "simulate": "simulate", "PENALTY_CAUSES": "state", "State": "state",
+    "PlayerView": "view",
+}
+
+
+def __getattr__(name: str):
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'generator.engine' has no attribute {name!r}")
+    value = getattr(import_module(f"generator.engine.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOME})
+
+
+class _Engine(ModuleType):
+    """The package, whose `simulate` stays the function when the module of that name loads.
+
+    Loading a submodule sets it as an attribute of its package; `generator.engine.simulate`
+    has always meant the function (as `from generator.engine import simulate` promises).
+    """
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _HOME and isinstance(value, ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Engine
+
+
+if TYPE_CHECKING:
+    from generator.engine.actions import Action
+    from generator.engine.bots import BOTS, Bot, GreedyBot, RandomBot, make_bot
+    from generator.engine.effects import EFFECTS
+    from generator.engine.errors import ActionSyntaxError, EngineError, IllegalActionError, OptionError, PositionError
+    from generator.engine.game import Game
+    from generator.engine.log import decision_line, describe_position, playthrough
+    from generator.engine.options import SPEED_SECONDS_DEFAULT, Options
+    from generator.engine.position import DecisionError, apply_decisions, compare_expected, from_position, run_scenario, to_position
+    from generator.engine.record import make_record, replay
+    from generator.engine.simulate import bot_seed, format_summary, game_seed, play_game, simulate
+    from generator.engine.state import PENALTY_CAUSES, State
+    from generator.engine.view import PlayerView
 
 __all__ = [
     "Action", "ActionSyntaxError", "BOTS", "Bot", "PENALTY_CAUSES", "SPEED_SECONDS_DEFAULT", "bot_seed", "DecisionError", "EFFECTS", "EngineError", "Game", "GreedyBot",

@@ -21,15 +21,11 @@ from generator.engine.actions import PLAY
 from generator.engine.bots import make_bot
 from generator.engine.errors import IllegalActionError
 from generator.engine.game import Game
+from generator.engine.limits import MAX_GAMES, MAX_WORKERS  # noqa: F401 (their old home: callers import them from here)
 from generator.engine.options import Options
 from generator.engine.record import make_record
 from generator.engine.simple_bots import RandomBot
 from generator.engine.view import PlayerView
-
-#: The most games one run may ask for: days of work on one core, and still a flat memory use.
-MAX_GAMES = 100_000_000
-#: The most worker processes one run may start (each is a Python process of about 35 MB).
-MAX_WORKERS = 256
 
 
 def game_seed(run_seed: int, index: int) -> int:

@@ -1,0 +1,71 @@
+"""Start-up: the command line loads only what the command needs (benchmarks/bench_startup.py times it).
+
+Timing is measured in benchmarks/, not here; these tests pin down the cause instead: which
+heavy modules a quick command loads, and that every import deferred into a function says why.
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Modules that cost more to import than a quick command may spend: none of them is needed to
+#: parse the command line or to check a manifest.
+HEAVY = ("pydantic", "pydantic_core", "reportlab", "PIL", "jinja2", "rich", "multiprocessing", "concurrent",
+         "generator.engine.state", "generator.engine.game", "generator.products.build", "generator.report.run",
+         "watchfiles", "pypdfium2", "dask", "distributed")
+
+
+def loaded_after(argv: list[str]) -> tuple[int, set[str]]:
+    code = ("import json, sys\nfrom generator.cli import main\nstatus = main(%r)\n"
+            "sys.__stderr__.write('\\nMODULES ' + json.dumps(sorted(sys.modules)) + ' STATUS ' + str(status))") % (argv,)
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    tail = done.stderr.rsplit("\nMODULES ", 1)[1]
+    names, status = tail.rsplit(" STATUS ", 1)
+    return int(status), set(json.loads(names))
+
+
+def heavy(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
+
+
+#: validate lays out every face to check that no text prints below 6.5 pt (products/printable.py),
+#: so it loads the drawing libraries; nothing else heavy.
+DRAWING = ("reportlab", "PIL")
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["validate"], ["validate", "--json"], ["build", "--help"]])
+def test_quick_commands_load_no_heavy_module(argv):
+    status, modules = loaded_after(argv)
+    assert status == 0
+    allowed = DRAWING if "validate" in argv else ()
+    assert [m for m in heavy(modules) if m.split(".")[0] not in allowed] == []
+    if "validate" not in argv:
+        assert "yaml" not in modules  # parsing the command line reads no manifest
+
+
+def test_a_manifest_mistake_still_gets_pydantic_s_words(tmp_path):
+    bad = (ROOT / "cards.yaml").read_text().replace("target: 16", "target: sixteen", 1)
+    (tmp_path / "cards.yaml").write_text(bad)
+    status, modules = loaded_after(["validate", "--manifest", str(tmp_path / "cards.yaml")])
+    assert status == 1 and "pydantic" in modules
+
+
+def test_the_command_lines_product_names_are_the_builds():
+    from generator.products import PRODUCTS
+    from generator.products.build import PRODUCTS as BUILDERS
+
+    assert PRODUCTS == tuple(BUILDERS)
+
+
+def test_the_engine_package_loads_its_names_on_use():
+    code = ("import sys\nimport generator.engine.options, generator.engine.limits\n"
+            "print('generator.engine.state' in sys.modules)\n"
+            "import generator.engine.simulate\nfrom generator.engine import simulate, Game\n"
+            "print(callable(simulate) and not isinstance(simulate, type(sys)), Game.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60).stdout.split()
+    assert out == ["False", "True", "Game"]
+
