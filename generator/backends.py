@@ -40,6 +40,11 @@ class BackendError(Exception):
     """The backend cannot run the work (an unreachable scheduler, a missing extra): a usage problem."""
 
 
+class ClusterError(BackendError):
+    """The cluster failed during a run: a chunk's workers died too often (Dask gives up on a task
+    after a few lost workers), or the scheduler went away."""
+
+
 class Backend:
     """Runs `fn(context, chunk)` for each chunk; see the module docstring."""
 
@@ -177,7 +182,16 @@ class DaskBackend(Backend):
             yield self._take()
 
     def _take(self) -> Any:
-        result = self._futures[0].result()
+        from concurrent.futures import CancelledError
+
+        from distributed import KilledWorker  # lazy: as in __init__
+        from distributed.comm.core import CommClosedError
+
+        try:
+            result = self._futures[0].result()
+        except (KilledWorker, CommClosedError, CancelledError) as exc:
+            raise ClusterError(f"the Dask cluster at {self.address} failed during the run "
+                               f"({type(exc).__name__}: {_reason(exc)})") from None
         self._futures.popleft()
         return result
 

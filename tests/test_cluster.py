@@ -255,3 +255,39 @@ def test_a_scheduler_that_is_not_there_is_a_clear_error(capsys, tmp_path, comman
     assert "Traceback" not in err and seconds < 15
     assert main([*command, "--manifest", MANIFEST, *extra, "--scheduler", "my-laptop"]) == 2
     assert "--scheduler takes a Dask scheduler's address such as tcp://10.0.0.5:8786, not 'my-laptop'" in capsys.readouterr().err
+
+
+def test_a_cluster_that_gives_up_on_a_chunk_is_a_clear_error(capsys, monkeypatch):
+    """Dask gives up on a task whose workers keep dying (KilledWorker): the run stops with one
+    line (exit 1), not a traceback, and no summary is printed from partial counts."""
+    from collections import deque
+    from types import SimpleNamespace
+
+    from distributed import KilledWorker
+
+    from generator import backends
+
+    class Dead:
+        status = "error"
+
+        def result(self):
+            raise KilledWorker("play_chunk-1", SimpleNamespace(address="tcp://127.0.0.1:4001"), 3)
+
+    class Cluster(backends.DaskBackend):
+        def __init__(self, address):
+            self.address, self.slots, self._futures = address, 2, deque()
+
+        def map_chunks(self, fn, context, chunks):
+            for _ in chunks:
+                self._futures.append(Dead())
+                yield self._take()
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(backends, "DaskBackend", Cluster)
+    status = main([*SWEEP, "--param", "target=15", "--games", "10", "--scheduler", "tcp://127.0.0.1:4000"])
+    out, err = capsys.readouterr()
+    assert status == 1 and out == ""
+    assert "the Dask cluster at tcp://127.0.0.1:4000 failed during the run (KilledWorker" in err
+    assert "Traceback" not in err

@@ -98,7 +98,7 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     # lazy: the report's modules load only when `report` runs, not whenever cli builds every command's parser
-    from generator.backends import BackendError, DaskBackend
+    from generator.backends import BackendError, ClusterError, DaskBackend
     from generator.engine import Game, make_bot
     from generator.report.run import Variant
     from generator.report.summarize import Cell, games_needed
@@ -151,8 +151,12 @@ def run(args: argparse.Namespace) -> int:
     except BackendError as err:
         print(f"county-uppy report: {err}", file=sys.stderr)
         return 2
-    with backend or nullcontext():
-        return play_and_write(args, deck, variants, cells, games, by_players, cap, settings, backend)
+    try:
+        with backend or nullcontext():
+            return play_and_write(args, deck, variants, cells, games, by_players, cap, settings, backend)
+    except ClusterError as err:  # the cluster failed mid-run: no report rather than a wrong one
+        print(f"county-uppy report: {err}", file=sys.stderr)
+        return 1
 
 
 def play_and_write(args: argparse.Namespace, deck: Deck, variants: list, cells: list, games: dict, by_players: dict,

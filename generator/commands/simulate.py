@@ -38,7 +38,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     # lazy: loaded when this command runs, not whenever cli builds every command's parser
     from generator.engine import EngineError, Game, format_summary, make_bot, simulate
-    from generator.backends import BackendError  # lazy: start-up (multiprocessing)
+    from generator.backends import BackendError, ClusterError  # lazy: start-up (multiprocessing)
 
     def usage(message: str) -> int:
         print(f"county-uppy simulate: {message}", file=sys.stderr)
@@ -76,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
         summary = simulate(deck, games=args.games, players=args.players, edition=args.edition, seed=args.seed,
                            bots=bots, options=options, workers=args.workers, record_dir=args.record,
                            progress=bar.advance if bar.enabled else None, scheduler=args.scheduler)
+    except ClusterError as exc:  # the cluster failed mid-run (not a usage problem)
+        print(f"county-uppy simulate: {exc}", file=sys.stderr)
+        return 1
     except (EngineError, BackendError) as exc:
         return usage(str(exc))
     except OSError as exc:  # a game record could not be written (a full disk), or no worker could start

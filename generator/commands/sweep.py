@@ -68,7 +68,7 @@ class UsageError(Exception):
 def run(args: argparse.Namespace) -> int:
     # lazy: the grid, report statistics and page templates load only when `sweep` runs, not for every command
     # lazy: start-up (the engine, the sweep's report, Dask when asked for)
-    from generator.backends import BackendError, open_backend
+    from generator.backends import BackendError, ClusterError, open_backend
     from generator.deck.manifest import check
     from generator.deck.yaml_source import read
     from generator.engine import EngineError, make_bot
@@ -123,8 +123,12 @@ def run(args: argparse.Namespace) -> int:
           f"{'Dask worker thread(s)' if args.scheduler else 'worker(s)'}...", file=sys.stderr)
     start = time.perf_counter()
     bar = ProgressBar(planned, "sweeping", enabled=not args.no_progress and is_terminal())
-    with backend, bar:
-        counts = run_cells(backend, ctx, cells, games, progress=bar.advance if bar.enabled else None)
+    try:
+        with backend, bar:
+            counts = run_cells(backend, ctx, cells, games, progress=bar.advance if bar.enabled else None)
+    except ClusterError as err:
+        print(f"county-uppy sweep: {err}", file=sys.stderr)
+        return 1
     seconds = time.perf_counter() - start
     data: dict[str, Any] = {"format": FORMAT, "settings": settings,
                             "cells": summaries(cells, variants, counts, edition=args.edition, bots=bots)}
