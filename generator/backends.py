@@ -22,6 +22,7 @@ import re
 import sys
 import time
 from collections import deque
+from concurrent.futures import CancelledError
 from multiprocessing import get_context
 from typing import Any, Callable, Iterable, Iterator
 
@@ -182,9 +183,8 @@ class DaskBackend(Backend):
             yield self._take()
 
     def _take(self) -> Any:
-        from concurrent.futures import CancelledError
-
-        from distributed import KilledWorker  # lazy: as in __init__
+        # lazy: the optional `cluster` extra, as in __init__
+        from distributed import KilledWorker
         from distributed.comm.core import CommClosedError
 
         try:

@@ -66,7 +66,6 @@ class UsageError(Exception):
 
 
 def run(args: argparse.Namespace) -> int:
-    # lazy: the grid, report statistics and page templates load only when `sweep` runs, not for every command
     # lazy: start-up (the engine, the sweep's report, Dask when asked for)
     from generator.backends import BackendError, ClusterError, open_backend
     from generator.deck.manifest import check
