@@ -13,6 +13,7 @@ import pytest
 from generator.cli import main
 from generator.products import build as build_module
 from generator.products.build import BuildContext, ProductFailed, build
+from generator.commands.crash import CRASH_FILE
 from generator.products.outputs import STAGING_PREFIX
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,6 +37,11 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
     return status, out, err
+
+
+def without_crash(snap: dict) -> dict:
+    """A snapshot less the crash file an internal error writes into the output folder."""
+    return {k: v for k, v in snap.items() if k != CRASH_FILE}
 
 
 def no_staging_left(folder: Path) -> bool:
@@ -78,14 +84,15 @@ def fail_after_running(monkeypatch, name: str, error: BaseException) -> None:
 
 
 def test_a_failing_product_changes_nothing(out, edited, monkeypatch, capsys):
-    before, own_mtime = snapshot(out), out.stat().st_mtime_ns
+    before = snapshot(out)
     fail_after_running(monkeypatch, "cards", ValueError("font size 0.3 is too small\nfor the card name"))
     status, stdout, err = run(capsys, "build", "--manifest", str(edited), "--out", str(out), "--only", PRODUCTS)
-    assert status == 1 and stdout == ""
-    assert err == (f"county-uppy build: cards failed: ValueError: font size 0.3 is too small for the card name; "
-                   f"nothing in {out} was changed\n")
-    assert snapshot(out) == before  # deck.json was built before cards failed, and the face cache grew: neither shows
-    assert out.stat().st_mtime_ns == own_mtime
+    assert status == 3 and stdout == ""  # an unexpected exception is a bug: exit 3, the traceback in a file
+    assert err == (f"county-uppy build: internal error in the cards product (ValueError: font size 0.3 is too small for "
+                   f"the card name); this is a bug in county-uppy, not in your input; the details are in "
+                   f"{out / CRASH_FILE}; nothing else in {out} was changed\n")
+    assert "ValueError: font size 0.3" in (out / CRASH_FILE).read_text(encoding="utf-8")
+    assert without_crash(snapshot(out)) == before  # deck.json was built before cards failed, and the face cache grew
     assert no_staging_left(out)
 
 
@@ -93,23 +100,29 @@ def test_an_unexpected_exception_in_the_last_product_changes_nothing(out, edited
     before = snapshot(out)
     monkeypatch.setitem(build_module.PRODUCTS, "rulebook", lambda ctx: {}["missing"])
     status, _, err = run(capsys, "build", "--manifest", str(edited), "--out", str(out), "--only", PRODUCTS + ",rulebook")
-    assert status == 1
-    assert err == f"county-uppy build: rulebook failed: KeyError: 'missing'; nothing in {out} was changed\n"
-    assert snapshot(out) == before
+    assert status == 3
+    assert err.startswith("county-uppy build: internal error in the rulebook product (KeyError: 'missing'); ")
+    assert err.endswith(f"; nothing else in {out} was changed\n")
+    assert without_crash(snapshot(out)) == without_crash(before)
     assert no_staging_left(out)
 
 
 def test_a_long_message_stays_on_one_short_line(out, monkeypatch, capsys):
     fail_after_running(monkeypatch, "deck", RuntimeError("x" * 5000))
     status, _, err = run(capsys, "build", "--manifest", str(MANIFEST), "--out", str(out), "--only", "deck")
-    assert status == 1 and err.count("\n") == 1 and len(err) < 500
+    assert status == 3 and err.count("\n") == 1 and len(err) < 500
 
 
-def test_a_failed_first_build_leaves_no_folder(tmp_path, monkeypatch, capsys):
+def test_a_failed_first_build_leaves_no_folder(tmp_path, tmp_path_factory, monkeypatch, capsys):
+    from generator.commands import crash
+
+    elsewhere = tmp_path_factory.mktemp("tmp")
+    monkeypatch.setattr(crash.tempfile, "gettempdir", lambda: str(elsewhere))  # no folder to hold the crash file
     fail_after_running(monkeypatch, "deck", RuntimeError("boom"))
     target = tmp_path / "new" / "out"
     status, _, err = run(capsys, "build", "--manifest", str(MANIFEST), "--out", str(target), "--only", "deck")
-    assert status == 1 and "deck failed: RuntimeError: boom" in err
+    assert status == 3 and "internal error in the deck product (RuntimeError: boom)" in err
+    assert (elsewhere / CRASH_FILE).exists()
     assert list(tmp_path.iterdir()) == []
 
 
@@ -176,7 +189,7 @@ def test_a_build_after_a_failed_one_succeeds_and_uses_the_cache(out, edited, mon
     from generator.deck.manifest import load
 
     fail_after_running(monkeypatch, "cards", RuntimeError("boom"))
-    assert run(capsys, "build", "--manifest", str(edited), "--out", str(out), "--only", PRODUCTS)[0] == 1
+    assert run(capsys, "build", "--manifest", str(edited), "--out", str(out), "--only", PRODUCTS)[0] == 3
     monkeypatch.undo()
     before = snapshot(out)
     ctx = BuildContext(load(edited), out, edited, jobs=1)

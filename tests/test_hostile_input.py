@@ -199,3 +199,24 @@ def test_a_huge_search_budget_on_the_command_line_is_refused(capsys, tmp_path, a
     assert got == 2, err
     assert "search bot's rollouts are a positive whole number up to 100,000" in err
     assert len(err.splitlines()) == 1
+
+
+def test_the_largest_manifest_the_limits_accept_validates(tmp_path, capsys):
+    """benchmarks/largest_manifest.py measures the README's memory bound on this manifest: it must pass."""
+    import importlib.util
+
+    from generator.deck.manifest import MAX_CARD_TYPES, MAX_PRINTED, load
+
+    spec = importlib.util.spec_from_file_location("largest", Path(__file__).parent.parent / "benchmarks" / "largest_manifest.py")
+    largest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(largest)
+    path = tmp_path / "cards.yaml"
+    path.write_text(largest.largest_manifest(), encoding="utf-8")
+    status, _, err = run(capsys, "validate", "--manifest", str(path))
+    assert status == 0, err
+    deck = load(path)
+    assert len(deck.cards) == MAX_CARD_TYPES and deck.printed == MAX_PRINTED
+    # one more copy of any card is refused
+    path.write_text(largest.largest_manifest().replace("copies: 5}", "copies: 6}", 1), encoding="utf-8")
+    status, _, err = run(capsys, "validate", "--manifest", str(path))
+    assert status == 1 and "at most 2,000 are allowed" in err

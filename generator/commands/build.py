@@ -11,8 +11,9 @@ import os
 import sys
 from pathlib import Path
 
+from generator.commands import crash
 from generator.commands.common import load_printable_deck, report
-from generator.deck.problems import InputError, suggest
+from generator.deck.problems import InputError, escape, suggest
 from generator.products import PRODUCTS, sheets
 from generator.progress import is_terminal
 
@@ -65,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     # lazy: start-up (reportlab, Pillow, jinja2)
     from generator.products.build import BuildContext, ProductFailed, build
     from generator.products.outputs import PartlyWritten  # lazy: start-up
+    from generator.products.rendered import CardFailed  # lazy: start-up
 
     try:
         deck = load_printable_deck(args.manifest)
@@ -74,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     editions = {e.key for e in deck.editions}
     for key in args.edition:
         if key not in editions:
-            print(f"county-uppy build: unknown edition '{key}'{suggest(key, editions)}; choose from {', '.join(sorted(editions))}", file=sys.stderr)
+            print(escape(f"county-uppy build: unknown edition '{key}'{suggest(key, editions)}; choose from {', '.join(sorted(editions))}"), file=sys.stderr)
             return 2
     if args.out == "":
         print("county-uppy build: --out needs a folder name (use --out . for the current folder)", file=sys.stderr)
@@ -85,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     only = tuple(dict.fromkeys(x for item in args.only for x in item.split(",") if x))
     for name in only:
         if name not in PRODUCTS:
-            print(f"county-uppy build: unknown product '{name}'{suggest(name, PRODUCTS)}; choose from {', '.join(PRODUCTS)}", file=sys.stderr)
+            print(escape(f"county-uppy build: unknown product '{name}'{suggest(name, PRODUCTS)}; choose from {', '.join(PRODUCTS)}"), file=sys.stderr)
             return 2
     if args.jobs < 0:
         print("county-uppy build: --jobs must be 0 (one per core) or more", file=sys.stderr)
@@ -106,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
     out = Path(args.out)
     if out.exists() and not out.is_dir():
-        print(f"county-uppy build: {out} exists and is not a folder", file=sys.stderr)
+        print(escape(f"county-uppy build: {out} exists and is not a folder"), file=sys.stderr)
         return 2
     ctx = BuildContext(deck, out, Path(args.manifest), tuple(args.edition), papers,
                        args.jobs, progress=is_terminal(), pod=tuple(dict.fromkeys(args.pod)) or ("tgc", "mpc", "dtc"),
@@ -119,24 +121,24 @@ def run(args: argparse.Namespace) -> int:
         print(f"county-uppy build: interrupted; {unchanged}", file=sys.stderr)
         return 130
     except PartlyWritten as err:
-        print(f"county-uppy build: moving the new files into {out} failed half-way and {_one_line(err)}", file=sys.stderr)
+        print(escape(f"county-uppy build: moving the new files into {out} failed half-way and {_one_line(err)}"), file=sys.stderr)
         return 2
     except OSError as err:
-        print(f"county-uppy build: {_cannot_write(err)}; {unchanged}", file=sys.stderr)
+        print(escape(f"county-uppy build: {_cannot_write(err)}; {unchanged}"), file=sys.stderr)
         return 2
     except ProductFailed as err:
         cause = err.error
         if isinstance(cause, OSError) and _inside(cause.filename, out):
-            print(f"county-uppy build: {_cannot_write(cause)}; {unchanged}", file=sys.stderr)
+            print(escape(f"county-uppy build: {_cannot_write(cause)}; {unchanged}"), file=sys.stderr)
             return 2
         if isinstance(cause, InputError):
             for problem in cause.problems:
                 print(problem, file=sys.stderr)
-            print(f"county-uppy build: {err.product} failed; {unchanged}", file=sys.stderr)
+            print(escape(f"county-uppy build: {err.product} failed; {unchanged}"), file=sys.stderr)
             return cause.status
-        print(f"county-uppy build: {err.product} failed: {type(cause).__name__}: {_one_line(cause)}; {unchanged}",
-              file=sys.stderr)
-        return 1
+        card = f", card '{cause.code}'" if isinstance(cause, CardFailed) else ""
+        return crash.report(cause, out, None, prefix="county-uppy build", what=cause.message if card else "",
+                            context=f"the {err.product} product{card}", after=f"nothing else in {out} was changed")
     for line in ctx.notes:
         print(line)
     print(f"built {len(artifacts)} files into {out}/ (listed in {out}/build.json)")

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from generator.commands.common import load_deck, report
-from generator.deck.problems import InputError
+from generator.deck.problems import InputError, escape
 from generator.engine.options import SPEED_SECONDS_DEFAULT, SPEED_SECONDS_RANGE
 
 EPILOG = """\
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         for n in names:
             make_bot(n)
     except EngineError as exc:
-        print(f"county-uppy play: {exc}", file=sys.stderr)
+        print(escape(f"county-uppy play: {exc}"), file=sys.stderr)
         return 2
     others = [s for s in range(args.players) if s != args.seat]
     bot_names = ["human"] * args.players

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.commands.common import load_deck
 from generator.commands.common import report as report_problems
-from generator.deck.problems import InputError
+from generator.deck.problems import InputError, escape
 from generator.engine.errors import EngineError
 from generator.engine.limits import MAX_GAMES, MAX_WORKERS
 from generator.engine.options import Options
@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
                     Game(variant.deck, cell.edition, cell.players, variant.options)
         check_out(args.out)
     except (UsageError, EngineError) as err:
-        print(f"county-uppy report: {err}", file=sys.stderr)
+        print(escape(f"county-uppy report: {err}"), file=sys.stderr)
         return 2
     # The design side never plays Teams, so its seats set how many games a verdict needs.
     games = {cell: args.games or games_needed(1 / cell.players) for cell in cells}

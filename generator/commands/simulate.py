@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from generator.commands.common import load_deck, report
-from generator.deck.problems import InputError
+from generator.deck.problems import InputError, escape
 from generator.engine.limits import MAX_GAMES, MAX_WORKERS
 from generator.progress import ProgressBar, is_terminal
 
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.backends import BackendError, ClusterError  # lazy: start-up (multiprocessing)
 
     def usage(message: str) -> int:
-        print(f"county-uppy simulate: {message}", file=sys.stderr)
+        print(escape(f"county-uppy simulate: {message}"), file=sys.stderr)
         return 2
 
     if not 1 <= args.games <= MAX_GAMES:
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         return usage(str(exc))
     except OSError as exc:  # a game record could not be written (a full disk), or no worker could start
         where = f"cannot write {exc.filename}: " if exc.filename else ""
-        print(f"county-uppy simulate: {where}{exc.strerror or exc}", file=sys.stderr)
+        print(escape(f"county-uppy simulate: {where}{exc.strerror or exc}"), file=sys.stderr)
         return 1
     finally:
         bar.close()

@@ -40,9 +40,26 @@ def face_of(ctx: BuildContext, code: str, light: bool = False) -> Face:
     """The display list of one face, drawn at most once per build."""
     drawn = ctx.shared.setdefault("faces", {})
     if (code, light) not in drawn:
-        drawn[code, light] = (back_face(ctx.deck, light) if code == "back"
-                              else face(ctx.deck.card(code), ctx.deck, light))
+        try:
+            drawn[code, light] = (back_face(ctx.deck, light) if code == "back"
+                                  else face(ctx.deck.card(code), ctx.deck, light))
+        except Exception as exc:  # noqa: BLE001 -- name the card whose face failed
+            raise CardFailed(code, f"{type(exc).__name__}: {exc}") from exc
     return drawn[code, light]
+
+
+class CardFailed(Exception):
+    """Drawing or rendering one card's face failed; `code` names the card ("back" for the back).
+
+    Built from strings only, so a worker process can raise it and the build still names the card."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(code, message)
+        self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"card '{self.code}': {self.message}"
 
 
 def chars(ctx: BuildContext) -> str:
