@@ -338,12 +338,21 @@ def wild_glyph(card: CardType) -> str:
 def wild_face(card: CardType, deck: Deck, light: bool = False) -> Face:
     bg, ink = interior(card, deck, light)
     items: list[Item] = [background(bg), *frame([c.rgb for c in deck.colours], bg), *light_marker(card, deck, light)]
-    items += corner(fitted_lines(card.name, 210, 130, 84, 175, INDEX_TOP, ink))
     glyph = wild_glyph(card)
+    label = fitted_lines(card.name, 210, 130, 84, 175, INDEX_TOP, ink)
+    if min(t.size for t in label) < MIN_TEXT:  # a long name: the corner shows the glyph instead
+        short = fitted_lines(glyph, 210, 130, 84, 175, INDEX_TOP, ink)
+        label = short if min(t.size for t in short) >= MIN_TEXT else label
+    items += corner(label)
     gsize = tf.fit_size(glyph, 300, 190, bold=True)
     items.append(Text(W / 2, 395, glyph, gsize, ink, bold=True))
     tsize = tf.fit_size(card.name, 560, 66, bold=True)
-    items.append(Text(W / 2, 505, card.name, tsize, ink, bold=True))
+    if tsize >= MIN_TEXT or " " not in card.name:
+        items.append(Text(W / 2, 505, card.name, tsize, ink, bold=True))
+    else:  # too long for one legible line: two lines, ending on the same baseline
+        size, lines = tf.fit_paragraph(card.name, 560, 2.3 * 66, 66, FIT_FLOOR, leading=1.15, bold=True)
+        items += [Text(W / 2, round(505 - (len(lines) - 1 - k) * size * 1.15, 2), line, size, ink, bold=True)
+                  for k, line in enumerate(lines)]
     items.append(Poly(rect(W / 2 - 120, 530, W / 2 + 120, 534), ink))
     items += paragraph(card.text, 95, 550, W - 95, 805, 46, ink)
     return Face(card.code, tuple(items))

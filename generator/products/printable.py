@@ -47,7 +47,11 @@ def _too_small(deck: Deck) -> list[tuple[Loc, str]]:
     for card in deck.cards:
         if any(_undrawable(getattr(card, f)) for f in ("name", "text")):
             continue
-        small = [t for t in face(card, deck).texts() if t.size < MIN_TEXT - 1e-6]
+        try:
+            drawn = face(card, deck)
+        except Exception:  # noqa: BLE001 -- a face that cannot be drawn is the build's to report, naming the card
+            continue
+        small = [t for t in drawn.texts() if t.size < MIN_TEXT - 1e-6]
         if not small:
             continue
         worst = min(small, key=lambda t: t.size)
