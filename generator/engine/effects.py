@@ -15,15 +15,19 @@ State. What it may read and write is what `Turn` has, and everything it writes t
   (players to pass over when this turn ends); and the hands, `hands[seat]` (lists of card
   indices: cards move between hands, or from the draw pile with `draw(seat)`; none may appear
   or vanish);
-- read only (assigning raises AttributeError): `seat` (who played the card), `played`
-  (cards played this turn, this one included), `out` (per seat), `players`, `options`,
-  `target`, `START`, `rng` (the game's RNG, for anything random);
+- read only: `seat` (who played the card), `played` (cards played this turn, this one
+  included) and `hands` (the list itself; the hands in it may change): the loop checks them
+  when the rule returns and raises AttributeError naming the rule if one was reassigned;
+  `out` (per seat), `players`, `options`, `target`, `START` and `rng` (the game's RNG, for
+  anything random) raise AttributeError at once when assigned;
 - helpers: `draw(seat)` (R4.1, reshuffling if needed), `next_in(seat)`, `order_from(seat)`,
   `seats_in()`, all in the current `direction`.
 
-The loop fills `count`, `match`, `seat` and `played` before the call and takes `count` and
-`match` back after it; the other fields reach the State directly. One `Turn` per State is
-reused, so a wild costs a handful of attribute writes, and number cards nothing.
+The loop makes a `Turn` for each wild played (six fields) and takes `count` and `match` back
+after the rule; the other fields reach the State directly. A wild costs one small object and a
+handful of attribute operations, and number cards nothing (benchmarks/README.md). The Turn
+refers to its State but the State never to a Turn, so a finished game is freed at once rather
+than left to the cycle collector.
 """
 
 from __future__ import annotations
@@ -40,31 +44,17 @@ if TYPE_CHECKING:  # only for annotations: state.py imports this module
 class Turn:
     """What a wild's rule may read and write while it resolves (see the module docstring)."""
 
-    __slots__ = ("count", "match", "_seat", "_played", "_state")
+    __slots__ = ("count", "match", "seat", "played", "hands", "_state")
 
-    def __init__(self, state: "State"):
+    def __init__(self, state: "State", count: int, match: int, seat: int, played: int):
         self._state = state
-        self.count = state.count  #: the count; the loop checks what the rule leaves here
-        self.match = state.match  #: the match target (card index or START)
-        self._seat = state.turn
-        self._played = state.played
+        self.count = count  #: the count; the loop checks what the rule leaves here
+        self.match = match  #: the match target (card index or START)
+        self.seat = seat  #: read only: the seat that played the wild
+        self.played = played  #: read only: cards played this turn, the wild included (2: a Play 2 turn's second)
+        self.hands = state.hands  #: read only: every seat's hand (change the hands, not the list)
 
     # --- read only ------------------------------------------------------------------
-    @property
-    def seat(self) -> int:
-        """The seat that played the wild."""
-        return self._seat
-
-    @property
-    def played(self) -> int:
-        """Cards played this turn, the wild included (2 for the second play of a Play 2 turn)."""
-        return self._played
-
-    @property
-    def hands(self) -> list[list[int]]:
-        """Every seat's hand (change the hands, not this list's length)."""
-        return self._state.hands
-
     @property
     def out(self) -> tuple[bool, ...]:
         return tuple(self._state.out)
@@ -130,12 +120,15 @@ class Turn:
         self._state.draw_card(seat)
 
     def next_in(self, seat: int) -> int:
+        """The next seat still in after `seat`, in the current direction."""
         return self._state.next_in(seat)
 
     def order_from(self, seat: int) -> list[int]:
+        """Seats still in, in order of play, from `seat`."""
         return self._state.order_from(seat)
 
     def seats_in(self) -> list[int]:
+        """Seats still in, ascending."""
         return self._state.seats_in()
 
 

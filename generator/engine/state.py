@@ -86,7 +86,7 @@ class State:
         "game", "_rng", "_rng_skip", "seed", "hands", "_pile", "_srng", "_sfin", "discard", "in_play", "count", "match",
         "direction", "turn", "out", "out_order", "n_in", "winner", "done", "stopped", "turns", "drawn", "played", "play2",
         "play2_next", "to_skip", "gave", "owed", "invert", "sixteen_by", "last_penalty", "last_count", "penalties", "history",
-        "_legal", "_n", "_teams", "_speed", "_turn",
+        "_legal", "_n", "_teams", "_speed",
     )
 
     def __init__(self, game, rng: random.Random | None, seed: int, hands: list[list[int]], draw: list[int], *, turn: int = 0,
@@ -144,8 +144,6 @@ class State:
         self._legal: list[Action] | None = None
         self._teams = game.options.teams
         self._speed = game.options.speed_seconds is not None
-        #: What a wild's rule sees of the turn (effects.py): one, reused for every wild played.
-        self._turn = Turn(self)
 
     @property
     def rng(self) -> random.Random:
@@ -341,9 +339,10 @@ class State:
                     else:  # R6: a wild's effect resolves before the count is checked (the contract: effects.Turn)
                         if self.invert and not itw:
                             self.invert = False
-                        t = self._turn
-                        t.count, t.match, t._seat, t._played = count, match, me, played
+                        t = Turn(self, count, match, me, played)
                         effect_fn[card](t, effect_param[card], action.arg)
+                        if t.seat != me or t.played != played or t.hands is not hands:
+                            self._broken_contract(card, t)
                         count, sfin, step = t.count, self._sfin, next_seat[self.direction]
                         match = card if wst and t.match == match else t.match
                     if play2:
@@ -485,6 +484,12 @@ class State:
     #: which take their actions from that list. It is the rules loop itself: no extra call per decision.
     advance = _run
 
+    def _broken_contract(self, card: int, t: Turn) -> None:
+        """A wild's rule reassigned a read-only field of its Turn (effects.py): say which rule and field."""
+        name = self.game.effect_name[card]
+        field = "seat" if t.seat != self.turn else "hands" if t.hands is not self.hands else "played"
+        raise AttributeError(f"the rule of effect '{name}' assigned turn.{field}, which is read only (generator/engine/effects.py)")
+
     def _plays(self, cards: list[int], me: int, played: int) -> list[Action]:
         """The legal plays of `me`'s distinct cards, naming seats (Steal, Trade, Re-Deal); Teams: the gives."""
         game = self.game
@@ -541,7 +546,6 @@ class State:
         new.owed = list(self.owed)
         new.history = list(self.history)
         new.penalties = list(self.penalties)
-        new._turn = Turn(new)
         return new
 
     # --- helpers (effects reach them through effects.Turn) ----------------------------------

@@ -85,17 +85,27 @@ def test_a_rule_cannot_write_what_the_contract_does_not_hold(deck):
     def writes_played(turn: Turn, param, arg):
         turn.played = 0  # read only
 
-    for name, fn in (("writes_turn", writes_turn), ("writes_played", writes_played)):
+    def writes_hands(turn: Turn, param, arg):
+        turn.hands = [[], [], []]  # read only (the hands in it may change, not the list)
+
+    def writes_out(turn: Turn, param, arg):
+        turn.out = (True, False, False)  # read only
+
+    cases = (("writes_turn", writes_turn, "'Turn' object has no attribute 'turn'"),
+             ("writes_played", writes_played, "the rule of effect 'writes_played' assigned turn.played, which is read only"),
+             ("writes_hands", writes_hands, "the rule of effect 'writes_hands' assigned turn.hands, which is read only"),
+             ("writes_out", writes_out, "has no setter"))
+    for name, fn, message in cases:
         with temporary_effect(_entry(name), fn):
             state = from_position(with_effect(deck, "REV", name), _position())
-            with pytest.raises(AttributeError):
+            with pytest.raises(AttributeError, match=message):
                 state.apply("play REV")
 
 
 def test_a_rule_sees_only_the_fields_of_turn():
-    # the only values a rule can assign: count and match (written back), and the slots behind the
-    # read-only `seat` and `played`, which the loop fills; everything else goes through a property
-    assert set(Turn.__slots__) == {"count", "match", "_seat", "_played", "_state"}
+    # the values a rule holds: count and match (written back), seat, played and hands (the loop
+    # checks they were not reassigned); everything else is a property or a helper method
+    assert set(Turn.__slots__) == {"count", "match", "seat", "played", "hands", "_state"}
     writable = {name for name, value in vars(Turn).items() if isinstance(value, property) and value.fset}
     assert writable == {"direction", "invert", "play2_next", "to_skip"}
 
