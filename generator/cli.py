@@ -10,6 +10,7 @@ import sys
 
 from generator import __version__
 from generator.commands import crash
+from generator.workers import interrupted_status, stop_signals
 
 #: Command modules under generator/commands/, in the order `--help` lists them.
 COMMANDS = ("validate", "build", "diff", "schema", "scenario", "replay", "simulate", "report", "sweep", "play",
@@ -71,6 +72,15 @@ class _CheckedOutput:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; SIGTERM stops it as Ctrl-C does (exit 143 instead of 130)."""
+    with stop_signals():
+        status = _main(argv)
+        if status == 130:
+            status = interrupted_status()
+        return status
+
+
+def _main(argv: list[str] | None) -> int:
     stdout = sys.stdout
     if stdout is not None:
         sys.stdout = _CheckedOutput(stdout)

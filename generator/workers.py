@@ -1,48 +1,151 @@
-"""Worker processes for long runs (simulate, report): a bounded window of jobs, clean Ctrl-C.
+"""Worker processes for long runs (simulate, report, the build's rendering), and the one way
+the project stops on a signal.
 
-Workers ignore SIGINT; the parent turns Ctrl-C into KeyboardInterrupt, cancels the jobs not
-yet started and terminates the workers at once, so no worker prints a traceback and nothing
-waits for queued work.
+The signal story: Ctrl-C (SIGINT) and SIGTERM (what `timeout`, CI runners and service managers
+send) both become KeyboardInterrupt in the main process (`stop_signals()`, installed by the
+CLI), so every command cleans up the same way; the CLI exits 130 after SIGINT and 143 after
+SIGTERM (128 + the signal's number). Workers ignore both, leaving them to the parent, which
+cancels the jobs not yet started and kills the workers at once, so no worker prints a traceback
+and nothing waits for queued work. A worker also dies with its parent however the parent ends,
+SIGKILL included: on Linux the kernel sends it SIGKILL (PR_SET_PDEATHSIG), elsewhere a thread
+in the worker watches for the parent to go.
 """
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import threading
+import time
 from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+#: The signals that stop a command as Ctrl-C does.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+_received: list[int] = []  #: stop signals this process has received since stop_signals() began
 
 
-def _worker_start(initializer: Callable[..., None] | None, initargs: tuple) -> None:
-    """First thing in a worker process: Ctrl-C is the parent's to handle (it stops the workers)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if initializer is not None:
-        initializer(*initargs)
+def _stop(signum: int, frame: object) -> None:
+    """The handler of SIGTERM (and of SIGINT, as Python's own): stop as Ctrl-C does."""
+    _received.append(signum)
+    raise KeyboardInterrupt
+
+
+def _ours(handler: object) -> bool:
+    return handler is signal.default_int_handler or handler is _stop
 
 
 @contextmanager
-def interrupts_held(*, reraise: bool = True) -> Iterator[None]:
-    """Hold Ctrl-C back until the block is done, then raise it (`reraise`) or drop it.
+def stop_signals() -> Iterator[None]:
+    """While the block runs, SIGINT and SIGTERM both raise KeyboardInterrupt in the main thread.
 
-    Used while worker processes start (a worker forked meanwhile inherits the holding handler,
-    so a Ctrl-C to the whole process group is not a traceback there) and while a build moves
-    its files into place (dropped: the build then completes). Only the main thread may set
-    handlers; elsewhere, or inside another hold (SIGINT not Python's default), nothing changes.
+    The handlers in place before are put back afterwards (tests call the CLI in-process).
+    `stopped_by()` tells which signal it was.
     """
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    held: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    _received.clear()
+    previous = {s: signal.getsignal(s) for s in STOP_SIGNALS}
     try:
+        for s in STOP_SIGNALS:
+            if previous[s] in (signal.SIG_DFL, signal.default_int_handler):  # not when a caller chose to ignore it
+                signal.signal(s, _stop)
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
-    if held and reraise:
-        raise KeyboardInterrupt
+        for s, handler in previous.items():
+            if handler is not None:
+                signal.signal(s, handler)
+
+
+def stopped_by() -> int | None:
+    """The stop signal (SIGINT or SIGTERM) received last since stop_signals() began, if any."""
+    return _received[-1] if _received else None
+
+
+def interrupted_status() -> int:
+    """The exit status after a stop: 128 + the signal's number (130 after Ctrl-C, 143 after SIGTERM)."""
+    return 128 + (stopped_by() or signal.SIGINT)
+
+
+@contextmanager
+def interrupts_held(*, reraise: bool = True) -> Iterator[list[int]]:
+    """Hold Ctrl-C and SIGTERM back until the block is done, then raise KeyboardInterrupt
+    (`reraise`) or drop them. The block gets the list of the signals held so far.
+
+    Used while worker processes start (a worker forked meanwhile inherits the holding handler,
+    so a stop sent to the whole process group is not a traceback there) and while a build moves
+    its files into place (the move completes, then the build stops). Only the main thread may
+    set handlers; elsewhere, or inside another hold, nothing changes. SIGTERM is held only where
+    it already stops as Ctrl-C does (stop_signals()); otherwise it keeps its own meaning.
+    """
+    held: list[int] = []
+    if (threading.current_thread() is not threading.main_thread()
+            or not _ours(signal.getsignal(signal.SIGINT))):
+        yield held
+        return
+
+    def hold(signum: int, frame: object) -> None:
+        held.append(signum)
+
+    previous = {s: signal.signal(s, hold) for s in STOP_SIGNALS if _ours(signal.getsignal(s))}
+    try:
+        yield held
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    if held:
+        _received.extend(held)
+        if reraise:
+            raise KeyboardInterrupt
+
+
+# --- workers -------------------------------------------------------------------------------------
+
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """Make this (worker) process end when process `parent` does, even when it is SIGKILLed.
+
+    Linux: prctl(PR_SET_PDEATHSIG, SIGKILL), then a check that the parent did not already go
+    before that took effect. Elsewhere: a daemon thread that polls the parent's id.
+    """
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import ctypes.util
+
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+                if os.getppid() != parent:
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):
+            pass  # no libc to call: watch instead
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def worker_start(parent: int, initializer: Callable[..., None] | None = None, initargs: tuple = ()) -> None:
+    """First thing in a worker process: die with the parent, and leave Ctrl-C and SIGTERM to it
+    (it stops the workers)."""
+    die_with_parent(parent)
+    for s in STOP_SIGNALS:
+        signal.signal(s, signal.SIG_IGN)
+    if initializer is not None:
+        initializer(*initargs)
 
 
 class WorkerPool:
@@ -50,18 +153,21 @@ class WorkerPool:
 
     `map(fn, jobs)` yields the results in job order. Jobs are taken from `jobs` (any iterable,
     a generator is best) only as results are taken, so a run of any length holds at most
-    `window` jobs and results. Workers ignore SIGINT: a Ctrl-C, whether sent to the parent alone
-    or to the whole process group, raises KeyboardInterrupt in the parent only, and leaving the
-    `with` block early (on any exception) cancels the jobs not yet started and terminates the
-    workers at once instead of waiting for them.
+    `window` jobs and results. Workers ignore SIGINT and SIGTERM: a Ctrl-C or SIGTERM, whether
+    sent to the parent alone or to the whole process group, raises KeyboardInterrupt in the
+    parent only, and leaving the `with` block early (on any exception) cancels the jobs not yet
+    started and kills the workers at once instead of waiting for them. Workers die with the
+    parent even when it is killed outright (die_with_parent).
     """
 
     def __init__(self, workers: int, initializer: Callable[..., None] | None = None, initargs: tuple = (),
                  mp_context=None, window: int | None = None):
+        from concurrent.futures import ProcessPoolExecutor  # here: the CLI imports this module at start-up
+
         self.window = max(1, window or 4 * workers)
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp_context, initializer=_worker_start,
-                                         initargs=(initializer, initargs))
-        self._pending: deque[Future] = deque()
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp_context, initializer=worker_start,
+                                         initargs=(os.getpid(), initializer, initargs))
+        self._pending: deque["Future"] = deque()
         self._started = False
         self._drained = False
 
@@ -90,7 +196,14 @@ class WorkerPool:
         self._drained = True
 
     def _take(self) -> Any:
-        result = self._pending[0].result()  # still listed while waiting: finished() can collect it
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            result = self._pending[0].result()  # still listed while waiting: finished() can collect it
+        except BrokenProcessPool:
+            if stopped_by() is not None:  # a worker was killed by the same stop: it is the stop that counts
+                raise KeyboardInterrupt from None
+            raise
         self._pending.popleft()
         return result
 
@@ -100,11 +213,21 @@ class WorkerPool:
         return [f.result() for f in self._pending if f.done() and not f.cancelled() and f.exception() is None]
 
     def abort(self) -> None:
-        """Cancel the jobs not started and terminate the workers, without waiting for them."""
+        """Cancel the jobs not started and kill the workers, without waiting for their jobs.
+
+        SIGKILL, not SIGTERM: workers ignore SIGTERM (it is the parent's to handle) and hold
+        nothing that needs cleaning up. The dead workers are then reaped, so none is left as
+        a zombie for as long as the parent lives.
+        """
         processes = list((getattr(self._pool, "_processes", None) or {}).values())
         self._pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             try:
-                process.terminate()
+                process.kill()
             except (OSError, ValueError, AttributeError):
                 pass  # already gone
+        for process in processes:
+            try:
+                process.join(timeout=5)
+            except (OSError, ValueError, AttributeError, AssertionError):
+                pass

@@ -1,7 +1,8 @@
 """`county-uppy build`: write every product into the output folder, all or nothing.
 
 However a build fails, the output folder is left as it was, with a one-line message:
-exit 2 when a file cannot be written, 1 when a product fails, 130 on Ctrl-C.
+exit 2 when a file cannot be written or another build is writing into the folder, 1 when a
+product fails, 130 on Ctrl-C (143 on SIGTERM, which stops a build the same way).
 """
 
 from __future__ import annotations
@@ -22,8 +23,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("build", help="write cards, print sheets, rulebook and deck.json into output/",
                        description="Build every product of the manifest into the output folder.")
     p.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
-    p.add_argument("--edition", action="append", default=[], metavar="KEY", help="also build print files for this edition (repeatable)")
-    p.add_argument("--paper", action="append", choices=("letter", "a4"), default=[], help="paper size of the print sheets (default: both)")
+    p.add_argument("--edition", action="append", default=[], metavar="KEY",
+                   help="also build print files for this edition, this time only (repeatable; "
+                        "cards.yaml's build: editions: are built every time)")
+    p.add_argument("--paper", action="append", choices=("letter", "a4"), default=[],
+                   help="paper size of the print sheets (default: cards.yaml's build: papers:, else both)")
     p.add_argument("--only", action="append", default=[], metavar="PRODUCT", help=f"build only these products: {', '.join(PRODUCTS)} (repeatable)")
     p.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: one per core)")
     p.add_argument("--pod", action="append", choices=("tgc", "mpc", "dtc"), default=[],
@@ -64,8 +68,8 @@ def parse_offset(text: str) -> tuple[float, float] | str:
 
 def run(args: argparse.Namespace) -> int:
     # lazy: start-up (reportlab, Pillow, jinja2)
-    from generator.products.build import BuildContext, ProductFailed, build
-    from generator.products.outputs import PartlyWritten  # lazy: start-up
+    from generator.products.build import (BuildContext, FolderBusy, InterruptedAfterCommit, JournalError,
+                                          PartlyWritten, ProductFailed, build)
     from generator.products.rendered import CardFailed  # lazy: start-up
 
     try:
@@ -99,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.gutter <= MAX_GUTTER_MM:  # also rejects nan
         print(f"county-uppy build: --gutter must be 0..{MAX_GUTTER_MM:g} mm, not {args.gutter:g}", file=sys.stderr)
         return 2
-    papers = tuple(args.paper) or ("letter", "a4")
+    papers = tuple(dict.fromkeys(args.paper)) or deck.build.papers  # cards.yaml's build: papers:, else both
     for paper in papers:
         try:
             sheets.grid(paper, args.gutter, args.duplex, offset)
@@ -110,13 +114,26 @@ def run(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         print(escape(f"county-uppy build: {out} exists and is not a folder"), file=sys.stderr)
         return 2
-    ctx = BuildContext(deck, out, Path(args.manifest), tuple(args.edition), papers,
+    # the manifest's build: section says what every build makes; --edition adds to it for this build only
+    editions = tuple(dict.fromkeys([*deck.build.editions, *args.edition]))
+    ctx = BuildContext(deck, out, Path(args.manifest), editions, papers,
                        args.jobs, progress=is_terminal(), pod=tuple(dict.fromkeys(args.pod)) or ("tgc", "mpc", "dtc"),
                        tts_url=args.tts_url, gutter=args.gutter, duplex=args.duplex, back_offset=offset,
-                       ink_saver=args.ink_saver)
+                       ink_saver=args.ink_saver, tell=lambda line: print(line, file=sys.stderr, flush=True))
     unchanged = f"nothing in {out} was changed"
     try:
         artifacts = build(ctx, only)
+    except FolderBusy as err:
+        print(f"county-uppy build: {err}", file=sys.stderr)
+        return 2
+    except JournalError as err:
+        print(f"county-uppy build: {out} holds an unfinished build's journal that cannot be used: {err}",
+              file=sys.stderr)
+        return 2
+    except InterruptedAfterCommit:
+        print(f"county-uppy build: interrupted while the new files were moved into {out}; the move was completed, "
+              f"so {out} holds the new build", file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
         print(f"county-uppy build: interrupted; {unchanged}", file=sys.stderr)
         return 130

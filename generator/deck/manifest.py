@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from generator.deck import shape
 from generator.deck.effects import CATALOGUE, param_problem
-from generator.deck.model import KINDS, PLAYING_KINDS, CardSet, CardType, Colour, Deck, Edition, Effect, GameParams
+from generator.deck.model import (KINDS, PLAYING_KINDS, BuildSettings, CardSet, CardType, Colour, Deck, Edition, Effect,
+                                  GameParams)
 from generator.deck.problems import InputError, Problem, char_name, suggest
 from generator.deck.yaml_source import Loc, Source, parse, read
 
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
     from generator.deck import schema
 
 SECTIONS = shape.SECTIONS
+#: Sections a manifest may leave out.
+OPTIONAL_SECTIONS = shape.OPTIONAL_SECTIONS
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
 #: Card values print in a corner index: at most three digits. A range makes at most MAX_RUN card types.
 MAX_VALUE, MAX_RUN = 999, 100
@@ -82,21 +85,23 @@ class _Checker:
     # --- structure ---------------------------------------------------------------
     def deck(self) -> Deck:
         data = self.src.data
+        required = [k for k in SECTIONS if k not in OPTIONAL_SECTIONS]
         if not isinstance(data, dict):
-            self.fail((), f"the top level must be a mapping with the keys {', '.join(SECTIONS)}, not {_what(data)}")
+            self.fail((), f"the top level must be a mapping with the keys {', '.join(required)}, not {_what(data)}")
             raise InputError(self.problems)
         for key in data:
             if key not in SECTIONS:
                 self.fail((key,), f"unknown key '{key}'{suggest(key, SECTIONS)}", key=True)
-        for key in SECTIONS:
+        for key in required:
             if key not in data:
-                self.fail((), f"missing key '{key}' (the manifest needs {', '.join(SECTIONS)})")
+                self.fail((), f"missing key '{key}' (the manifest needs {', '.join(required)})")
         game = self.typed(("game",), data.get("game"), "GameEntry")
         colours = self.typed_list("colours", data, "ColourEntry")
         sets = self.typed_list("sets", data, "SetEntry")
         self.text_characters((), data)
         cards = self.typed_list("cards", data, "CardEntry")
         editions = self.typed_list("editions", data, "EditionEntry")
+        build = self.typed(("build",), data.get("build"), "BuildEntry") if "build" in data else None
 
         params = self.game_params(game)
         colour_objs = self.colours(colours)
@@ -104,10 +109,12 @@ class _Checker:
         card_types = self.cards(cards, colour_objs, set_objs, params)
         self.sizes(card_types)
         edition_objs = self.editions(editions, card_types, set_objs)
+        settings = self.build_settings(build, [e.key for _, e in editions])
         if self.problems:
             raise InputError(self.problems)
         assert params is not None
-        deck = Deck(params, tuple(colour_objs.values()), tuple(set_objs.values()), tuple(card_types), tuple(edition_objs))
+        deck = Deck(params, tuple(colour_objs.values()), tuple(set_objs.values()), tuple(card_types), tuple(edition_objs),
+                    settings)
         missed = [
             self.src.at(("editions", i, "expect"), f"edition '{e.key}' has {n} playing cards, but expect says {e.expect}")
             for i, e in enumerate(deck.editions)
@@ -266,6 +273,21 @@ class _Checker:
         if game.players.min < 2:
             self.fail(("game", "players", "min"), "County Uppy needs at least 2 players")
         return GameParams(game.name, game.target, game.hand_size, game.players.min, game.players.max)
+
+    def build_settings(self, entry: schema.BuildEntry | None, editions: list[str]) -> BuildSettings:
+        """The manifest's `build:` section: editions always built must exist, each listed once."""
+        if entry is None:
+            return BuildSettings()
+        seen: set[str] = set()
+        for j, key in enumerate(entry.editions):
+            if key in seen:
+                self.fail(("build", "editions", j), f"edition '{key}' is listed twice")
+            elif editions and key not in editions:
+                self.fail(("build", "editions", j), f"unknown edition '{key}'{suggest(key, editions)}; "
+                          f"choose from {', '.join(editions)}")
+            seen.add(key)
+        papers = tuple(dict.fromkeys(entry.papers)) if entry.papers else BuildSettings.papers
+        return BuildSettings(tuple(dict.fromkeys(entry.editions)), papers)
 
     def colours(self, entries: list[tuple[int, schema.ColourEntry]]) -> dict[str, Colour]:
         out: dict[str, Colour] = {}

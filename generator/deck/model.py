@@ -88,6 +88,14 @@ class GameParams:
 
 
 @dataclass(frozen=True)
+class BuildSettings:
+    """What a plain `county-uppy build` makes besides the complete set (the manifest's `build:`)."""
+
+    editions: tuple[str, ...] = ()  #: editions whose own print files every build makes
+    papers: tuple[str, ...] = ("letter", "a4")  #: paper sizes of the print sheets
+
+
+@dataclass(frozen=True)
 class Deck:
     """The whole validated manifest."""
 
@@ -96,6 +104,7 @@ class Deck:
     sets: tuple[CardSet, ...]
     cards: tuple[CardType, ...]
     editions: tuple[Edition, ...]
+    build: BuildSettings = BuildSettings()
     _by_code: Mapping[str, CardType] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:

@@ -92,12 +92,20 @@ class EditionEntry(_Strict):
     expect: StrictInt | None = Field(None, ge=0, description="the playing-card count the designer expects")
 
 
+class BuildEntry(_Strict):
+    editions: list[str] = Field(default_factory=list,
+                                description="editions whose own print files every `county-uppy build` makes (keys)")
+    papers: list[Literal["letter", "a4"]] | None = Field(None, min_length=1,
+                                                         description="paper sizes of the print sheets (default: both)")
+
+
 class Manifest(_Strict):
     game: GameEntry
     colours: list[ColourEntry] = Field(min_length=1)
     sets: list[SetEntry] = Field(min_length=1)
     cards: list[CardEntry] = Field(min_length=1)
     editions: list[EditionEntry] = Field(min_length=1)
+    build: BuildEntry | None = Field(None, description="what a plain `county-uppy build` makes besides the complete set")
 
 
 def json_schema() -> str:

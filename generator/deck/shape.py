@@ -34,7 +34,10 @@ COLOUR_NAME, COLOUR_CODE, PRINT_HEX = r"[a-z][a-z-]*", r"[A-Z]", r"#[0-9A-Fa-f]{
 SET_KEY, EDITION_KEY = r"[a-z][a-z0-9-]*", r"[a-z0-9][a-z0-9-]*"
 
 #: The top-level sections, in the order the manifest lists them.
-SECTIONS = ("game", "colours", "sets", "cards", "editions")
+SECTIONS = ("game", "colours", "sets", "cards", "editions", "build")
+#: Sections a manifest may leave out.
+OPTIONAL_SECTIONS = ("build",)
+PAPERS = ("letter", "a4")
 
 Check = Callable[[Any], bool]
 
@@ -93,6 +96,7 @@ FIELDS: dict[str, dict[str, tuple[Check, Any]]] = {
                      "description": (_text(max_length=MAX_DESCRIPTION), ""),
                      "include": (_list_of(lambda v: build("Filter", v) is not None, 1), REQUIRED),
                      "expect": (_optional(_int(0)), None)},
+    "BuildEntry": {"editions": (_list_of(_STR), []), "papers": (_optional(_list_of(_one_of(PAPERS), 1)), None)},
 }
 #: Fields holding nested models, built as records too.
 _NESTED = {("GameEntry", "players"): "Players", ("EditionEntry", "include"): "Filter"}

@@ -3,21 +3,31 @@
 Each product is a function `(BuildContext) -> list[Artifact]` in PRODUCTS; renderers register
 theirs here. Products are built in order; `--only` picks some of them by name.
 
-A build writes into a staging folder inside the output folder (ctx.out points there while it
-runs). Only when every product asked for has succeeded are the new files moved into the output
-folder, one rename each, build.json last; if anything fails, the output folder is left exactly
-as it was and the staging folder is removed.
+A build holds the output folder's lock from start to end (a second build into the same folder
+stops with FolderBusy naming this one's PID) and writes into a staging folder inside the output
+folder (ctx.out points there while it runs). Only when every product asked for has succeeded are
+the new files moved into the output folder, through a commit journal that makes the move
+all-or-nothing even if the process is killed half-way (outputs.py, journal.py), build.json last;
+if anything fails, the output folder is left exactly as it was and the staging folder is removed.
+
+The output folder mirrors the manifest (mirror.py): files an earlier build made that this one
+does not are removed in the same commit; with `--only`, the other products' files stay listed.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Callable
 
 from generator.products.cards import build_cards
+from generator.products import mirror
 from generator.products.changes import deck_document, write_changes
 from generator.products.context import BuildContext
-from generator.products.outputs import Artifact, PartlyWritten, Staging, json_bytes, write_artifact
+from generator.products.folder_lock import FolderBusy
+from generator.products.journal import JournalError
+from generator.products.outputs import (Artifact, InterruptedAfterCommit, PartlyWritten, Staging, json_bytes,
+                                        write_artifact)
 from generator.products.pod import build_pod
 from generator.products.print_and_play import build_print
 from generator.products.rulebook.page import build_rulebook
@@ -25,6 +35,9 @@ from generator.products.tts import build_tts
 from generator.workers import interrupts_held
 
 BUILD_JSON = "build.json"
+
+__all__ = ["BUILD_JSON", "PRODUCTS", "BuildContext", "FolderBusy", "InterruptedAfterCommit", "JournalError",
+           "PartlyWritten", "ProductFailed", "build"]
 
 
 class ProductFailed(Exception):
@@ -57,34 +70,55 @@ PRODUCTS: dict[str, Product] = {
 def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
     """Build the chosen products (all by default) and write build.json last, all or nothing.
 
-    Raises ProductFailed when a product raises, OSError when a file cannot be written, and lets
-    KeyboardInterrupt through; in every case the output folder is as it was before.
+    Returns the files this build made. Raises FolderBusy when another build holds the output
+    folder, ProductFailed when a product raises, OSError when a file cannot be written, and lets
+    KeyboardInterrupt through; in every case the output folder is as it was before. A stop
+    (Ctrl-C, SIGTERM) that comes while the files move into place waits for the move to finish
+    and is then raised as InterruptedAfterCommit: the output folder holds the new build.
+    Lines for the user (files removed, files left alone) are added to ctx.notes; the line saying a
+    killed build's commit was finished first goes to ctx.tell.
     """
     started = time.perf_counter()
     dest = ctx.out
-    staging = Staging(dest)
+    staging = Staging(dest)  # takes the folder's lock; finishes a killed build's commit first
+    if staging.recovered:
+        (ctx.tell or ctx.notes.append)(staging.recovered)
     ctx.staging, ctx.out = staging, staging.files
+    committed = False
     try:
         artifacts: list[Artifact] = []
         ctx.shared["products"] = tuple(n for n in PRODUCTS if not only or n in only)  # so shared work fits the build
         for name, product in PRODUCTS.items():
             if not only or name in only:
                 try:
-                    artifacts.extend(product(ctx))
+                    made = product(ctx)
                 except Exception as err:
                     raise ProductFailed(name, staging.public_error(err) if isinstance(err, OSError) else err) from err
-        artifacts.append(write_changes(ctx, artifacts, BUILD_JSON))  # against the previous build, still in place
-        artifacts.sort(key=lambda a: a.path)
-        record = {"artifacts": [a.as_json() for a in artifacts], "seconds": round(time.perf_counter() - started, 3)}
+                artifacts.extend(dataclasses.replace(a, product=name) for a in made)
+        built = {name for name in PRODUCTS if not only or name in only}
+        plan = mirror.plan(dest, artifacts, built, BUILD_JSON, partial=bool(only))
+        changes = write_changes(ctx, [*artifacts, *plan.carried], BUILD_JSON)  # against the previous build, still in place
+        artifacts.append(changes)
+        plan.remove = [r for r in plan.remove if r != changes.path]
+        listed = sorted([*artifacts, *plan.carried], key=lambda a: a.path)
+        record = {"artifacts": [a.as_json() for a in listed], "seconds": round(time.perf_counter() - started, 3)}
         write_artifact(ctx.out, BUILD_JSON, json_bytes(record), "json")
-        with interrupts_held(reraise=False):
-            staging.commit(last=(BUILD_JSON,))
+        with interrupts_held():  # a stop now waits until the files are in place
+            staging.commit(last=(BUILD_JSON,), remove=tuple(plan.remove))
+            committed = True
             store = ctx.shared.get("cache")  # the face cache (rendered.cache): its new entries, its pruning
             if store is not None:
                 store.commit()
+        ctx.notes.extend(mirror.messages(plan, dest, tuple(e.key for e in ctx.deck.editions)))
     except PartlyWritten:
-        Staging.active.pop(staging.files, None)
-        raise  # its staging folder holds the previous files that could not be put back: keep it
+        staging.keep_for_roll_forward()  # the journal names its staging folder: the next build finishes the move
+        raise
+    except KeyboardInterrupt:
+        if not committed:
+            staging.discard()
+            raise
+        staging.close()
+        raise InterruptedAfterCommit() from None
     except OSError as err:
         staging.discard()
         mapped = staging.public_error(err)
@@ -99,4 +133,5 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
     finally:
         ctx.shared.pop("cache", None)  # it points into the staging folder
         ctx.out, ctx.staging = dest, None
+    artifacts.sort(key=lambda a: a.path)
     return artifacts

@@ -28,6 +28,9 @@ class BuildContext:
     ink_saver: bool = False  #: light backs and light chaos interiors on the print sheets (--ink-saver)
     shared: dict = field(default_factory=dict)  #: work products share within one build (rendered faces)
     notes: list[str] = field(default_factory=list)  #: lines to print after the build
+    #: where a line goes that must be told at once, whatever then happens (a killed build's commit
+    #: finished before this build began); None: into notes
+    tell: Callable[[str], None] | None = None
     staging: Staging | None = None  #: the build's staging folder while build() runs
 
     @property

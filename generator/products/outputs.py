@@ -1,5 +1,5 @@
-"""Writing build products: atomic writes, the staging folder a build commits from, and the
-build.json artifact list."""
+"""Writing build products: atomic writes, the staging folder a build commits from (under the
+output folder's lock, through the commit journal), and the build.json artifact list."""
 
 from __future__ import annotations
 
@@ -13,12 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generator.products import journal
+from generator.products.folder_lock import FolderLock
+from generator.products.journal import STAGING_PREFIX
 from generator.workers import interrupts_held
 
-KINDS = ("pdf", "png", "html", "json", "tts")
+__all__ = ["Artifact", "KINDS", "PartlyWritten", "STAGING_PREFIX", "Staging", "json_bytes", "write_artifact",
+           "write_atomic"]
 
-#: Name prefix of a build's private folder inside OUT; it is gone when the build ends.
-STAGING_PREFIX = ".county-uppy-staging-"
+KINDS = ("pdf", "png", "html", "json", "tts")
 
 
 @dataclass(frozen=True)
@@ -30,9 +33,13 @@ class Artifact:
     cards: int = 0
     pages: int = 0
     sha256: str = ""
+    product: str = ""  #: the product that made it (build.py's PRODUCTS), so that `--only` keeps the others' files
 
     def as_json(self) -> dict[str, Any]:
-        return {"path": self.path, "kind": self.kind, "cards": self.cards, "pages": self.pages, "sha256": self.sha256}
+        record = {"path": self.path, "kind": self.kind, "cards": self.cards, "pages": self.pages, "sha256": self.sha256}
+        if self.product:
+            record["product"] = self.product
+        return record
 
 
 def write_atomic(path: Path, data: bytes) -> str:
@@ -77,7 +84,14 @@ def write_artifact(out: Path, rel: str, data: bytes, kind: str, cards: int = 0, 
 # --- staging: all of a build or none of it ------------------------------------------------------
 
 class PartlyWritten(Exception):
-    """Moving a build into OUT failed half-way and the files already moved could not all be put back."""
+    """Moving a build into OUT failed half-way and the files already moved could not all be put back.
+
+    The commit journal stays in OUT, so the next build into OUT finishes the move first."""
+
+
+class InterruptedAfterCommit(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM came while the new files were moved into place: the move was completed
+    (OUT holds the new build) and then the build stopped."""
 
 
 def make_dirs(folder: Path) -> list[Path]:
@@ -142,13 +156,17 @@ def _same_file(new: Path, old: Path) -> bool:
 
 
 class Staging:
-    """A build's private folder inside OUT (`OUT/.county-uppy-staging-<random>/`).
+    """A build's private folder inside OUT (`OUT/.county-uppy-staging-<random>/`), and OUT's lock.
 
+    Creating one takes OUT's lock (FolderLock: a second build exits with FolderBusy naming the
+    holder's PID), finishes a commit a killed build left half-done (journal.roll_forward; the
+    line to tell is in `recovered`) and removes staging folders killed builds left behind.
     Products write into `files`, laid out as OUT is; the face cache writes its new entries into
     `cache`. Nothing in OUT changes until `commit()`, which moves every new or changed file into
-    OUT with one os.replace each, `last` ones at the end. Should one of those renames fail, the
-    files already moved are put back, so OUT is as it was. `discard()` throws the staging folder
-    away (and OUT itself when this build created it); `close()` removes it after a commit.
+    OUT through the commit journal (journal.py), `last` ones at the end, and removes the files
+    the build no longer makes. Should a rename fail, the files already moved are put back, so
+    OUT is as it was. `discard()` throws the staging folder away (and OUT itself when this build
+    created it); `close()` removes it after a commit. Both let the lock go.
     """
 
     #: staging folders of the builds running in this process, by their `files` folder
@@ -158,7 +176,13 @@ class Staging:
         self.dest = dest
         self._times = _times(dest)
         self._made = make_dirs(dest)
+        self.lock: FolderLock | None = None
+        self.recovered: str | None = None  #: the line that says a killed build's commit was finished
         try:
+            self.lock = FolderLock(dest)
+            self.recovered = journal.roll_forward(dest)
+            if journal.remove_stale(dest) or self.recovered:
+                self._times = None  # OUT did change: its times are not to be put back
             self.root = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=dest))
             self.files = self.root / "out"
             self.cache = self.root / "cache"
@@ -166,11 +190,20 @@ class Staging:
             self.files.mkdir()
             Staging.active[self.files] = self
         except OSError as err:
-            remove_dirs(self._made)
+            self._let_go()
             raise OSError(err.errno, err.strerror or str(err), str(dest)) from err
         except BaseException:
-            remove_dirs(self._made)
+            self._let_go()
             raise
+
+    def _let_go(self) -> None:
+        """Release the lock and remove the folders this build created (only those still empty)."""
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
+        remove_dirs(self._made)
+        if self._times is not None:  # the staging folder came and went: OUT's own times too are as they were
+            _set_times(self.dest, self._times)
 
     def write(self, rel: str, data: bytes) -> str:
         """Stage `data` as OUT/rel; return its sha256.
@@ -214,50 +247,76 @@ class Staging:
         rels.sort(key=lambda r: (r in last, r))
         return [r for r in rels if not _same_file(self.files / r, self.dest / r)]
 
-    def commit(self, last: tuple[str, ...] = ()) -> list[str]:
-        """Move the new and changed files into OUT; return their relative paths.
+    def commit(self, last: tuple[str, ...] = (), remove: tuple[str, ...] = ()) -> list[str]:
+        """Move the new and changed files into OUT and remove the files in `remove`; return the
+        relative paths moved.
 
-        An unchanged file is not replaced, so its modification time keeps meaning something.
+        All or nothing, even when the process is killed half-way: see journal.py. An unchanged
+        file is not replaced, so its modification time keeps meaning something.
         """
-        with interrupts_held(reraise=False):
-            rels = self.changed(last)
-            done: list[tuple[str, bool]] = []
-            made: list[Path] = []
-            times: dict[Path, tuple[int, int]] = {}  # folders' times before a rename changed them
-            try:
-                for rel in rels:
-                    target = self.dest / rel
-                    for folder in (target.parent, *target.parent.parents):
-                        if folder not in times and (t := _times(folder)) is not None:
-                            times[folder] = t
-                        if folder == self.dest:
-                            break
-                    made += make_dirs(target.parent)
-                    kept = os.path.lexists(target)
-                    if kept:  # keep the old file aside (a second name for it) until every rename is done
-                        backup = self._old / rel
-                        backup.parent.mkdir(parents=True, exist_ok=True)
-                        try:
-                            os.link(target, backup, follow_symlinks=False)
-                        except OSError:
-                            shutil.copy2(target, backup, follow_symlinks=False)
-                    os.replace(self.files / rel, target)
-                    done.append((rel, kept))
-            except BaseException as err:
-                self._undo(done, made, times, err)
-                raise
+        rels = self.changed(last)
+        gone = [r for r in remove if os.path.lexists(self.dest / r) and r not in rels]
+        if not rels and not gone:
             return rels
+        journal.sync_tree(self.files)  # the new files are on disk before the journal says they are the build
+        record = journal.write(self.dest, self.root, rels, gone)
+        done: list[tuple[str, str, bool]] = []
+        made: list[Path] = []
+        times: dict[Path, tuple[int, int]] = {}  # folders' times before a rename changed them
+        touched: set[Path] = {self.dest}
+        try:
+            for rel in gone:  # aside into the staging folder, to be put back should a rename fail
+                target, aside = self.dest / rel, self._old / rel
+                self._note_times(target, times)
+                aside.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(target, aside)
+                done.append(("remove", rel, True))
+                touched.add(target.parent)
+            for rel in rels:
+                target = self.dest / rel
+                self._note_times(target, times)
+                made += make_dirs(target.parent)
+                kept = os.path.lexists(target)
+                if kept:  # keep the old file aside (a second name for it) until every rename is done
+                    backup = self._old / rel
+                    backup.parent.mkdir(parents=True, exist_ok=True)
+                    try:
+                        os.link(target, backup, follow_symlinks=False)
+                    except OSError:
+                        shutil.copy2(target, backup, follow_symlinks=False)
+                os.replace(self.files / rel, target)
+                done.append(("move", rel, kept))
+                touched.add(target.parent)
+            journal.sync_folders(sorted(touched))
+        except BaseException as err:
+            self._undo(done, made, times, err)
+            journal.finish(record)  # OUT is as it was: there is nothing to roll forward
+            raise
+        journal.finish(record)
+        remove_empty_folders(self.dest, gone)
+        return rels
 
-    def _undo(self, done: list[tuple[str, bool]], made: list[Path], times: dict[Path, tuple[int, int]],
+    def _note_times(self, target: Path, times: dict[Path, tuple[int, int]]) -> None:
+        for folder in (target.parent, *target.parent.parents):
+            if folder not in times and (t := _times(folder)) is not None:
+                times[folder] = t
+            if folder == self.dest:
+                break
+
+    def _undo(self, done: list[tuple[str, str, bool]], made: list[Path], times: dict[Path, tuple[int, int]],
               err: BaseException) -> None:
+        """Put OUT back as it was. Each step keeps the journal's roll-forward possible: a new file
+        goes back into the staging folder before the old one comes back."""
         failed: list[str] = []
-        for rel, kept in reversed(done):
+        for action, rel, kept in reversed(done):
             target = self.dest / rel
             try:
+                if action == "remove":
+                    os.replace(self._old / rel, target)
+                    continue
+                os.replace(target, self.files / rel)
                 if kept:
                     os.replace(self._old / rel, target)
-                else:
-                    target.unlink()
             except OSError:
                 failed.append(str(target))
         remove_dirs(made)
@@ -265,19 +324,39 @@ class Staging:
             _set_times(folder, t)
         if failed:
             raise PartlyWritten(f"{len(failed)} of the files it replaced could not be put back (one is {failed[0]}); "
-                                f"the previous versions are kept in {self._old}") from err
+                                f"the next build into {self.dest} finishes the move") from err
+
+    def keep_for_roll_forward(self) -> None:
+        """After PartlyWritten: leave the staging folder (the journal names it) and let the lock go."""
+        Staging.active.pop(self.files, None)
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
     def discard(self) -> None:
-        """Remove the staging folder, and OUT and its parents if this build created them."""
+        """Remove the staging folder, and OUT and its parents if this build created them; let the lock go."""
         with interrupts_held(reraise=False):
             Staging.active.pop(self.files, None)
             shutil.rmtree(self.root, ignore_errors=True)
-            remove_dirs(self._made)
-            if self._times is not None:  # the staging folder came and went: OUT's own times too are as they were
-                _set_times(self.dest, self._times)
+            self._let_go()
 
     def close(self) -> None:
-        """Remove the staging folder after a commit."""
+        """Remove the staging folder after a commit and let the lock go."""
         with interrupts_held(reraise=False):
             Staging.active.pop(self.files, None)
             shutil.rmtree(self.root, ignore_errors=True)
+            if self.lock is not None:
+                self.lock.release()
+                self.lock = None
+
+
+def remove_empty_folders(out: Path, removed: list[str]) -> None:
+    """Remove the folders under OUT that removing these files left empty (never OUT itself)."""
+    for rel in removed:
+        folder = (out / rel).parent
+        while folder != out and folder.is_relative_to(out):
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+            folder = folder.parent

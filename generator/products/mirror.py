@@ -1,0 +1,138 @@
+"""The output folder mirrors the manifest: after a build, build.json lists every file in the
+products' folders, and nothing an earlier build made lingers once the manifest no longer makes it.
+
+Measured against the previous build.json in OUT:
+- a file an earlier build listed that this build's products no longer make (a removed or renamed
+  card, an edition no longer asked for) is removed, in the build's all-or-nothing commit;
+- with `--only`, the products not built keep their files, and their entries are carried into the
+  new build.json (checked against their sha256 first: a file changed since is no longer listed);
+- a file in a product's folder that no build listed was not made by the tool: it is left alone
+  and named in a warning. Files outside the products' folders (a report, game records, notes)
+  are not the build's business.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path, PurePosixPath
+
+from generator.products.outputs import KINDS, Artifact
+
+#: Folders of OUT that only the build's products write into.
+PRODUCT_FOLDERS = ("cards", "pod", "print", "tts")
+
+#: How many file names a message lists before it says "and N more".
+SHOWN = 8
+
+
+@dataclass
+class Mirror:
+    carried: list[Artifact] = field(default_factory=list)  #: files of products not built this time, still listed
+    remove: list[str] = field(default_factory=list)  #: files an earlier build made that this one does not
+    foreign: list[str] = field(default_factory=list)  #: files in the products' folders no build made
+    dropped: list[str] = field(default_factory=list)  #: carried files changed or gone since they were built
+
+
+def guess_product(path: str) -> str:
+    """The product that made `path`, for a build.json written before entries named it."""
+    if path == "deck.json":
+        return "deck"
+    if path == "rulebook.html":
+        return "rulebook"
+    if path.startswith("pod/mpc/"):
+        return "cards"
+    first = path.split("/", 1)[0]
+    return first if first in PRODUCT_FOLDERS and "/" in path else ""
+
+
+def previous_artifacts(out: Path, build_json: str) -> list[Artifact]:
+    """The files the previous build.json in OUT lists (none when it is missing or unreadable)."""
+    try:
+        record = json.loads((out / build_json).read_bytes())
+        entries = record["artifacts"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    names = {f.name for f in fields(Artifact)}
+    found = []
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
+            continue
+        rel = PurePosixPath(entry["path"])
+        if rel.is_absolute() or ".." in rel.parts or str(rel) in (".", build_json):
+            continue
+        values = {k: v for k, v in entry.items() if k in names}
+        if values.get("kind") not in KINDS:
+            continue
+        values["product"] = values.get("product") or guess_product(str(rel))
+        try:
+            found.append(Artifact(**values))
+        except TypeError:
+            continue
+    return found
+
+
+def plan(out: Path, made: list[Artifact], built: set[str], build_json: str, partial: bool) -> Mirror:
+    """What to carry, remove and warn about, given the files this build made and the products it
+    built (`partial`: not every product, `--only`)."""
+    mirror = Mirror()
+    made_paths = {a.path for a in made}
+    for old in previous_artifacts(out, build_json):
+        if old.path in made_paths:
+            continue
+        path = out / old.path
+        if (old.product not in built) if old.product else partial:
+            if _matches(path, old.sha256):
+                mirror.carried.append(old)
+                made_paths.add(old.path)
+            elif os.path.lexists(path):
+                mirror.dropped.append(old.path)
+        elif path.is_file() or path.is_symlink():
+            mirror.remove.append(old.path)
+    listed = made_paths | set(mirror.remove) | set(mirror.dropped)
+    for folder in PRODUCT_FOLDERS:
+        for root, dirs, files in os.walk(out / folder):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(files):
+                rel = (Path(root) / name).relative_to(out).as_posix()
+                if not name.startswith(".") and rel not in listed:
+                    mirror.foreign.append(rel)
+    mirror.remove.sort()
+    return mirror
+
+
+def _matches(path: Path, sha256: str) -> bool:
+    try:
+        return path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == sha256
+    except OSError:
+        return False
+
+
+def listing(paths: list[str]) -> str:
+    shown = ", ".join(paths[:SHOWN])
+    return shown + (f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else "")
+
+
+def messages(mirror: Mirror, out: Path, editions: tuple[str, ...]) -> list[str]:
+    """The lines a build prints about what it removed, kept and left alone."""
+    lines = []
+    if mirror.remove:
+        n = len(mirror.remove)
+        lines.append(f"removed {n} file{'s' * (n != 1)} the manifest no longer makes: {listing(mirror.remove)}")
+        one_off = [r for r in mirror.remove if r.startswith("print/") and any(r.endswith(f"-{e}.pdf")
+                   or r.endswith(f"-{e}-fronts.pdf") or r.endswith(f"-{e}-backs.pdf") for e in editions)]
+        if one_off:
+            lines.append("  (print files of an edition asked for with --edition only once; to build an edition "
+                         "every time, list it under build: editions: in cards.yaml)")
+    if mirror.dropped:
+        lines.append(f"warning: {listing(mirror.dropped)} changed since {'they were' if len(mirror.dropped) > 1 else 'it was'} "
+                     f"built and {'are' if len(mirror.dropped) > 1 else 'is'} no longer listed in build.json; "
+                     f"build {'their products' if len(mirror.dropped) > 1 else 'its product'} again to replace "
+                     f"{'them' if len(mirror.dropped) > 1 else 'it'}")
+    if mirror.foreign:
+        n = len(mirror.foreign)
+        lines.append(f"warning: {n} file{'s' * (n != 1)} in {out} {'were' if n != 1 else 'was'} not made by "
+                     f"county-uppy and {'are' if n != 1 else 'is'} left alone: {listing(mirror.foreign)}")
+    return lines
