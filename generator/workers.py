@@ -18,12 +18,9 @@ import signal
 import sys
 import threading
 import time
-from collections import deque
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
-if TYPE_CHECKING:
-    from concurrent.futures import Future
 
 #: The signals that stop a command as Ctrl-C does.
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -148,27 +145,67 @@ def worker_start(parent: int, initializer: Callable[..., None] | None = None, in
         initializer(*initargs)
 
 
+class WorkerDied(RuntimeError):
+    """A worker process ended in the middle of a job (killed from outside, out of memory)."""
+
+
+def _serve(conn, parent: int, initializer: Callable[..., None] | None, initargs: tuple) -> None:
+    """A worker's life: take (fn, job) from the parent, send back ("ok", result) or ("error", exception)."""
+    worker_start(parent, initializer, initargs)
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return  # the parent is gone
+        if message is None:
+            return
+        fn, job = message
+        try:
+            reply = ("ok", fn(job))
+        except BaseException as err:  # the parent raises it; the worker serves on
+            reply = ("error", err)
+        try:
+            conn.send(reply)
+        except (EOFError, OSError):
+            return
+        except Exception as err:  # a result or an exception that cannot be pickled
+            conn.send(("error", RuntimeError(f"{type(err).__name__}: {err}")))
+
+
+class _Worker:
+    def __init__(self, process, conn):
+        self.process = process
+        self.conn = conn
+        self.index: int | None = None  #: the job it is running
+
+
 class WorkerPool:
     """Run a function over a stream of jobs on worker processes, a bounded window of jobs at a time.
 
     `map(fn, jobs)` yields the results in job order. Jobs are taken from `jobs` (any iterable,
     a generator is best) only as results are taken, so a run of any length holds at most
-    `window` jobs and results. Workers ignore SIGINT and SIGTERM: a Ctrl-C or SIGTERM, whether
-    sent to the parent alone or to the whole process group, raises KeyboardInterrupt in the
-    parent only, and leaving the `with` block early (on any exception) cancels the jobs not yet
-    started and kills the workers at once instead of waiting for them. Workers die with the
-    parent even when it is killed outright (die_with_parent).
+    `window` jobs and results. An exception a job raises is raised in the parent.
+
+    Workers ignore SIGINT and SIGTERM: a Ctrl-C or SIGTERM, whether sent to the parent alone or
+    to the whole process group, raises KeyboardInterrupt in the parent only, and leaving the
+    `with` block early (on any exception) kills the workers at once instead of waiting for their
+    jobs. Workers die with the parent even when it is killed outright (die_with_parent).
+
+    Each worker has its own pipe and the parent's main thread does all the dispatching: there is
+    no helper thread to wait for at exit, so killing a worker half-way through sending a result
+    cannot leave anything hanging (as it can with concurrent.futures' pool).
     """
 
     def __init__(self, workers: int, initializer: Callable[..., None] | None = None, initargs: tuple = (),
                  mp_context=None, window: int | None = None):
-        from concurrent.futures import ProcessPoolExecutor  # here: the CLI imports this module at start-up
+        import multiprocessing  # here: the CLI imports this module at start-up
 
         self.window = max(1, window or 4 * workers)
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp_context, initializer=worker_start,
-                                         initargs=(os.getpid(), initializer, initargs))
-        self._pending: deque["Future"] = deque()
-        self._started = False
+        self._ctx = mp_context or multiprocessing.get_context()
+        self._size = max(1, workers)
+        self._init = (initializer, initargs)
+        self._workers: list[_Worker] = []
+        self._results: dict[int, Any] = {}  #: results received, by job index, not yet yielded
         self._drained = False
 
     def __enter__(self) -> "WorkerPool":
@@ -176,58 +213,100 @@ class WorkerPool:
 
     def __exit__(self, exc_type, exc, tb) -> None:
         if exc_type is None and self._drained:
-            self._pool.shutdown(wait=True)
+            self._close()
         else:
             self.abort()
 
+    def _start(self) -> None:
+        with interrupts_held():  # a stop while the workers start is raised once they all exist
+            for _ in range(self._size):
+                mine, theirs = self._ctx.Pipe()
+                process = self._ctx.Process(target=_serve, args=(theirs, os.getpid(), *self._init), daemon=True)
+                process.start()
+                theirs.close()  # so that a worker's death is an end of file here
+                self._workers.append(_Worker(process, mine))
+
     def map(self, fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
-        pending = self._pending
-        for job in jobs:
-            if len(pending) >= self.window:
-                yield self._take()
-            if self._started:
-                pending.append(self._pool.submit(fn, job))
-            else:
-                with interrupts_held():  # the first submit starts the workers
-                    pending.append(self._pool.submit(fn, job))
-                self._started = True
-        while pending:
-            yield self._take()
+        from multiprocessing.connection import wait
+
+        if not self._workers:
+            self._start()
+        results = self._results
+        pending = iter(jobs)
+        exhausted = False
+        handed = taken = 0
+        while True:
+            idle = [w for w in self._workers if w.index is None]
+            while idle and not exhausted and handed - taken < self.window:
+                try:
+                    job = next(pending)
+                except StopIteration:
+                    exhausted = True
+                    break
+                worker = idle.pop()
+                worker.conn.send((fn, job))
+                worker.index, handed = handed, handed + 1
+            if taken in results:
+                taken += 1
+                yield results.pop(taken - 1)
+                continue
+            busy = [w for w in self._workers if w.index is not None]
+            if not busy:
+                break  # every job handed out has been yielded, and there are no more
+            ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
+            for worker in busy:
+                if worker.conn in ready or worker.process.sentinel in ready:
+                    self._receive(worker)
         self._drained = True
 
-    def _take(self) -> Any:
-        from concurrent.futures.process import BrokenProcessPool
-
+    def _receive(self, worker: _Worker) -> None:
         try:
-            result = self._pending[0].result()  # still listed while waiting: finished() can collect it
-        except BrokenProcessPool:
-            if stopped_by() is not None:  # a worker was killed by the same stop: it is the stop that counts
+            status, value = worker.conn.recv()
+        except (EOFError, OSError):
+            if stopped_by() is not None:  # the worker went with the same stop: it is the stop that counts
                 raise KeyboardInterrupt from None
-            raise
-        self._pending.popleft()
-        return result
+            worker.process.join(timeout=1)
+            raise WorkerDied(f"a worker process ended unexpectedly (exit status {worker.process.exitcode})") from None
+        index, worker.index = worker.index, None
+        if status == "error":
+            raise value
+        self._results[index] = value
 
     def finished(self) -> list[Any]:
         """The results of jobs that finished but were not yet taken from map(), in job order
         (after map() was cut short, e.g. by Ctrl-C)."""
-        return [f.result() for f in self._pending if f.done() and not f.cancelled() and f.exception() is None]
+        return [self._results[i] for i in sorted(self._results)]
+
+    def _close(self) -> None:
+        """After every job: ask the workers to end and wait for them."""
+        for worker in self._workers:
+            try:
+                worker.conn.send(None)
+            except OSError:
+                pass
+        for worker in self._workers:
+            worker.process.join(timeout=10)
+            if worker.process.exitcode is None:
+                worker.process.kill()
+                worker.process.join()
+            worker.conn.close()
+        self._workers = []
 
     def abort(self) -> None:
-        """Cancel the jobs not started and kill the workers, without waiting for their jobs.
+        """Kill the workers without waiting for their jobs, and reap them.
 
         SIGKILL, not SIGTERM: workers ignore SIGTERM (it is the parent's to handle) and hold
-        nothing that needs cleaning up. The dead workers are then reaped, so none is left as
-        a zombie for as long as the parent lives.
+        nothing that needs cleaning up.
         """
-        processes = list((getattr(self._pool, "_processes", None) or {}).values())
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
+        for worker in self._workers:
             try:
-                process.kill()
+                worker.process.kill()
             except (OSError, ValueError, AttributeError):
                 pass  # already gone
-        for process in processes:
+        for worker in self._workers:
             try:
-                process.join(timeout=5)
-            except (OSError, ValueError, AttributeError, AssertionError):
+                worker.process.join(timeout=5)
+            except (OSError, ValueError, AssertionError):
                 pass
+            worker.conn.close()
+        self._workers = []

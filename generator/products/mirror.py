@@ -42,8 +42,6 @@ def guess_product(path: str) -> str:
         return "deck"
     if path == "rulebook.html":
         return "rulebook"
-    if path.startswith("pod/mpc/"):
-        return "cards"
     first = path.split("/", 1)[0]
     return first if first in PRODUCT_FOLDERS and "/" in path else ""
 
