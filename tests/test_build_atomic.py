@@ -249,3 +249,28 @@ def test_products_write_into_staging_but_name_the_output_folder(tmp_path, deck, 
     assert seen["out"].parent.name.startswith(STAGING_PREFIX) and seen["out"].parent.parent == out
     assert not seen["out"].exists() and ctx.target == out
     assert sorted(p.name for p in out.iterdir()) == ["build.json", "changes.json", "deck.json"]
+
+
+def test_ctrl_c_during_the_commit_waits_for_it_then_stops(out, edited, monkeypatch, capsys):
+    """A stop that comes while the files move into place is not lost and does not tear the folder:
+    the move completes, then the build stops with 130 and says the folder holds the new build."""
+    import signal
+
+    from generator.products import journal
+
+    real = journal.write
+
+    def write_then_interrupt(*args, **kwargs):
+        path = real(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C just after the commit point
+        return path
+    monkeypatch.setattr(journal, "write", write_then_interrupt)
+    status, stdout, err = run(capsys, "build", "--manifest", str(edited), "--out", str(out), "--only", PRODUCTS)
+    assert status == 130 and stdout == ""
+    assert err == (f"county-uppy build: interrupted while the new files were moved into {out}; the move was "
+                   f"completed, so {out} holds the new build\n")
+    record = json.loads((out / "build.json").read_text())
+    for art in record["artifacts"]:
+        assert hashlib.sha256((out / art["path"]).read_bytes()).hexdigest() == art["sha256"]
+    assert b"twice" in (out / "deck.json").read_bytes()
+    assert no_staging_left(out) and not (out / JOURNAL_NAME).exists()

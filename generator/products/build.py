@@ -99,7 +99,8 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
         plan = mirror.plan(dest, artifacts, built, BUILD_JSON, partial=bool(only))
         changes = write_changes(ctx, [*artifacts, *plan.carried], BUILD_JSON)  # against the previous build, still in place
         artifacts.append(changes)
-        plan.remove = [r for r in plan.remove if r != changes.path]
+        plan.remove = [r for r in plan.remove if r != changes.path]  # made anew by every build
+        plan.carried = [a for a in plan.carried if a.path != changes.path]
         listed = sorted([*artifacts, *plan.carried], key=lambda a: a.path)
         record = {"artifacts": [a.as_json() for a in listed], "seconds": round(time.perf_counter() - started, 3)}
         write_artifact(ctx.out, BUILD_JSON, json_bytes(record), "json")
