@@ -40,7 +40,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="us
 
 # --- helpers ----------------------------------------------------------------------------------
 def state(out: Path) -> list[tuple[str, str]]:
-    """(path, sha256) of every file build.json lists, after checking that each file has exactly
+    """(path, sha256) of the products' files build.json lists, after checking that each file has exactly
     those bytes and that no file in the products' folders goes unlisted: the folder is one whole build."""
     listed = {a["path"]: a["sha256"] for a in json.loads((out / "build.json").read_text())["artifacts"]}
     for rel, sha in listed.items():
@@ -48,7 +48,9 @@ def state(out: Path) -> list[tuple[str, str]]:
     present = {p.relative_to(out).as_posix() for folder in PRODUCT_FOLDERS for p in (out / folder).rglob("*")
                if p.is_file()}
     assert present <= set(listed), f"not listed in build.json: {sorted(present - set(listed))[:5]}"
-    return sorted(listed.items())
+    # changes.json says what the build changed against the folder's previous build, so the same
+    # build says different things in different folders: checked above, left out of the comparison
+    return sorted((rel, sha) for rel, sha in listed.items() if rel != "changes.json")
 
 
 def staging_left(out: Path) -> list[str]:
@@ -353,7 +355,9 @@ def test_workers_die_with_a_sigkilled_parent(tmp_path, command):
 
 def test_ctrl_c_during_start_up_is_never_lost(tmp_path):
     """SIGINT at moments spread over the start-up (imports, workers starting, first games): every
-    run stops promptly with 130."""
+    run stops promptly, with 130 and one line once the command runs. (A SIGINT in the first
+    milliseconds stops the interpreter in its own initialisation, before any of this project's
+    code: CPython reports that itself.)"""
     for trial in range(12):
         proc = start(*SIMULATE)
         try:
@@ -363,7 +367,8 @@ def test_ctrl_c_during_start_up_is_never_lost(tmp_path):
             _, err = proc.communicate(timeout=20)
         finally:
             stop(proc)
-        assert proc.returncode in (130, -signal.SIGINT), (trial, proc.returncode, err)
+        in_python_init = proc.returncode == 1 and err.startswith("Fatal Python error: init_")
+        assert proc.returncode in (130, -signal.SIGINT) or in_python_init, (trial, proc.returncode, err)
         assert all_gone(kids + children(proc.pid))
         if proc.returncode == 130:
             assert err == "county-uppy: interrupted\n", (trial, err)
