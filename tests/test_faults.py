@@ -364,12 +364,12 @@ def test_ctrl_c_during_start_up_is_never_lost(tmp_path):
             time.sleep(0.1 * trial)
             kids = children(proc.pid)
             os.killpg(proc.pid, signal.SIGINT)
-            _, err = proc.communicate(timeout=20)
+            _, err = proc.communicate(timeout=60)
         finally:
             stop(proc)
         in_python_init = proc.returncode == 1 and err.startswith("Fatal Python error: init_")
         assert proc.returncode in (130, -signal.SIGINT) or in_python_init, (trial, proc.returncode, err)
-        assert all_gone(kids + children(proc.pid))
+        assert all_gone(kids, within=15), (trial, [(k, alive(k)) for k in kids])
         if proc.returncode == 130:
             assert err == "county-uppy: interrupted\n", (trial, err)
 
