@@ -115,6 +115,7 @@ def die_with_parent(parent: int) -> None:
     before that took effect. Elsewhere: a daemon thread that polls the parent's id.
     """
     if sys.platform.startswith("linux"):
+        # lazy: only worker processes need it, and the CLI imports this module at start-up
         import ctypes
         import ctypes.util
 
@@ -198,7 +199,7 @@ class WorkerPool:
 
     def __init__(self, workers: int, initializer: Callable[..., None] | None = None, initargs: tuple = (),
                  mp_context=None, window: int | None = None):
-        import multiprocessing  # here: the CLI imports this module at start-up
+        import multiprocessing  # lazy: the CLI imports this module at start-up; only pools need it
 
         self.window = max(1, window or 4 * workers)
         self._ctx = mp_context or multiprocessing.get_context()
@@ -227,7 +228,7 @@ class WorkerPool:
                 self._workers.append(_Worker(process, mine))
 
     def map(self, fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
-        from multiprocessing.connection import wait
+        from multiprocessing.connection import wait  # lazy: as multiprocessing in __init__
 
         if not self._workers:
             self._start()

@@ -51,6 +51,7 @@ def sync_tree(folder: Path) -> None:
 
 
 def _syncfs(folder: Path) -> bool:
+    # lazy: only Linux builds call it, once per commit
     import ctypes
     import ctypes.util
 
