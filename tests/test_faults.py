@@ -357,7 +357,8 @@ def test_ctrl_c_during_start_up_is_never_lost(tmp_path):
     """SIGINT at moments spread over the start-up (imports, workers starting, first games): every
     run stops promptly, with 130 and one line once the command runs. (A SIGINT in the first
     milliseconds stops the interpreter in its own initialisation, before any of this project's
-    code: CPython reports that itself.)"""
+    code, and CPython reports that itself; one that lands inside pydantic_core's import makes that
+    Rust module panic, exit 1: stopped, not lost, but not our message.)"""
     for trial in range(12):
         proc = start(*SIMULATE)
         try:
@@ -367,8 +368,10 @@ def test_ctrl_c_during_start_up_is_never_lost(tmp_path):
             _, err = proc.communicate(timeout=60)
         finally:
             stop(proc)
-        in_python_init = proc.returncode == 1 and err.startswith("Fatal Python error: init_")
-        assert proc.returncode in (130, -signal.SIGINT) or in_python_init, (trial, proc.returncode, err)
+        # stopped inside CPython's own initialisation, or inside a compiled module's import (pydantic_core
+        # panics when KeyboardInterrupt lands in its initialisation): stopped, with their own message
+        in_init = proc.returncode == 1 and (err.startswith("Fatal Python error: init_") or "panicked at" in err)
+        assert proc.returncode in (130, -signal.SIGINT) or in_init, (trial, proc.returncode, err)
         assert all_gone(kids, within=15), (trial, [(k, alive(k)) for k in kids])
         if proc.returncode == 130:
             assert err == "county-uppy: interrupted\n", (trial, err)
