@@ -93,7 +93,7 @@ class EditionEntry(_Strict):
 
 
 class BuildEntry(_Strict):
-    editions: list[str] = Field(default_factory=list,
+    editions: list[str] = Field([],
                                 description="editions whose own print files every `county-uppy build` makes (keys)")
     papers: list[Literal["letter", "a4"]] | None = Field(None, min_length=1,
                                                          description="paper sizes of the print sheets (default: both)")
