@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -223,11 +222,11 @@ def test_billion_laughs_is_refused_quickly(tmp_path, capsys):
         lines.append(f"{cur}: &{cur} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]")
     path = tmp_path / "cards.yaml"
     path.write_text("\n".join(lines) + "\n")
-    started = time.perf_counter()
     status, out = run_validate(capsys, path)
-    assert time.perf_counter() - started < 1.0
     assert status == 1
-    assert any("aliases and merge keys repeat more than 10,000 values" in line for line in out)
+    # Refused while composing, at the alias that crosses the budget (line 5: 9**5 > 10,000),
+    # not after expanding the whole document (a machine-independent stand-in for "quickly").
+    assert any(":5:8: aliases and merge keys repeat more than 10,000 values" in line for line in out)
 
 
 def test_python_tag_is_never_executed(tmp_path, capsys):
