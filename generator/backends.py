@@ -21,6 +21,7 @@ import os
 import re
 import sys
 import time
+from abc import ABC, abstractmethod
 from collections import deque
 from concurrent.futures import CancelledError
 from multiprocessing import get_context
@@ -46,7 +47,7 @@ class ClusterError(BackendError):
     after a few lost workers), or the scheduler went away."""
 
 
-class Backend:
+class Backend(ABC):
     """Runs `fn(context, chunk)` for each chunk; see the module docstring."""
 
     #: How many chunks run at once (worker processes, or the cluster's worker threads).
@@ -64,8 +65,9 @@ class Backend:
             self.cancel()
         self.close()
 
+    @abstractmethod
     def map_chunks(self, fn: Callable[[Any, Any], Any], context: Any, chunks: Iterable[Any]) -> Iterator[Any]:
-        raise NotImplementedError
+        """fn(context, chunk) for every chunk, results in chunk order."""
 
     def finished(self) -> list[Any]:
         """Results of chunks that finished but were not yet taken from map_chunks (after Ctrl-C)."""

@@ -36,12 +36,13 @@ def write(report: dict[str, Any], out_dir: str | Path, game_name: str) -> tuple[
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     html_path, json_path = (out / name for name in FILES)
-    _atomic(json_path, to_json(report))
-    _atomic(html_path, to_html(report, game_name))
+    write_text_atomic(json_path, to_json(report))
+    write_text_atomic(html_path, to_html(report, game_name))
     return html_path, json_path
 
 
-def _atomic(path: Path, text: str) -> None:
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write `text` through a temporary file and a rename: a reader never sees half a page."""
     tmp = path.with_name(path.name + ".tmp")
     try:
         tmp.write_text(text, encoding="utf-8")

@@ -9,7 +9,6 @@ gets its manifest written under manifests/, so its games replay with `county-upp
 from __future__ import annotations
 
 import itertools
-import os
 import tempfile
 from pathlib import Path
 from typing import Any, Sequence
@@ -22,6 +21,7 @@ from generator.deck.tweak import tweaked_source
 from generator.deck.yaml_source import Source
 from generator.engine.options import CHOICES
 from generator.report import charts
+from generator.report.render import write_text_atomic
 from generator.report.summarize import TOLERANCE
 from generator.report.sweep.grid import SweepCell, Variant, show
 from generator.report.sweep.run import CellCounts
@@ -75,7 +75,7 @@ def write(data: dict[str, Any], cells: Sequence[SweepCell], variants: Sequence[V
     for v, name in manifests.items():
         changes = {k: x for k, x in variants[v].params.items() if k not in CHOICES}
         text = yaml.safe_dump(tweaked_source(src, deck, changes).data, sort_keys=False, allow_unicode=True)
-        _atomic(folder / name, f"# {data['settings']['manifest']} with {_label(changes)} (written by county-uppy sweep)\n{text}")
+        write_text_atomic(folder / name, f"# {data['settings']['manifest']} with {_label(changes)} (written by county-uppy sweep)\n{text}")
     env = _env()
     page = env.get_template("sweep_cell.html.j2")
     for k, (summary, cell, n) in enumerate(zip(data["cells"], cells, counts)):
@@ -87,10 +87,10 @@ def write(data: dict[str, Any], cells: Sequence[SweepCell], variants: Sequence[V
                            seat_chart=charts.seat_chart([{"sides": summary["seats"], "fair": summary["fair"]}]),
                            length_chart=charts.length_chart([turns]), simulate=simulate_command(summary, manifest),
                            replay=replay_command(summary, manifest), marks=MARKS)
-        _atomic(folder / cell_page(k), html)
-    _atomic(folder / "sweep.json", json_text + "\n")
+        write_text_atomic(folder / cell_page(k), html)
+    write_text_atomic(folder / "sweep.json", json_text + "\n")
     html_path = folder / "sweep.html"
-    _atomic(html_path, env.get_template("sweep.html.j2").render(
+    write_text_atomic(html_path, env.get_template("sweep.html.j2").render(
         data=data, game_name=game_name, heatmaps=heatmaps(data), best=best_rows(data), tolerance=round(TOLERANCE * 100),
         marks=MARKS))
     return html_path
@@ -193,15 +193,3 @@ def _env() -> Environment:
     env.filters["show"] = show
     return env
 
-
-def _atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
-        raise
