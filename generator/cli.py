@@ -13,7 +13,7 @@ from generator.commands import crash
 from generator.workers import interrupted_status, stop_signals
 
 #: Command modules under generator/commands/, in the order `--help` lists them.
-COMMANDS = ("validate", "build", "diff", "schema", "scenario", "replay", "simulate", "report", "sweep", "play",
+COMMANDS = ("validate", "build", "watch", "diff", "schema", "scenario", "replay", "simulate", "report", "sweep", "play",
             "completion")
 
 

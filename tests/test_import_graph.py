@@ -122,11 +122,13 @@ GROUND = tuple(sorted(name for name, path in MODULES.items() if name.count(".") 
                       and name not in ("generator.cli", "generator.__main__")))
 #: What each layer may import of the project (docs/architecture.md): the ground floor only itself,
 #: deck/ nothing, engine/ deck/ and the ground floor, products/ those and (for the rulebook's
-#: examples and options) engine/; nothing imports commands/ or cli.
+#: examples and options) engine/, preview/ products/ and deck/; nothing imports commands/ or cli.
 LAYER_RULES = {
     "generator.deck": ("generator.deck",),
     "generator.engine": ("generator.deck", "generator.engine", *GROUND),
     "generator.products": ("generator.deck", "generator.products", "generator.engine", *GROUND),
+    # watch's preview: shows what products/ built; the watch command (commands/) drives it
+    "generator.preview": ("generator.deck", "generator.products", "generator.preview", *GROUND),
     **{name: GROUND for name in GROUND},
 }
 

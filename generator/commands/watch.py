@@ -1,0 +1,162 @@
+"""`county-uppy watch`: build, rebuild on every save of the manifest or templates/, and serve a
+self-updating preview on 127.0.0.1.
+
+Each rebuild is an ordinary all-or-nothing build into the output folder, so it reuses the face
+cache (a one-card edit redraws one face), a manifest with a mistake never touches the last good
+build, and Ctrl-C or SIGTERM in the middle of one leaves the folder whole. The terminal gets one
+line per rebuild; the page (generator/preview/) shows the rest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
+
+from generator.commands import crash
+from generator.deck.problems import escape
+
+if TYPE_CHECKING:
+    from generator.preview.rebuild import Outcome
+    from generator.preview.state import PreviewState
+
+DEFAULT_PORT = 8716
+#: watchfiles: yield once no file has changed for STEP_MS, or after DEBOUNCE_MS of steady changes.
+STEP_MS = 300
+DEBOUNCE_MS = 2000
+#: Names editors write next to the file they save (vim's 4913 probe, swap and backup files).
+_EDITOR_LITTER = ("4913",)
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("watch", help="rebuild on every save and serve a live preview on 127.0.0.1",
+                       description="Build into the output folder, rebuild whenever the manifest or templates/ "
+                                   "change, and serve a preview page that updates itself after every rebuild: "
+                                   "every card face by edition, the print sheets, the rulebook, what changed, "
+                                   "and the manifest's mistakes. Only on 127.0.0.1. Ctrl-C stops it.")
+    p.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, metavar="N",
+                   help=f"port of the preview on 127.0.0.1 (default: {DEFAULT_PORT}; 0 picks a free one)")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 <= args.port <= 65535:
+        print(f"county-uppy watch: --port must be 0..65535 (0 picks a free one), not {args.port}", file=sys.stderr)
+        return 2
+    if args.out == "":
+        print("county-uppy watch: --out needs a folder name (use --out . for the current folder)", file=sys.stderr)
+        return 2
+    out, manifest = Path(args.out), Path(args.manifest)
+    if out.exists() and not out.is_dir():
+        print(escape(f"county-uppy watch: {out} exists and is not a folder"), file=sys.stderr)
+        return 2
+    if not manifest.parent.is_dir():
+        print(escape(f"county-uppy watch: {manifest.parent} is not a folder, so {manifest.name} cannot be watched"),
+              file=sys.stderr)
+        return 2
+    # lazy: start-up (the build's libraries, the web server)
+    from generator.preview.output import read_output
+    from generator.preview.page import render_page
+    from generator.preview.server import PreviewServer
+    from generator.preview.state import PreviewState
+    from generator.resources import templates_dir
+
+    state = PreviewState(str(manifest), str(out), read_output(out))
+
+    def page() -> bytes:
+        return render_page(state.get("output")["game"].get("name") or "County Uppy", str(manifest), str(out))
+
+    try:
+        server = PreviewServer(args.port, out, state, page)
+    except OSError as err:
+        why = "is in use" if err.errno in (98, 48, 10048) else f"cannot be used ({err.strerror or err})"
+        print(f"county-uppy watch: port {args.port} on 127.0.0.1 {why}; choose another with --port N "
+              "(0 picks a free one)", file=sys.stderr)
+        return 2
+    server.start()
+    templates = templates_dir()
+    try:
+        print(f"county-uppy watch: preview at {server.url}", flush=True)
+        print(escape(f"watching {manifest} and {templates}{os.sep} (Ctrl-C stops)"), flush=True)
+        _rebuild(manifest, out, state)
+        for _ in _changes(manifest, templates):
+            _rebuild(manifest, out, state)
+    except KeyboardInterrupt as stop:
+        from generator.products.outputs import InterruptedAfterCommit  # lazy: loaded by the build already
+
+        moved = " (the build that was running had moved its files in, and finished doing so)" \
+            if isinstance(stop, InterruptedAfterCommit) else ""
+        print(escape(f"county-uppy watch: stopped; {out} holds the last good build{moved}"), file=sys.stderr)
+        return 130
+    finally:
+        server.stop()
+    return 0  # the watch ended by itself (the watched folders went away)
+
+
+def _changes(manifest: Path, templates: Path) -> Iterator[set]:
+    """Batches of changes to the manifest or to a file in templates/, a burst of saves as one batch."""
+    import watchfiles  # lazy: only `watch` needs it
+
+    target = os.path.abspath(manifest)
+    folders = [os.path.dirname(target)]
+    for root, dirs, _files in os.walk(templates):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+        folders.append(os.path.abspath(root))
+
+    def relevant(change: object, path: str) -> bool:
+        path = os.path.abspath(path)
+        if path == target:
+            return True
+        name = os.path.basename(path)
+        return (os.path.dirname(path) in folders[1:] and not name.startswith((".", "#"))
+                and not name.endswith(("~", ".swp", ".swx", ".tmp")) and name not in _EDITOR_LITTER)
+
+    yield from watchfiles.watch(*dict.fromkeys(folders), watch_filter=relevant, debounce=DEBOUNCE_MS, step=STEP_MS,
+                                recursive=False, raise_interrupt=True)
+
+
+def _rebuild(manifest: Path, out: Path, state: PreviewState) -> None:
+    """One rebuild: the build, one line in the terminal, the page's state."""
+    # lazy: start-up (the build's libraries)
+    from generator.preview.output import read_output, sheet_hashes
+    from generator.preview.rebuild import rebuild
+    from generator.preview.thumbnails import AREA, prune
+    from generator.products.face_cache import CACHE_DIR
+
+    state.update(status="building", message=f"building {manifest} …")
+    outcome = rebuild(manifest, out, tell=lambda line: print(escape(line), file=sys.stderr, flush=True))
+    stamp = time.strftime("%H:%M:%S")
+    output = read_output(out)
+    if outcome.status == "ok":
+        builds = state.get("builds") + 1
+        print(escape(f"[{stamp}] rebuilt in {outcome.seconds:.1f} s: {outcome.message}"), flush=True)
+        state.update(status="ok", message=f"built at {stamp} in {outcome.seconds:.1f} s", problems=[], builds=builds,
+                     last={"at": stamp, "seconds": round(outcome.seconds, 3), "line": outcome.message}, output=output)
+        try:
+            prune(out / CACHE_DIR / AREA, sheet_hashes(out))
+        except OSError:
+            pass  # old thumbnails only take room
+        return
+    _tell_failure(stamp, outcome, out)
+    state.update(status=outcome.status, message=_page_message(outcome, out), problems=outcome.problems, output=output)
+
+
+def _tell_failure(stamp: str, outcome: Outcome, out: Path) -> None:
+    if outcome.internal is not None:
+        error, what = outcome.internal
+        crash.report(error, out, None, prefix=f"[{stamp}] county-uppy watch", context=what,
+                     after=f"{out} still holds the last good build")
+        return
+    print(escape(f"[{stamp}] not rebuilt: {outcome.message}"), file=sys.stderr, flush=True)
+
+
+def _page_message(outcome: Outcome, out: Path) -> str:
+    if outcome.status == "invalid":
+        return "not rebuilt: " + outcome.message
+    if outcome.internal is not None:
+        return f"not rebuilt: {outcome.message} (a bug in county-uppy; the terminal says where the details are)"
+    return f"not rebuilt: {outcome.message}"

@@ -1,0 +1,114 @@
+"""What the output folder holds, as the preview page shows it: cards, editions, sheets, rulebook, changes.
+
+Everything is read from the files the last good build left (build.json, deck.json,
+cards/index.json, changes.json), never from the manifest being edited: a manifest with a
+mistake builds nothing, so the page keeps showing the last good build. Every file address
+carries `?v=` and the first hex digits of the file's sha256 from build.json, so the browser
+fetches a face again exactly when the build redrew it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any, Mapping
+from urllib.parse import quote, urlencode
+
+#: Hex digits of a file's sha256 in its address: enough to tell builds apart.
+VERSION_DIGITS = 16
+
+
+def _read(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def file_url(path: str, sha256: str = "") -> str:
+    """The preview's address of output file `path` (relative, with / separators)."""
+    url = "/out/" + quote(path)
+    return f"{url}?v={sha256[:VERSION_DIGITS]}" if sha256 else url
+
+
+def thumb_url(path: str, page: int, sha256: str) -> str:
+    return "/thumb?" + urlencode({"file": path, "page": page, "v": sha256[:VERSION_DIGITS]})
+
+
+def read_output(out: Path) -> dict[str, Any]:
+    """The page's view of the build in `out`; empty lists where no build (or no such product) is there."""
+    record = _read(out / "build.json")
+    artifacts = record.get("artifacts") if isinstance(record, Mapping) else None
+    files: dict[str, Mapping[str, Any]] = {a["path"]: a for a in artifacts or []
+                                           if isinstance(a, Mapping) and isinstance(a.get("path"), str)}
+    sha = {path: str(a.get("sha256", "")) for path, a in files.items()}
+    deck = _read(out / "deck.json") if "deck.json" in files else None
+    deck = deck if isinstance(deck, Mapping) else {}
+    index = _read(out / "cards" / "index.json") if "cards/index.json" in files else None
+    faces = index.get("cards", {}) if isinstance(index, Mapping) else {}
+    changes = _read(out / "changes.json") if "changes.json" in files else None
+    changes = changes if isinstance(changes, Mapping) else {}
+    return {
+        "built": bool(files),
+        "seconds": record.get("seconds") if isinstance(record, Mapping) else None,
+        "game": _game(deck),
+        "cards": _cards(deck, faces, sha, changes),
+        "editions": _editions(deck),
+        "sheets": [_sheet(path, a) for path, a in sorted(files.items())
+                   if path.startswith("print/") and path.endswith(".pdf")],
+        "rulebook": file_url("rulebook.html", sha["rulebook.html"]) if "rulebook.html" in files else None,
+        "changes": {"summary": [str(line) for line in changes.get("summary", [])],
+                    "files": changes.get("files", {})},
+    }
+
+
+def sheet_hashes(out: Path) -> set[str]:
+    """The sha256 of every print sheet the build in `out` lists (the thumbnails worth keeping)."""
+    view = read_output(out)
+    return {s["sha256"] for s in view["sheets"]}
+
+
+def _game(deck: Mapping[str, Any]) -> dict[str, Any]:
+    game = deck.get("game", {})
+    return {"name": game.get("name", ""), "target": game.get("target"), "hand_size": game.get("hand_size"),
+            "printed": deck.get("printed")} if isinstance(game, Mapping) else {}
+
+
+def _cards(deck: Mapping[str, Any], faces: Mapping[str, Any], sha: dict[str, str],
+           changes: Mapping[str, Any]) -> list[dict[str, Any]]:
+    section = changes.get("cards", {}) if isinstance(changes.get("cards"), Mapping) else {}
+    changed = {c.get("code") for c in section.get("changed", []) if isinstance(c, Mapping)}
+    added = {c.get("code") for c in section.get("added", []) if isinstance(c, Mapping)}
+    cards = []
+    for card in deck.get("cards", []):
+        if not isinstance(card, Mapping):
+            continue
+        code = str(card.get("code", ""))
+        face = faces.get(code, {})
+        image = f"cards/{face['file']}" if isinstance(face, Mapping) and isinstance(face.get("file"), str) else None
+        cards.append({
+            "code": code, "name": card.get("name", ""), "kind": card.get("kind", ""), "set": card.get("set", ""),
+            "copies": card.get("copies", 0), "text": card.get("text", ""), "value": card.get("value"),
+            "colours": card.get("colours", []),
+            "image": file_url(image, sha.get(image, "")) if image and image in sha else None,
+            "change": "added" if code in added else "changed" if code in changed else None,
+        })
+    return cards
+
+
+def _editions(deck: Mapping[str, Any]) -> list[dict[str, Any]]:
+    editions = deck.get("editions", {})
+    found = []
+    for key, e in (editions.items() if isinstance(editions, Mapping) else ()):
+        if isinstance(e, Mapping):
+            found.append({"key": key, "name": e.get("name", key), "count": e.get("count", 0),
+                          "description": e.get("description", ""), "cards": dict(Counter(e.get("cards", [])))})
+    return sorted(found, key=lambda e: (str(e["name"]).lower(), e["key"]))
+
+
+def _sheet(path: str, artifact: Mapping[str, Any]) -> dict[str, Any]:
+    sha = str(artifact.get("sha256", ""))
+    pages = int(artifact.get("pages") or 0)
+    return {"path": path, "name": path.rpartition("/")[2], "url": file_url(path, sha), "sha256": sha,
+            "pages": pages, "thumbs": [thumb_url(path, n, sha) for n in range(pages)]}

@@ -1,0 +1,207 @@
+"""The preview's HTTP server: the standard library's, on 127.0.0.1 only, one thread per request.
+
+  /                the page (templates/preview.html.j2)
+  /state           the state as JSON (state.py)
+  /events          server-sent events: `state` with the new version whenever the state changes
+  /out/PATH        a file of the output folder (paths.py refuses anything outside it: 403)
+  /thumb?file=PATH&page=N   a print sheet's page as a small PNG (thumbnails.py)
+
+Requests whose Host is not this server's own address are refused, so a web page elsewhere
+cannot read the preview through a DNS name pointed at 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import shutil
+import sys
+import threading
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Callable
+from urllib.parse import parse_qs, urlsplit
+
+from generator.preview.paths import Refused, resolve_inside
+from generator.preview.state import PreviewState
+from generator.preview.thumbnails import AREA, NoSuchPage, thumbnail
+from generator.products.face_cache import CACHE_DIR
+
+HOST = "127.0.0.1"
+#: Seconds between keep-alive comments on an idle event stream.
+PING_SECONDS = 15.0
+
+
+class PreviewServer(ThreadingHTTPServer):
+    daemon_threads = True  # an open event stream never holds up the end of `watch`
+
+    def __init__(self, port: int, out: Path, state: PreviewState, page: Callable[[], bytes]):
+        self.out = out
+        self.state = state
+        self.page = page
+        super().__init__((HOST, port), Handler)
+
+    @property
+    def port(self) -> int:
+        return int(self.server_address[1])
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}/"
+
+    def start(self) -> threading.Thread:
+        thread = threading.Thread(target=self.serve_forever, name="preview-server", daemon=True)
+        thread.start()
+        return thread
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A browser that goes away mid-answer is normal; anything else is one line, not a traceback."""
+        error = sys.exc_info()[1]
+        if isinstance(error, (ConnectionError, TimeoutError)):
+            return
+        print(f"county-uppy watch: the preview could not answer a request ({type(error).__name__}: {error})",
+              file=sys.stderr, flush=True)
+
+    def stop(self) -> None:
+        """Wake the event streams, stop serving and close the socket."""
+        self.state.close()
+        self.shutdown()
+        self.server_close()
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: PreviewServer
+    server_version = "county-uppy-preview"
+    sys_version = ""
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass  # the terminal has one line per rebuild, not one per request
+
+    def do_HEAD(self) -> None:
+        self._route(body=False)
+
+    def do_GET(self) -> None:
+        self._route(body=True)
+
+    def _route(self, body: bool) -> None:
+        if not self._host_ok():
+            self._fail(HTTPStatus.FORBIDDEN, "this preview answers only at its own address", body)
+            return
+        parts = urlsplit(self.path)
+        path = parts.path
+        if path in ("/", "/index.html"):
+            self._send(self.server.page(), "text/html; charset=utf-8", body)
+        elif path == "/state":
+            self._send(self.server.state.as_json(), "application/json", body)
+        elif path == "/events" and body:
+            self._events()
+        elif path.startswith("/out/"):
+            self._file(path[len("/out/"):], bool(parts.query), body)
+        elif path == "/thumb":
+            self._thumb(parse_qs(parts.query), body)
+        else:
+            self._fail(HTTPStatus.NOT_FOUND, "no such page", body)
+
+    def _host_ok(self) -> bool:
+        host = (self.headers.get("Host") or "").strip().lower()
+        return host in (f"{HOST}:{self.server.port}", f"localhost:{self.server.port}")
+
+    def _send(self, data: bytes, kind: str, body: bool, cache: str = "no-store") -> None:
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", cache)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        if body:
+            self.wfile.write(data)
+
+    def _fail(self, status: HTTPStatus, message: str, body: bool) -> None:
+        data = f"{status.value} {status.phrase}: {message}\n".encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if body:
+            self.wfile.write(data)
+
+    def _file(self, rel: str, versioned: bool, body: bool) -> None:
+        try:
+            found = resolve_inside(self.server.out, rel)
+        except Refused:
+            self._fail(HTTPStatus.FORBIDDEN, "only the output folder's files are served", body)
+            return
+        if found is None:
+            self._fail(HTTPStatus.NOT_FOUND, "no such file in the output folder", body)
+            return
+        kind = mimetypes.guess_type(found.name)[0] or "application/octet-stream"
+        if kind.startswith("text/") or kind == "application/json":
+            kind += "; charset=utf-8"
+        try:
+            f = found.open("rb")
+        except OSError:
+            self._fail(HTTPStatus.NOT_FOUND, "no such file in the output folder", body)
+            return
+        with f:
+            size = f.seek(0, 2)
+            f.seek(0)
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(size))
+            # an address with ?v= names one version of the file: the browser may keep it a while
+            self.send_header("Cache-Control", "max-age=3600" if versioned else "no-cache")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.end_headers()
+            if body:
+                shutil.copyfileobj(f, self.wfile)
+
+    def _thumb(self, query: dict[str, list[str]], body: bool) -> None:
+        rel = query.get("file", [""])[0]
+        page = query.get("page", [""])[0]
+        if not rel.endswith(".pdf") or not page.isdigit() or len(page) > 5:
+            self._fail(HTTPStatus.NOT_FOUND, "no such thumbnail", body)
+            return
+        try:
+            pdf = resolve_inside(self.server.out, rel.replace("%", "%25"))  # already decoded once
+        except Refused:
+            self._fail(HTTPStatus.FORBIDDEN, "only the output folder's files are served", body)
+            return
+        if pdf is None:
+            self._fail(HTTPStatus.NOT_FOUND, "no such file in the output folder", body)
+            return
+        try:
+            data = thumbnail(pdf, int(page), self.server.out / CACHE_DIR / AREA)
+        except NoSuchPage:
+            self._fail(HTTPStatus.NOT_FOUND, "the sheet has no such page", body)
+            return
+        except TimeoutError:
+            self._fail(HTTPStatus.SERVICE_UNAVAILABLE, "a build is running; try again", body)
+            return
+        except Exception:  # noqa: BLE001 -- a PDF being replaced, or unreadable: no thumbnail this time
+            self._fail(HTTPStatus.NOT_FOUND, "the sheet cannot be read now", body)
+            return
+        self._send(data, "image/png", body, cache="max-age=3600" if query.get("v") else "no-cache")
+
+    def _events(self) -> None:
+        """Server-sent events until the browser goes or the server stops."""
+        state = self.server.state
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        seen = -1
+        try:
+            self.wfile.write(b"retry: 1000\n\n")
+            while not state.closed:
+                version = state.wait(seen, PING_SECONDS)
+                if state.closed:
+                    break
+                if version != seen:
+                    self.wfile.write(f"event: state\ndata: {version}\n\n".encode("ascii"))
+                    seen = version
+                else:
+                    self.wfile.write(b": still here\n\n")
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError):
+            pass  # the browser went away

@@ -1,0 +1,82 @@
+"""The preview's state: written by the watch loop, read by the server's threads, versioned.
+
+Every change bumps `version`; the page's event stream (/events) wakes on it and the page then
+reads /state. The JSON is encoded once per change, so a reader never sees half an update.
+
+/state holds:
+  version     a number that grows with every change (the page redraws when it moves)
+  status      "starting", "building", "ok", "invalid" (the manifest has mistakes), "busy"
+              (another build holds the output folder) or "failed" (the build could not finish)
+  message     one line saying the status
+  builds      rebuilds that succeeded since `watch` started
+  problems    the manifest's mistakes: path, line, column, message, source (the line), value
+  last        the last successful rebuild: at (local time), seconds, line (what changed)
+  manifest    the manifest's path; out: the output folder
+  output      the last good build on show (output.read_output)
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+STATUSES = ("starting", "building", "ok", "invalid", "busy", "failed")
+
+
+class PreviewState:
+    def __init__(self, manifest: str, out: str, output: dict[str, Any]):
+        self._changed = threading.Condition()
+        self._closed = False
+        self._doc: dict[str, Any] = {"version": 0, "status": "starting", "message": "starting", "builds": 0,
+                                     "problems": [], "last": None, "manifest": manifest, "out": out,
+                                     "output": output}
+        self._json = self._encode()
+
+    def _encode(self) -> bytes:
+        return json.dumps(self._doc, ensure_ascii=False, sort_keys=True).encode("utf-8")
+
+    def update(self, **fields: Any) -> int:
+        """Change some fields (their names as in /state), bump the version; return it."""
+        unknown = set(fields) - set(self._doc) - {"version"}
+        if unknown:
+            raise KeyError(f"no such state field: {', '.join(sorted(unknown))}")
+        if "status" in fields and fields["status"] not in STATUSES:
+            raise ValueError(f"no such status: {fields['status']!r}")
+        with self._changed:
+            self._doc.update(fields)
+            self._doc["version"] += 1
+            self._json = self._encode()
+            self._changed.notify_all()
+            return self._doc["version"]
+
+    def get(self, name: str) -> Any:
+        with self._changed:
+            return self._doc[name]
+
+    @property
+    def version(self) -> int:
+        with self._changed:
+            return self._doc["version"]
+
+    def as_json(self) -> bytes:
+        """/state: the whole state, encoded."""
+        with self._changed:
+            return self._json
+
+    def wait(self, seen: int, timeout: float) -> int:
+        """The version once it differs from `seen`, or after `timeout` seconds, or once closed."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._closed or self._doc["version"] != seen, timeout)
+            return self._doc["version"]
+
+    def close(self) -> None:
+        """Wake every waiting reader for good (the server is stopping)."""
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+
+    @property
+    def closed(self) -> bool:
+        with self._changed:
+            return self._closed

@@ -1,0 +1,99 @@
+"""Small PNGs of the print sheets' pages, made on first request and kept in OUT/.cache/preview.
+
+A thumbnail is named by the sha256 of its PDF, so a sheet the last build did not change is
+never drawn twice, and an old one is never shown for a new PDF. PDFium may not be used by two
+threads at once: every use here holds PDFIUM, and the watch loop holds it while a build runs
+(a build draws card faces with PDFium in this process too).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import threading
+from pathlib import Path
+
+from generator.products.outputs import write_atomic
+
+#: Held by whoever uses PDFium in this process: the server's threads and the watch loop's builds.
+PDFIUM = threading.Lock()
+#: Width of a thumbnail in pixels.
+WIDTH = 240
+#: The folder under OUT/.cache; the build prunes only its own areas, so it leaves this one alone.
+AREA = "preview"
+
+_hashes: dict[tuple[str, int, int], str] = {}
+_hashes_lock = threading.Lock()
+
+
+class NoSuchPage(ValueError):
+    """The PDF has no such page."""
+
+
+def file_sha256(path: Path) -> str:
+    """The file's sha256, remembered while its size and modification time stay the same."""
+    stat = path.stat()
+    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    with _hashes_lock:
+        if key in _hashes:
+            return _hashes[key]
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    with _hashes_lock:
+        if len(_hashes) > 256:
+            _hashes.clear()
+        _hashes[key] = digest
+    return digest
+
+
+def cache_name(sha256: str, page: int) -> str:
+    return f"{sha256}-{page}-{WIDTH}.png"
+
+
+def thumbnail(pdf: Path, page: int, cache: Path, wait: float = 60.0) -> bytes:
+    """PNG bytes of page `page` (from 0) of `pdf`, WIDTH pixels wide, from `cache` when there.
+
+    Raises NoSuchPage for a page the PDF does not have, TimeoutError when a build held PDFium
+    for longer than `wait` seconds, OSError when the PDF cannot be read.
+    """
+    if page < 0:
+        raise NoSuchPage(page)
+    name = cache / cache_name(file_sha256(pdf), page)
+    try:
+        return name.read_bytes()
+    except OSError:
+        pass
+    import pypdfium2  # lazy: PDFium only once a thumbnail is asked for
+
+    if not PDFIUM.acquire(timeout=wait):
+        raise TimeoutError("a build is still running")
+    try:
+        doc = pypdfium2.PdfDocument(pdf.read_bytes())
+        try:
+            if page >= len(doc):
+                raise NoSuchPage(page)
+            sheet = doc[page]
+            try:
+                image = sheet.render(scale=WIDTH / sheet.get_width()).to_pil()
+            finally:
+                sheet.close()
+        finally:
+            doc.close()
+    finally:
+        PDFIUM.release()
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=True)
+    data = buffer.getvalue()
+    try:
+        write_atomic(name, data)
+    except OSError:
+        pass  # a thumbnail that cannot be kept is drawn again next time
+    return data
+
+
+def prune(cache: Path, keep: set[str]) -> None:
+    """Remove the thumbnails of PDFs whose sha256 is not in `keep` (the sheets of the build on show)."""
+    if not cache.is_dir():
+        return
+    for f in cache.iterdir():
+        if f.suffix == ".png" and f.name.split("-", 1)[0] not in keep:
+            f.unlink(missing_ok=True)

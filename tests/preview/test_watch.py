@@ -1,0 +1,126 @@
+"""`county-uppy watch` as a user runs it: a subprocess, a manifest edited on disk, /state read back.
+
+The browser's view of the same loop is test_watch_browser.py; here: a broken manifest at start,
+another build holding the folder, SIGTERM, and bad options.
+"""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import socket
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.products.folder_lock import FolderLock
+from tests.conftest import MANIFEST
+from tests.preview.watching import Watch, edit
+
+GOOD = "colour: cyan, values: -2..7"
+TYPO = "colour: cyna, values: -2..7"
+
+
+def test_a_broken_manifest_at_start_is_shown_served_and_rebuilt_once_fixed(tmp_path: Path):
+    manifest, out = tmp_path / "cards.yaml", tmp_path / "out"
+    manifest.write_text(MANIFEST.read_text(encoding="utf-8").replace(GOOD, TYPO), encoding="utf-8")
+    line = next(n for n, text in enumerate(manifest.read_text().splitlines(), 1) if TYPO in text)
+    with Watch(manifest, out) as watch:
+        state = watch.wait_for(lambda s: s["status"] == "invalid", what="the manifest's mistake")
+        (problem,) = state["problems"]
+        assert (problem["line"], problem["value"]) == (line, "cyna")
+        assert problem["message"] == "unknown colour 'cyna' (did you mean 'cyan'?)"
+        assert state["output"]["built"] is False and state["output"]["cards"] == []
+        with urllib.request.urlopen(watch.url, timeout=10) as r:
+            assert r.status == 200 and b"preview" in r.read()
+        assert not (out / "build.json").exists()
+
+        edit(manifest, TYPO, GOOD)
+        state = watch.wait_for(lambda s: s["status"] == "ok", what="the rebuild after the fix")
+        assert state["problems"] == [] and state["builds"] == 1
+        assert len(state["output"]["cards"]) == 98 and (out / "build.json").is_file()
+        status = watch.stop(signal.SIGTERM)
+    assert status == 143  # SIGTERM stops it as Ctrl-C does (128 + 15)
+    errors = "\n".join(watch.stderr)
+    assert "Traceback" not in errors
+    assert f"{manifest}:{line}:{problem['column']}: unknown colour 'cyna'" in errors
+    assert "stopped" in watch.stderr[-1]
+    rebuilt = [text for text in watch.stdout if "rebuilt in" in text]
+    assert len(rebuilt) == 1 and "nothing to compare with" in rebuilt[0]
+
+
+def test_a_folder_another_build_holds_is_said_and_tried_again_after_the_next_change(tmp_path: Path):
+    manifest, out = tmp_path / "cards.yaml", tmp_path / "out"
+    shutil.copy(MANIFEST, manifest)
+    with Watch(manifest, out) as watch:
+        watch.wait_for(lambda s: s["status"] == "ok", seconds=60, what="the first build")
+        good = (out / "build.json").read_bytes()
+        lock = FolderLock(out)  # as a `county-uppy build` into the same folder holds it
+        try:
+            edit(manifest, "text: Draw an extra card.", "text: Draw two extra cards.")
+            state = watch.wait_for(lambda s: s["status"] == "busy", what="the busy folder")
+            assert "being written by another build" in state["message"]
+            assert "trying again after the next change" in state["message"]
+            assert (out / "build.json").read_bytes() == good
+        finally:
+            lock.release()
+        edit(manifest, "text: Draw two extra cards.", "text: Draw three extra cards.")
+        state = watch.wait_for(lambda s: s["status"] == "ok" and s["builds"] == 2, what="the retry")
+        assert next(c for c in state["output"]["cards"] if c["code"] == "+1")["text"] == "Draw three extra cards."
+        assert watch.stop() == 130
+    assert any("being written by another build" in line for line in watch.stderr)
+    assert not any("Traceback" in line for line in watch.stderr)
+    (rebuilt,) = [line for line in watch.stdout if "rebuilt in" in line and "card +1" in line]
+    assert "card +1 changed: text 'Draw an extra card.' -> 'Draw three extra cards.'" in rebuilt
+
+
+def test_a_port_in_use_is_said(tmp_path, capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["watch", "--port", str(port), "--out", str(tmp_path / "out"), "--manifest", str(MANIFEST)]) == 2
+    err = capsys.readouterr().err
+    assert f"port {port} on 127.0.0.1 is in use" in err and "--port N" in err
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--port", "70000"], "--port must be 0..65535"),
+    (["--port", "-1"], "--port must be 0..65535"),
+    (["--out", ""], "--out needs a folder name"),
+    (["--manifest", "/nonexistent-folder/cards.yaml"], "is not a folder"),
+])
+def test_bad_options_are_refused(argv, message, capsys):
+    assert main(["watch", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_ctrl_c_during_a_rebuild_leaves_the_output_folder_whole(tmp_path: Path):
+    import hashlib
+    import json
+
+    from generator.products.outputs import STAGING_PREFIX
+
+    manifest, out = tmp_path / "cards.yaml", tmp_path / "out"
+    shutil.copy(MANIFEST, manifest)
+    with Watch(manifest, out) as watch:
+        watch.wait_for(lambda s: s["status"] == "ok", seconds=60, what="the first build")
+        edit(manifest, "print: \"#00A3D9\"", "print: \"#00A0D0\"")  # cyan: a third of the faces redrawn
+        watch.wait_for(lambda s: s["status"] == "building", seconds=20, what="the rebuild to start")
+        assert watch.stop() == 130
+    assert not any("Traceback" in line for line in watch.stderr), watch.stderr
+    record = json.loads((out / "build.json").read_text())
+    for artifact in record["artifacts"]:  # the old build or the new one, whole either way
+        assert hashlib.sha256((out / artifact["path"]).read_bytes()).hexdigest() == artifact["sha256"], artifact["path"]
+    assert not [p.name for p in out.iterdir() if p.name.startswith(STAGING_PREFIX)]
+
+
+def test_an_out_that_is_a_file_is_refused(tmp_path, capsys):
+    afile = tmp_path / "afile"
+    afile.write_text("not a folder")
+    assert main(["watch", "--out", str(afile), "--manifest", str(MANIFEST), "--port", "0"]) == 2
+    assert "exists and is not a folder" in capsys.readouterr().err
+    assert afile.read_text() == "not a folder"

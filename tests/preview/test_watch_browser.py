@@ -1,0 +1,98 @@
+"""`county-uppy watch` in real Chromium: the page follows an edit, shows a typo located, recovers.
+
+Without Chromium this is skipped with the reason; with COUNTY_UPPY_REQUIRE_BROWSER=1 (CI) it
+fails instead (tests/browser.py). Every wait is bounded; the watch is stopped with Ctrl-C's
+signal and must end with 130 and no traceback.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.browser import chromium_path
+from tests.conftest import MANIFEST
+from tests.preview.watching import Watch, edit
+
+FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+#: How long the page may take to show a rebuild (the rebuild itself takes about a second).
+FOLLOW_MS = 20_000
+CARD = 'figure[data-code="+1"]'
+
+
+@pytest.fixture()
+def browser():
+    path = chromium_path()  # skips (or fails on CI) without Chromium
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, headless=True, args=FLAGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def test_the_preview_follows_an_edit_and_a_typo(browser, tmp_path: Path):
+    manifest, out = tmp_path / "cards.yaml", tmp_path / "out"
+    shutil.copy(MANIFEST, manifest)
+    with Watch(manifest, out) as watch:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        problems: list[str] = []
+        page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        page.goto(watch.url, wait_until="load")
+        page.wait_for_selector("body[data-status=ok]", timeout=60_000)  # the first build
+        faces = page.locator("figure.card")
+        assert faces.count() == 98
+        before = page.get_attribute(f"{CARD} img", "src")
+        assert "Draw an extra card." in page.inner_text(CARD)
+
+        # the edition filter: Only Chaos has no +1 and 59 faces
+        page.click("button[data-edition=only-chaos]")
+        page.wait_for_function("() => document.querySelectorAll('figure.card').length === 59", timeout=5_000)
+        assert page.locator(CARD).count() == 0
+        page.click("button[data-edition=all]")
+        page.wait_for_function("() => document.querySelectorAll('figure.card').length === 98", timeout=5_000)
+
+        # the sheets' thumbnails, the rulebook
+        page.wait_for_function("() => { const i = document.querySelector('details.sheet[open] img');"
+                               " return i && i.complete && i.naturalWidth === 240; }", timeout=FOLLOW_MS)
+        rulebook = page.frame_locator("#rulebook-frame")
+        assert "County Uppy" in rulebook.locator("h1").first.inner_text(timeout=FOLLOW_MS)
+
+        # an edit: the new text and a new face
+        edit(manifest, "text: Draw an extra card.", "text: Draw two extra cards.")
+        page.wait_for_function(f"() => document.querySelector('{CARD}').innerText.includes('Draw two extra cards.')",
+                               timeout=FOLLOW_MS)
+        after = page.get_attribute(f"{CARD} img", "src")
+        assert after != before
+        page.wait_for_function(f"() => {{ const i = document.querySelector('{CARD} img');"
+                               " return i.complete && i.naturalWidth === 825; }", timeout=FOLLOW_MS)
+        assert "card +1 changed" in page.inner_text("#changes")
+
+        # a typo: the located error, the faces stay
+        edit(manifest, "colour: cyan, values: -2..7", "colour: cyna, values: -2..7")
+        page.wait_for_selector("#error:not([hidden])", timeout=FOLLOW_MS)
+        line = next(n for n, text in enumerate(manifest.read_text().splitlines(), 1) if "colour: cyna" in text)
+        column = manifest.read_text().splitlines()[line - 1].index("cyna") + 1
+        banner = page.inner_text("#error")
+        assert f"{manifest}:{line}:{column}: unknown colour 'cyna' (did you mean 'cyan'?)" in banner
+        assert page.inner_text("#error mark") == "cyna"
+        assert faces.count() == 98
+        assert page.get_attribute(f"{CARD} img", "src") == after
+        assert page.evaluate("() => [...document.querySelectorAll('figure.card img')].filter("
+                             "(i) => i.complete && i.naturalWidth === 0).length") == 0
+
+        # fixed: the error goes
+        edit(manifest, "colour: cyna, values: -2..7", "colour: cyan, values: -2..7")
+        page.wait_for_selector("body[data-status=ok] #error[hidden]", state="attached", timeout=FOLLOW_MS)
+        assert faces.count() == 98
+        assert problems == []
+        status = watch.stop()
+    assert status == 130
+    assert not any("Traceback" in line for line in watch.stderr), watch.stderr
+    assert watch.stderr[-1].startswith("county-uppy watch: stopped")
