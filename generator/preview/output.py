@@ -55,7 +55,7 @@ def read_output(out: Path) -> dict[str, Any]:
         "game": _game(deck),
         "cards": _cards(deck, faces, sha, changes),
         "editions": _editions(deck),
-        "sheets": [_sheet(path, a) for path, a in sorted(files.items())
+        "sheets": [_sheet(path, a) for path, a in sorted(files.items(), key=_sheet_order)
                    if path.startswith("print/") and path.endswith(".pdf")],
         "rulebook": file_url("rulebook.html", sha["rulebook.html"]) if "rulebook.html" in files else None,
         "changes": {"summary": [str(line) for line in changes.get("summary", [])],
@@ -105,6 +105,12 @@ def _editions(deck: Mapping[str, Any]) -> list[dict[str, Any]]:
             found.append({"key": key, "name": e.get("name", key), "count": e.get("count", 0),
                           "description": e.get("description", ""), "cards": dict(Counter(e.get("cards", [])))})
     return sorted(found, key=lambda e: (str(e["name"]).lower(), e["key"]))
+
+
+def _sheet_order(item: tuple[str, Any]) -> tuple[bool, str]:
+    """The two-sided files first (the page opens the first), then the fronts-only and backs-only ones."""
+    path = item[0]
+    return (path.endswith(("-fronts.pdf", "-backs.pdf")), path)
 
 
 def _sheet(path: str, artifact: Mapping[str, Any]) -> dict[str, Any]:

@@ -43,7 +43,8 @@ def test_the_page_sees_the_sheets_the_rulebook_and_the_changes(built):
     view = read_output(built)
     record = {a["path"]: a for a in json.loads((built / "build.json").read_text())["artifacts"]}
     pdfs = sorted(p for p in record if p.startswith("print/") and p.endswith(".pdf"))
-    assert [s["path"] for s in view["sheets"]] == pdfs and pdfs
+    assert sorted(s["path"] for s in view["sheets"]) == pdfs and pdfs
+    assert view["sheets"][0]["path"] == "print/county-uppy-letter.pdf"  # both sides: the one the page opens
     for sheet in view["sheets"]:
         assert sheet["pages"] == record[sheet["path"]]["pages"] > 0
         assert len(sheet["thumbs"]) == sheet["pages"]
