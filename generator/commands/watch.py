@@ -102,21 +102,30 @@ def _changes(manifest: Path, templates: Path) -> Iterator[set]:
     import watchfiles  # lazy: only `watch` needs it
 
     target = os.path.abspath(manifest)
-    folders = [os.path.dirname(target)]
+    folders = watched_folders(target, templates)
+    yield from watchfiles.watch(*folders, watch_filter=lambda _change, path: relevant(path, target, folders[1:]),
+                                debounce=DEBOUNCE_MS, step=STEP_MS, recursive=False, raise_interrupt=True)
+
+
+def watched_folders(manifest: str, templates: Path) -> list[str]:
+    """The manifest's folder, then templates/ and each folder in it (each watched on its own, not
+    recursively, so a build's output next to the manifest is never walked)."""
+    folders = [os.path.dirname(manifest)]
     for root, dirs, _files in os.walk(templates):
         dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
         folders.append(os.path.abspath(root))
+    return list(dict.fromkeys(folders))
 
-    def relevant(change: object, path: str) -> bool:
-        path = os.path.abspath(path)
-        if path == target:
-            return True
-        name = os.path.basename(path)
-        return (os.path.dirname(path) in folders[1:] and not name.startswith((".", "#"))
-                and not name.endswith(("~", ".swp", ".swx", ".tmp")) and name not in _EDITOR_LITTER)
 
-    yield from watchfiles.watch(*dict.fromkeys(folders), watch_filter=relevant, debounce=DEBOUNCE_MS, step=STEP_MS,
-                                recursive=False, raise_interrupt=True)
+def relevant(path: str, manifest: str, template_folders: list[str]) -> bool:
+    """Is a change to `path` one to rebuild for: the manifest itself, or a template (not an
+    editor's swap, backup or probe file)?"""
+    path = os.path.abspath(path)
+    if path == manifest:
+        return True
+    name = os.path.basename(path)
+    return (os.path.dirname(path) in template_folders and not name.startswith((".", "#"))
+            and not name.endswith(("~", ".swp", ".swx", ".tmp")) and name not in _EDITOR_LITTER)
 
 
 def _rebuild(manifest: Path, out: Path, state: PreviewState) -> None:

@@ -124,3 +124,21 @@ def test_an_out_that_is_a_file_is_refused(tmp_path, capsys):
     assert main(["watch", "--out", str(afile), "--manifest", str(MANIFEST), "--port", "0"]) == 2
     assert "exists and is not a folder" in capsys.readouterr().err
     assert afile.read_text() == "not a folder"
+
+
+def test_what_is_watched_and_what_a_save_rebuilds_for(tmp_path):
+    from generator.commands.watch import relevant, watched_folders
+
+    templates = tmp_path / "templates"
+    (templates / "partials" / "effects").mkdir(parents=True)
+    (templates / "__pycache__").mkdir()
+    manifest = str(tmp_path / "design" / "cards.yaml")
+    folders = watched_folders(manifest, templates)
+    assert folders == [str(tmp_path / "design"), str(templates), str(templates / "partials"),
+                       str(templates / "partials" / "effects")]
+    for path in (manifest, templates / "rulebook.html.j2", templates / "partials" / "effects" / "steal.j2"):
+        assert relevant(str(path), manifest, folders[1:]), path
+    for path in (tmp_path / "design" / "other.yaml", tmp_path / "design" / "output" / "build.json",
+                 templates / ".rulebook.html.j2.swp", templates / "rulebook.html.j2~", templates / "4913",
+                 templates / "__pycache__" / "x.pyc", tmp_path / "design" / ".cards.yaml.swp"):
+        assert not relevant(str(path), manifest, folders[1:]), path
