@@ -180,6 +180,17 @@ class _Worker:
         self.index: int | None = None  #: the job it is running
 
 
+class _Run:
+    """One map() over a pool: its function, the jobs not yet handed out, and how far it got."""
+
+    def __init__(self, fn: Callable[[Any], Any], jobs: Iterator[Any]):
+        self.fn = fn
+        self.jobs = jobs
+        self.exhausted = False
+        self.handed = 0  #: jobs given to workers
+        self.taken = 0  #: results yielded
+
+
 class WorkerPool:
     """Run a function over a stream of jobs on worker processes, a bounded window of jobs at a time.
 
@@ -227,29 +238,41 @@ class WorkerPool:
                 theirs.close()  # so that a worker's death is an end of file here
                 self._workers.append(_Worker(process, mine))
 
-    def map(self, fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
-        from multiprocessing.connection import wait  # lazy: as multiprocessing in __init__
+    def map(self, fn: Callable[[Any], Any], jobs: Iterable[Any], *, start: bool = False) -> Iterator[Any]:
+        """fn(job) for every job, on the workers; the results in job order.
 
+        `start`: hand the first jobs out (one per worker) before returning, so that they run
+        while the caller does other work; the results are then taken from the iterator as usual.
+        """
         if not self._workers:
             self._start()
+        run = _Run(fn, iter(jobs))
+        if start:
+            self._hand_out(run)
+        return self._results_of(run)
+
+    def _hand_out(self, run: "_Run") -> None:
+        """Give jobs to idle workers, keeping at most `window` jobs out and results unread."""
+        idle = [w for w in self._workers if w.index is None]
+        while idle and not run.exhausted and run.handed - run.taken < self.window:
+            try:
+                job = next(run.jobs)
+            except StopIteration:
+                run.exhausted = True
+                break
+            worker = idle.pop()
+            worker.conn.send((run.fn, job))
+            worker.index, run.handed = run.handed, run.handed + 1
+
+    def _results_of(self, run: "_Run") -> Iterator[Any]:
+        from multiprocessing.connection import wait  # lazy: as multiprocessing in __init__
+
         results = self._results
-        pending = iter(jobs)
-        exhausted = False
-        handed = taken = 0
         while True:
-            idle = [w for w in self._workers if w.index is None]
-            while idle and not exhausted and handed - taken < self.window:
-                try:
-                    job = next(pending)
-                except StopIteration:
-                    exhausted = True
-                    break
-                worker = idle.pop()
-                worker.conn.send((fn, job))
-                worker.index, handed = handed, handed + 1
-            if taken in results:
-                taken += 1
-                yield results.pop(taken - 1)
+            self._hand_out(run)
+            if run.taken in results:
+                run.taken += 1
+                yield results.pop(run.taken - 1)
                 continue
             busy = [w for w in self._workers if w.index is not None]
             if not busy:

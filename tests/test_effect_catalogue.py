@@ -8,12 +8,14 @@ rulebook prints its clarification and its quick-reference line, and the engine p
 
 from __future__ import annotations
 
+import io
 import re
 import shutil
 import textwrap
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from generator.deck.effects import CATALOGUE, BotHints, WildEffect
 from generator.deck.manifest import load
@@ -124,11 +126,11 @@ def test_a_new_effect_end_to_end(halve_effect, halve_manifest, tmp_path, monkeyp
     assert deck.edition_count("keep-it-simple") == 90
 
     # the face shows the glyph, its parameter filled in, and the typeface draws it
-    from generator.products import faces, png
+    from generator.products import faces, rasters
 
     face = faces.face(card, deck)
     assert "÷2" in [item.text for item in face.items if isinstance(item, faces.Text)]
-    _, image = png.face_png(face, (825, 1125))
+    image = Image.open(io.BytesIO(rasters.face_png(face)))
     assert image.size == (825, 1125)
     assert "÷" in faces.charset(deck)
 

@@ -21,7 +21,7 @@ import time
 from typing import Callable
 
 from generator.products.cards import build_cards
-from generator.products import mirror
+from generator.products import mirror, rasters
 from generator.products.changes import deck_document, write_changes
 from generator.products.context import BuildContext
 from generator.products.folder_lock import FolderBusy
@@ -56,14 +56,15 @@ def build_deck_json(ctx: BuildContext) -> list[Artifact]:
 
 Product = Callable[[BuildContext], list[Artifact]]
 
-#: name -> product, in build order. Later products may use files earlier ones wrote in the same build.
+#: name -> product, in build order. The card images are drawn on worker processes from the start
+#: of the build (rasters.start), so the products that need none come first and run meanwhile.
 PRODUCTS: dict[str, Product] = {
     "deck": build_deck_json,
-    "cards": build_cards,
     "print": build_print,
-    "pod": build_pod,
+    "pod": build_pod,  # the DriveThruCards PDF, then the MakePlayingCards images
+    "rulebook": build_rulebook,
+    "cards": build_cards,
     "tts": build_tts,
-    "rulebook": build_rulebook,  # after the card images: it draws the same faces
 }
 
 
@@ -88,6 +89,7 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
     try:
         artifacts: list[Artifact] = []
         ctx.shared["products"] = tuple(n for n in PRODUCTS if not only or n in only)  # so shared work fits the build
+        rasters.start(ctx)  # the card images, drawn by workers while the PDFs are made here
         for name, product in PRODUCTS.items():
             if not only or name in only:
                 try:
@@ -132,6 +134,7 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
     else:
         staging.close()
     finally:
+        rasters.stop(ctx)  # workers still drawing when a product failed
         ctx.shared.pop("cache", None)  # it points into the staging folder
         ctx.out, ctx.staging = dest, None
     artifacts.sort(key=lambda a: a.path)

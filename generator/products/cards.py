@@ -8,7 +8,8 @@ import re
 from generator.deck.model import Deck
 from generator.products.context import BuildContext
 from generator.products.outputs import Artifact, json_bytes, write_artifact
-from generator.products.rendered import PROFILES, images
+from generator.products.profiles import TGC
+from generator.products.rasters import images
 from generator.products.units import BLEED
 
 _WORDS = {"+": "plus", "-": "minus", "/": "slash", "=": "eq", "*": "times", ".": "dot", " ": "_"}
@@ -60,7 +61,7 @@ def build_cards(ctx: BuildContext) -> list[Artifact]:
     """output/cards/: one 825×1125 PNG per distinct face, back.png, and index.json (code -> file)."""
     arts = write_images(ctx, "cards", "tgc")
     names = file_names(ctx.deck)
-    w, h = PROFILES["tgc"]
+    w, h = TGC.size
     index = {
         "size_px": [w, h], "dpi": 300, "bleed_px": round(BLEED, 1), "safe_px": round(BLEED, 1),
         "naming": "letters and digits kept; a minus before a digit kept (C-2); any other character "

@@ -16,13 +16,13 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from generator.products.outputs import write_atomic
+from generator.products.outputs import write_atomic, write_new
 
 CACHE_DIR = ".cache"
 
 
 #: Files whose contents decide how a face looks; any change to them invalidates the cache.
-_CODE = ("faces.py", "png.py", "pdf.py", "typeface.py", "quickref.py", "units.py", "sheets.py",
+_CODE = ("faces.py", "png.py", "profiles.py", "pdf.py", "typeface.py", "quickref.py", "units.py", "sheets.py",
          "test_page.py", "cmyk.py", "fonts/DejaVuSans.ttf",
          "fonts/DejaVuSans-Bold.ttf")
 
@@ -52,14 +52,12 @@ class RenderCache:
     which moves them into OUT/.cache and then prunes; without it both happen at once.
     """
 
-    def __init__(self, out: Path, stage: Path | None = None):
-        self.root = out / CACHE_DIR
+    def __init__(self, out: Path | None, stage: Path | None = None):
+        """`out` None: a cache that keeps nothing (images drawn outside a build)."""
+        self.root = out / CACHE_DIR if out is not None else None
         self.stage = stage
         self.used: dict[str, set[str]] = {}
         self.pruned: set[str] = set()  #: areas to prune at commit()
-
-    def path(self, area: str, k: str) -> Path:
-        return self.root / area / k
 
     def get(self, area: str, k: str) -> bytes | None:
         self.used.setdefault(area, set()).add(k)
@@ -74,8 +72,13 @@ class RenderCache:
 
     def put(self, area: str, k: str, data: bytes) -> None:
         self.used.setdefault(area, set()).add(k)
+        if self.root is None:
+            return
         try:
-            write_atomic((self.stage or self.root) / area / k, data)
+            if self.stage is not None:
+                write_new(self.stage / area / k, data)  # the build's private staging folder
+            else:
+                write_atomic(self.root / area / k, data)
         except OSError:
             pass  # a cache that cannot be written only costs time
 
@@ -87,6 +90,8 @@ class RenderCache:
             self._prune(area)
 
     def _prune(self, area: str) -> None:
+        if self.root is None:
+            return
         keep = self.used.get(area, set())
         folder = self.root / area
         if folder.is_dir():
@@ -100,7 +105,7 @@ class RenderCache:
         Only once the build's files are in place. A cache that cannot be written only costs time,
         so a failure here is ignored.
         """
-        if self.stage is not None and self.stage.is_dir():
+        if self.root is not None and self.stage is not None and self.stage.is_dir():
             for folder in sorted(self.stage.iterdir()):
                 if not folder.is_dir():
                     continue

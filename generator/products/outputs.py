@@ -73,6 +73,30 @@ def json_bytes(value: Any) -> bytes:
     return (json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
 
 
+def write_new(path: Path, data: bytes) -> str:
+    """Create `path` with `data` and return its sha256: for a build's own staging folder only.
+
+    Nothing else reads the staging folder before the commit, and a failed or killed build's
+    staging folder is thrown away whole, so a new file there needs no temporary name and rename.
+    The file is created exclusively: an existing one (which may be a hard link to a file in the
+    output folder) is never written into, but replaced through write_atomic.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
+    except FileExistsError:
+        return write_atomic(path, data)
+    except OSError as err:
+        raise OSError(err.errno, err.strerror or str(err), str(path)) from err
+    try:
+        os.fchmod(fd, 0o644)  # as write_atomic: build products are for everyone to read, whatever the umask
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+    except OSError as err:
+        raise OSError(err.errno, err.strerror or str(err), str(path)) from err
+    return hashlib.sha256(data).hexdigest()
+
+
 def write_artifact(out: Path, rel: str, data: bytes, kind: str, cards: int = 0, pages: int = 0) -> Artifact:
     """Write one product file under `out`; into a build's staging folder when `out` is one."""
     assert kind in KINDS, kind
@@ -222,7 +246,7 @@ class Staging:
                 return hashlib.sha256(data).hexdigest()
         except OSError:
             pass  # no such file, or no hard links here: write a copy
-        return write_atomic(new, data)
+        return write_new(new, data)
 
     def public(self, path: str | os.PathLike | None) -> str | None:
         """The OUT path a path inside the staging folder stands for (other paths as they are)."""

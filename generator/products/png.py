@@ -1,75 +1,35 @@
-"""PNG backend: a face's display list rasterized with Pillow, saved as a palette PNG.
+"""PNG backend: faces rasterized by PDFium from the faces PDF, saved as palette PNGs.
 
-Flat-colour art needs few colours: the palette holds every colour of the face and the blends
-between each pair (the anti-aliased edges of text), so colours print exactly as given and
-the files encode fast and small. Encoder settings are fixed, so output is byte-identical.
+PDFium draws the same vector faces the print PDFs hold, anti-aliased as any PDF viewer draws
+them, so a card image is its PDF face exactly. Flat-colour art needs few colours: the palette
+holds every colour of the face and the blends between each pair (the anti-aliased edges), so
+colours print exactly as given and the files encode fast and small. Encoder settings are fixed,
+so output is byte-identical.
 """
 
 from __future__ import annotations
 
 import io
 import itertools
-from functools import lru_cache
+import zlib
+from typing import Iterator
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
 from PIL.PngImagePlugin import PngInfo
 
-from generator.products import typeface as tf
-from generator.products.faces import Face, Poly, Stroke, Text
-from generator.products.units import DPI, TRIM_H, TRIM_W
+from generator.products.profiles import PROFILES, Profile
+from generator.products.units import BLEED, DPI, dots_to_pt, TRIM_H, TRIM_W
 
 #: Bumped whenever the rasterizer's output changes, so cached images are redrawn.
-RENDERER_VERSION = "pdfium-1"
-COMPRESS_LEVEL = 3
-
-
-@lru_cache(maxsize=None)
-def _font(bold: bool, size: float) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(tf.FILES[bold]), size)
+RENDERER_VERSION = "pdfium-2"
+#: zlib's run-length strategy: flat art is long runs of one palette index, which it packs as
+#: small as the default strategy at level 3 in about half the time.
+COMPRESS_LEVEL = 1
+COMPRESS_TYPE = zlib.Z_RLE
 
 
 def _rgb(hex_rgb: str) -> tuple[int, int, int]:
     return int(hex_rgb[1:3], 16), int(hex_rgb[3:5], 16), int(hex_rgb[5:7], 16)
-
-
-def rasterize(face: Face, size: tuple[int, int], scale: float = 1.0) -> Image.Image:
-    """The face as an RGB image of `size` px, trim centred, at `scale` × 300 dpi."""
-    w, h = size
-    ox, oy = (w - TRIM_W * scale) / 2, (h - TRIM_H * scale) / 2
-    im = Image.new("RGB", size, "white")
-    draw = ImageDraw.Draw(im)
-
-    def px(p: tuple[float, float]) -> tuple[float, float]:
-        return ox + p[0] * scale, oy + p[1] * scale
-
-    for item in face.items:
-        if isinstance(item, Poly):
-            draw.polygon([px(p) for p in item.points], fill=item.fill)
-        elif isinstance(item, Stroke):
-            pts = [px(p) for p in item.points]
-            if item.closed:
-                pts.append(pts[0])
-            draw.line(pts, fill=item.colour, width=max(1, round(item.width * scale)), joint="curve")
-        elif isinstance(item, Text):
-            _text(im, draw, item, px((item.x, item.y)), scale)
-    return im
-
-
-def _text(im: Image.Image, draw: ImageDraw.ImageDraw, t: Text, at: tuple[float, float], scale: float) -> None:
-    font = _font(t.bold, round(t.size * scale, 2))
-    anchor = t.align + "s"
-    stroke = round(t.stroke * scale)
-    if not t.rot180:
-        draw.text(at, t.text, fill=t.fill, font=font, anchor=anchor, stroke_width=stroke,
-                  stroke_fill=t.stroke_colour or None)
-        return
-    left, top, right, bottom = font.getbbox(t.text, anchor=anchor)
-    mask = Image.new("L", (right - left, bottom - top), 0)
-    ImageDraw.Draw(mask).text((-left, -top), t.text, fill=255, font=font, anchor=anchor)
-    mask = mask.rotate(180)
-    # Turned about the anchor: the box's far corner lands at anchor - (left, top) mirrored.
-    x0, y0 = round(at[0] - right), round(at[1] - bottom)
-    im.paste(t.fill, (x0, y0, x0 + mask.width, y0 + mask.height), mask)
 
 
 def palette_for(colours: list[str]) -> Image.Image:
@@ -95,31 +55,97 @@ def encode(im: Image.Image, palette: Image.Image | None = None, dpi: int = DPI, 
     info = PngInfo()
     info.add(b"sRGB", b"\x00")
     buf = io.BytesIO()
-    im.save(buf, "PNG", compress_level=level, dpi=(dpi, dpi), pnginfo=info)
+    im.save(buf, "PNG", compress_level=level, compress_type=COMPRESS_TYPE, dpi=(dpi, dpi), pnginfo=info)
     return buf.getvalue()
 
 
-def rasterize_pdf(doc: bytes, pages: list[int]) -> list[Image.Image]:
-    """Pages of a faces PDF (one face with its 1/8 in bleed per page) as 825×1125 RGB images at
-    300 dpi, rasterized by PDFium: shapes, frames and text anti-aliased exactly as the print
-    PDFs render, from the same vector drawing."""
+#: One page of the faces PDF to rasterize: its index, the face's colours, the profiles wanted.
+PageJob = tuple[int, tuple[str, ...], tuple[str, ...]]
+
+
+def render_pages(doc: bytes, pages: list[PageJob]) -> Iterator[dict[str, bytes]]:
+    """Per page of a faces PDF (pdf.faces_pdf: one face with its 1/8 in bleed per page), profile
+    name -> PNG bytes for each profile wanted, one page at a time (a worker holds one raster).
+
+    The bleed profiles are cut from one 300 dpi render, quantized once; each trim-only profile
+    is drawn by PDFium at its own size, so small images are as smooth as the large ones.
+    """
     import pypdfium2 as pdfium  # lazy: PDFium loads in the worker that draws, not at every start-up
 
-    out = []
     pdf = pdfium.PdfDocument(doc)
     try:
-        for i in pages:
-            page = pdf[i]
-            bitmap = page.render(scale=DPI / 72, may_draw_forms=True)
-            w, h = round(page.get_width() * DPI / 72), round(page.get_height() * DPI / 72)
-            out.append(bitmap.to_pil().convert("RGB").crop((0, 0, w, h)))
-            page.close()
+        for index, colours, wanted in pages:
+            page = pdf[index]
+            try:
+                profiles = [PROFILES[name] for name in wanted]
+                own = palette_for(list(colours))
+                out: dict[str, bytes] = {}
+                bled = [p for p in profiles if not p.trim_only]
+                if bled:
+                    full = _render(page, DPI / 72, own)
+                    size = round(page.get_width() * DPI / 72), round(page.get_height() * DPI / 72)
+                    if full.size != size:  # PDFium rounds the page up: 825.000001 px is 826
+                        full = full.crop((0, 0, *size))
+                    for p in bled:
+                        out[p.name] = encode(_centre(full, p.size), dpi=p.dpi)
+                for p in profiles:
+                    if p.trim_only:
+                        out[p.name] = encode(_trim(page, p, own), dpi=p.dpi)
+                yield out
+            finally:
+                page.close()
     finally:
         pdf.close()
+
+
+def _render(page, scale: float, palette: Image.Image) -> Image.Image:
+    """The page's crop box at `scale` px per point, quantized to `palette` (no dithering)."""
+    bitmap = page.render(scale=scale, may_draw_forms=False, rev_byteorder=True, prefer_bgrx=True)
+    try:
+        return _quantize(bitmap.to_pil(), palette)  # the image shares the bitmap's buffer until then
+    finally:
+        bitmap.close()
+
+
+def _quantize(im: Image.Image, palette: Image.Image) -> Image.Image:
+    """`im.quantize(palette=palette, dither=NONE)` for an RGBX image without copying it to RGB first.
+
+    Pillow keeps RGB pixels in 4 bytes, laid out as RGBX, so its palette conversion reads an RGBX
+    image exactly as the RGB one (the bytes are equal; a test checks it); only `quantize`'s mode
+    check refuses it. This is that method's body less the check, and saves a copy of each
+    render; should Pillow's internals differ, the plain method runs instead.
+    """
+    palette.load()
+    try:
+        out = im._new(im.im.convert("P", Image.Dither.NONE, palette.im))
+    except (AttributeError, TypeError, ValueError):
+        return im.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+    out.palette = palette.palette.copy()
     return out
 
 
-def face_png(face: Face, size: tuple[int, int]) -> tuple[bytes, Image.Image]:
-    """The print PNG of a face at `size`, and the RGB image it came from."""
-    im = rasterize(face, size)
-    return encode(im, palette_for(face.colours())), im
+def _trim(page, p: Profile, palette: Image.Image) -> Image.Image:
+    """The face's trim (no bleed) drawn at the profile's size.
+
+    The page's crop box becomes the trim, so the image starts exactly at the cut; the scale
+    covers the size, and the sliver past it (under 1 px) is cut off the right and bottom.
+    """
+    w, h = p.size
+    b = dots_to_pt(BLEED)
+    tw, th = dots_to_pt(TRIM_W), dots_to_pt(TRIM_H)
+    page.set_cropbox(b, b, b + tw, b + th)
+    im = _render(page, max(w / tw, h / th), palette)
+    if im.width < w or im.height < h:
+        return im.resize((w, h), Image.Resampling.NEAREST)
+    return im if im.size == (w, h) else im.crop((0, 0, w, h))
+
+
+def _centre(im: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """The middle `size` px of `im` (822 from 825 is 1 px off the left, 2 off the right)."""
+    w, h = size
+    if im.size == size:
+        return im
+    x0, y0 = (im.width - w) // 2, (im.height - h) // 2
+    return im.crop((x0, y0, x0 + w, y0 + h))
+
+

@@ -1,6 +1,8 @@
-"""The faces one build draws, each at most once: their cache keys, display lists, print PNGs and
-PDF forms. Rendering runs on ctx.jobs processes and goes through the face cache in OUT/.cache,
-keyed by each face's inputs, so a rebuild after editing one card re-renders that card only.
+"""The faces one build draws, each at most once: their cache keys, display lists and PDF forms;
+the face cache; and the worker processes products run jobs on.
+
+Everything goes through the face cache in OUT/.cache, keyed by each face's inputs, so a rebuild
+after editing one card redraws that card only. The raster images are rasters.py's.
 """
 
 from __future__ import annotations
@@ -9,17 +11,13 @@ import multiprocessing
 import os
 from typing import Callable
 
-from generator.products import pdf, png
+from generator.deck.model import Deck
+from generator.products import pdf
 from generator.products.context import BuildContext
 from generator.products.face_cache import RenderCache, code_version, key
 from generator.products.faces import Face, back_face, back_inputs, charset, face, face_inputs
-from generator.products.png import RENDERER_VERSION, encode, palette_for
 from generator.progress import ProgressBar
 from generator.workers import WorkerPool
-
-#: Print-on-demand image sizes (px at 300 dpi, trim centred): The Game Crafter's poker
-#: template is output/cards; MakePlayingCards wants 822×1122.
-PROFILES = {"tgc": (825, 1125), "mpc": (822, 1122)}
 
 
 def face_keys(ctx: BuildContext, light: bool = False) -> dict[str, str]:
@@ -40,12 +38,16 @@ def face_of(ctx: BuildContext, code: str, light: bool = False) -> Face:
     """The display list of one face, drawn at most once per build."""
     drawn = ctx.shared.setdefault("faces", {})
     if (code, light) not in drawn:
-        try:
-            drawn[code, light] = (back_face(ctx.deck, light) if code == "back"
-                                  else face(ctx.deck.card(code), ctx.deck, light))
-        except Exception as exc:  # noqa: BLE001 -- name the card whose face failed
-            raise CardFailed(code, f"{type(exc).__name__}: {exc}") from exc
+        drawn[code, light] = draw(ctx.deck, code, light)
     return drawn[code, light]
+
+
+def draw(deck: Deck, code: str, light: bool = False) -> Face:
+    """The display list of card `code`'s face ("back": the back); CardFailed names a card that fails."""
+    try:
+        return back_face(deck, light) if code == "back" else face(deck.card(code), deck, light)
+    except Exception as exc:  # noqa: BLE001 -- name the card whose face failed
+        raise CardFailed(code, f"{type(exc).__name__}: {exc}") from exc
 
 
 class CardFailed(Exception):
@@ -106,6 +108,13 @@ def workers(ctx: BuildContext) -> int:
     return ctx.jobs or os.cpu_count() or 1
 
 
+def pool(n: int, window: int) -> WorkerPool:
+    """n worker processes, forked where the system can (they start at once, with the build's
+    modules already loaded)."""
+    methods = multiprocessing.get_all_start_methods()
+    return WorkerPool(n, mp_context=multiprocessing.get_context("fork" if "fork" in methods else None), window=window)
+
+
 def run_jobs(ctx: BuildContext, fn: Callable, jobs: list[tuple], label: str) -> list:
     """fn(*job) for every job, in job order, on ctx.jobs processes, with a progress bar on a terminal.
 
@@ -122,12 +131,10 @@ def run_jobs(ctx: BuildContext, fn: Callable, jobs: list[tuple], label: str) -> 
                 results.append(fn(*job))
                 bar.advance()
             return results
-        methods = multiprocessing.get_all_start_methods()
-        mp = multiprocessing.get_context("fork" if "fork" in methods else None)
         results = []
         # every job queued at once, as a build's jobs are few: no worker waits behind a slow first job
-        with WorkerPool(n, mp_context=mp, window=len(jobs)) as pool:
-            for result in pool.map(_call, ((fn, job) for job in jobs)):
+        with pool(n, window=len(jobs)) as workers_:
+            for result in workers_.map(_call, ((fn, job) for job in jobs)):
                 results.append(result)
                 bar.advance()
         return results
@@ -137,83 +144,3 @@ def _call(task: tuple[Callable, tuple]) -> object:
     """Worker: one job of run_jobs, fn(*args)."""
     fn, args = task
     return fn(*args)
-
-
-def _render_pages(doc: bytes, pages: list[tuple[int, list[str]]], profiles: tuple[str, ...]) -> list[dict[str, bytes]]:
-    """Worker: rasterize pages of the faces PDF (pdf.faces_pdf) with PDFium, anti-aliased as any
-    PDF viewer draws them, once per face at The Game Crafter's size; the MakePlayingCards
-    image is cropped from the same render. Returns, per page, profile -> PNG bytes."""
-    return [{p: encode(im, palette_for(colours)) for p, im in crops(raster, profiles).items()}
-            for raster, colours in zip(png.rasterize_pdf(doc, [i for i, _ in pages]), (c for _, c in pages))]
-
-
-def crops(im, profiles: tuple[str, ...]) -> dict:
-    """The render at each profile's size, trim centred (822 px is 825 less 1 px left, 2 right)."""
-    out = {}
-    for p in profiles:
-        w, h = PROFILES[p]
-        x0, y0 = (im.width - w) // 2, (im.height - h) // 2
-        out[p] = im if (w, h) == im.size else im.crop((x0, y0, x0 + w, y0 + h))
-    return out
-
-
-def deck_colours(ctx: BuildContext) -> tuple[str, ...]:
-    """Every colour any face uses, in first-use order: the palette of the TTS sheets."""
-    def make() -> tuple[str, ...]:
-        seen: dict[str, None] = {}
-        for code in face_keys(ctx):
-            for c in face_of(ctx, code).colours():
-                seen.setdefault(c)
-        return tuple(seen)
-    return ctx.once("deck-colours", make)
-
-
-def wanted_profiles(ctx: BuildContext) -> tuple[str, ...]:
-    """The image profiles this build writes: TGC always (cards, TTS, rulebook), MPC with the pod product."""
-    products = ctx.shared.get("products")
-    mpc = "mpc" in ctx.pod and (products is None or "pod" in products)
-    return ("tgc", "mpc") if mpc else ("tgc",)
-
-
-def images(ctx: BuildContext, profile: str) -> dict[str, bytes]:
-    """Face key -> print PNG for a profile, rendered only where the cache has no copy."""
-    rendered = card_images(ctx)
-    if profile not in rendered:  # a profile the build did not expect: render it on its own
-        rendered.update(_card_images(ctx, (profile,)))
-    return rendered[profile]
-
-
-def card_images(ctx: BuildContext) -> dict[str, dict[str, bytes]]:
-    """Profile -> face key -> PNG, for every profile the build writes, one render per face."""
-    return ctx.once("card-images", lambda: _card_images(ctx, wanted_profiles(ctx)))
-
-
-def _card_images(ctx: BuildContext, profiles: tuple[str, ...]) -> dict[str, dict[str, bytes]]:
-    store = cache(ctx)
-    out: dict[str, dict[str, bytes]] = {p: {} for p in profiles}
-    todo: list[tuple[str, dict[str, str]]] = []
-    for code, fk in face_keys(ctx).items():
-        ks = {p: key(RENDERER_VERSION, p, PROFILES[p], fk) for p in profiles}
-        got = {p: store.get(p, ks[p]) for p in profiles}
-        if any(v is None for v in got.values()):
-            todo.append((code, ks))
-        else:
-            for p in profiles:
-                out[p][code] = got[p]  # type: ignore[assignment]
-    for p in profiles:
-        ctx.shared.setdefault("rendered", {})[p] = [code for code, _ in todo]
-    if todo:
-        forms = pdf_forms(ctx)
-        doc = pdf.faces_pdf({code: forms[code] for code, _ in todo}, chars(ctx))
-        pages = [(i, face_of(ctx, code).colours()) for i, (code, _) in enumerate(todo)]
-        n = max(1, min(workers(ctx), len(pages)))
-        chunks = [pages[i::n] for i in range(n)]
-        results = run_jobs(ctx, _render_pages, [(doc, chunk, profiles) for chunk in chunks], "card images")
-        by_page = {i: r for chunk, res in zip(chunks, results) for (i, _), r in zip(chunk, res)}
-        for i, (code, ks) in enumerate(todo):
-            for p in profiles:
-                store.put(p, ks[p], by_page[i][p])
-                out[p][code] = by_page[i][p]
-    for p in profiles:
-        store.prune(p)
-    return {p: {code: out[p][code] for code in face_keys(ctx)} for p in profiles}

@@ -7,7 +7,6 @@ most 69 faces. Sheets stay within 4096 px, the widest texture TTS loads everywhe
 
 from __future__ import annotations
 
-import hashlib
 import io
 import math
 from dataclasses import dataclass
@@ -20,13 +19,13 @@ from generator.products.context import BuildContext
 from generator.products.face_cache import key
 from generator.products.outputs import Artifact, json_bytes, write_artifact
 from generator.products.png import encode, palette_for
-from generator.products.rendered import cache, deck_colours, images, run_jobs
-from generator.products.units import TRIM_H, TRIM_W
+from generator.products.profiles import TTS, TTS_COLUMNS, TTS_MAX_WIDTH
+from generator.products.rasters import images
+from generator.products.rendered import cache, face_keys, face_of, run_jobs
 
-MAX_COLS, MAX_ROWS = 10, 7
-MAX_WIDTH = 4096
-CELL_W = MAX_WIDTH // MAX_COLS  # 409
-CELL_H = round(CELL_W * TRIM_H / TRIM_W)  # 573
+MAX_COLS, MAX_ROWS = TTS_COLUMNS, 7
+MAX_WIDTH = TTS_MAX_WIDTH
+CELL_W, CELL_H = TTS.size  # 409×573
 
 
 @dataclass(frozen=True)
@@ -108,62 +107,50 @@ def _transform() -> dict[str, float]:
 
 # --- the product -----------------------------------------------------------------------------
 
-def _cell(png: bytes, colours: tuple[str, ...]) -> bytes:
-    """Worker: a TTS cell from a print PNG: the trim reduced to the sheet's cell size, in the
-    deck-wide palette, so cells paste into one palette sheet without another quantize."""
-    im = Image.open(io.BytesIO(png)).convert("RGB")
-    ox, oy = round((im.width - TRIM_W) / 2), round((im.height - TRIM_H) / 2)
-    small = im.crop((ox, oy, ox + int(TRIM_W), oy + int(TRIM_H))).resize((CELL_W, CELL_H), Image.Resampling.BOX)
-    return encode(small, palette_for(list(colours)), dpi=72, level=1)
+def deck_colours(ctx: BuildContext) -> tuple[str, ...]:
+    """Every colour any face uses, in first-use order: the palette of the deck sheets.
 
-
-def tts_cells(ctx: BuildContext) -> dict[str, bytes]:
-    """Face key -> TTS cell, made from the card images, cached by their bytes."""
-    rendered = images(ctx, "tgc")
-    colours = deck_colours(ctx)
+    Each face's colours are cached by its key, so a rebuild draws only the faces that changed.
+    """
     store = cache(ctx)
-    out: dict[str, bytes] = {}
-    todo = []
-    for face_key, png in rendered.items():
-        k = key("tts-cell-1", hashlib.sha256(png).hexdigest(), colours)
-        data = store.get("tts-cell", k)
-        if data is None:
-            todo.append((face_key, k, png))
+    seen: dict[str, None] = {}
+    for code, fk in face_keys(ctx).items():
+        got = store.get("colours", fk)
+        if got is None:
+            colours = face_of(ctx, code).colours()
+            store.put("colours", fk, "\n".join(colours).encode("ascii"))
         else:
-            out[face_key] = data
-    for (face_key, k, _), data in zip(todo, run_jobs(ctx, _cell, [(png, colours) for _, _, png in todo], "tts cells")):
-        store.put("tts-cell", k, data)
-        out[face_key] = data
-    store.prune("tts-cell")
-    return out
+            colours = got.decode("ascii").split("\n")
+        seen.update(dict.fromkeys(colours))
+    store.prune("colours")
+    return tuple(seen)
 
 
-def _sheet_png(cells: list[bytes], sheet: Sheet, hidden: bytes) -> bytes:
-    """Worker: one deck sheet. Cells share the deck palette, so the sheet is a palette image."""
-    first = Image.open(io.BytesIO(hidden))
-    im = Image.new("P", sheet.size, 0)
-    im.putpalette(first.getpalette() or [])
-    for slot, data in enumerate(cells):
-        im.paste(Image.open(io.BytesIO(data)), sheet.cell(slot))
-    im.paste(first, sheet.cell(sheet.hidden_slot))
-    return encode(im, dpi=72)
+def _sheet_png(cells: list[bytes], sheet: Sheet, hidden: bytes, colours: tuple[str, ...]) -> bytes:
+    """Worker: one deck sheet, its cells in the deck-wide palette (each cell PNG has its face's own)."""
+    im = Image.new("RGB", sheet.size, "white")
+    for slot, data in enumerate([*cells, hidden]):
+        im.paste(Image.open(io.BytesIO(data)).convert("RGB"),
+                 sheet.cell(sheet.hidden_slot if slot == len(cells) else slot))
+    return encode(im, palette_for(list(colours)), dpi=72)
 
 
 def build_tts(ctx: BuildContext) -> list[Artifact]:
     """output/tts/: deck sheets, the back, and county-uppy.json (a TTS saved object)."""
-    cells_by_key = tts_cells(ctx)
+    cells_by_key = images(ctx, "tts")
     keys = [c.code for c in ctx.deck.cards]
     sheets = layout(keys)
     store = cache(ctx)
+    colours = deck_colours(ctx)
     hidden = cells_by_key["back"]
     jobs, todo, arts = [], [], []
     done: dict[int, bytes] = {}
     for sheet in sheets:
         cells = [cells_by_key[k] for k in sheet.keys]
-        k = key("tts-sheet-1", sheet, cells, hidden)
+        k = key("tts-sheet-2", sheet, cells, hidden, colours)
         data = store.get("tts-sheet", k)
         if data is None:
-            jobs.append((cells, sheet, hidden))
+            jobs.append((cells, sheet, hidden, colours))
             todo.append((sheet.number, k))
         else:
             done[sheet.number] = data

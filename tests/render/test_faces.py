@@ -4,6 +4,7 @@ the manifest, and the quick reference from the game parameters."""
 from __future__ import annotations
 
 import dataclasses
+import io
 import itertools
 
 import pytest
@@ -12,7 +13,7 @@ from PIL import Image, ImageChops
 from generator.deck.manifest import load
 from generator.products import faces as F
 from generator.products.faces import Poly, Text, all_faces, face, safe_box
-from generator.products.png import rasterize
+from generator.products.rasters import face_png
 from generator.products.quickref import quick_reference
 
 
@@ -51,7 +52,8 @@ def test_colours_are_told_apart_in_grayscale_by_shape(deck):
     masks = {}
     for colour in deck.colours:
         pts = F.shape_points(colour.shape, F.W / 2, F.H / 2, 200)
-        im = rasterize(F.Face("x", (F.background("#FFFFFF"), Poly(pts, colour.rgb))), (825, 1125)).convert("L")
+        data = face_png(F.Face("x", (F.background("#FFFFFF"), Poly(pts, colour.rgb))))
+        im = Image.open(io.BytesIO(data)).convert("L")
         masks[colour.name] = im.point(lambda v: 255 if v < 250 else 0)
     for a, b in itertools.combinations(masks, 2):
         diff = ImageChops.difference(masks[a], masks[b])

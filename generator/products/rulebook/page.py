@@ -10,8 +10,9 @@ cards.yaml reaches the rulebook without anyone editing prose.
 from __future__ import annotations
 
 from dataclasses import asdict
+from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import jinja2
 from markupsafe import Markup
@@ -21,9 +22,9 @@ from generator.deck.model import CardType, Deck
 from generator.engine.options import CHOICES, SPEED_SECONDS_DEFAULT, Options, option_names
 from generator.products import quickref
 from generator.products.outputs import Artifact, write_artifact
-from generator.products.rulebook import images as rulebook_images
+from generator.products import rasters
 from generator.products.rulebook.examples import play_examples
-from generator.products.rulebook.images import CardImage
+from generator.products.rulebook.images import CardImage, card_image, rulebook_codes, sample_cards
 from generator.resources import templates_dir
 
 if TYPE_CHECKING:
@@ -33,9 +34,18 @@ RULEBOOK = "rulebook.html"
 
 
 def environment(folder: Path | None = None) -> jinja2.Environment:
-    """Autoescaping, strict environment: a missing value is an error, never an empty string."""
+    """Autoescaping, strict environment: a missing value is an error, never an empty string.
+
+    One per folder and process, so a process that builds again (watch, tests) compiles each
+    template once; jinja reloads a template whose file changed.
+    """
+    return _environment(Path(folder or templates_dir()))
+
+
+@lru_cache(maxsize=4)
+def _environment(folder: Path) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(folder or templates_dir())),
+        loader=jinja2.FileSystemLoader(str(folder)),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -239,9 +249,16 @@ def render(deck: Deck, images: Mapping[str, CardImage] | None = None, left_out: 
     A worked example the engine no longer plays as its caption says raises ExampleError, or
     with a `left_out` list is left out of the page and explained in that list.
     """
-    images = dict(images if images is not None else card_images(deck))
-    ctx = context(deck, images, play_examples(deck, left_out=left_out), quick_reference(deck))
-    return environment().get_template("rulebook.html.j2").render(ctx)
+    return _page(deck, lambda: images if images is not None else card_images(deck), left_out)
+
+
+def _page(deck: Deck, pictures: Callable[[], Mapping[str, CardImage]], left_out: list[str] | None) -> str:
+    """render(), asking for the pictures last: in a build they are drawn on worker processes
+    meanwhile, so the examples are played and the template compiled before waiting for them."""
+    examples = play_examples(deck, left_out=left_out)
+    quick = quick_reference(deck)
+    template = environment().get_template("rulebook.html.j2")
+    return template.render(context(deck, dict(pictures()), examples, quick))
 
 
 def quick_reference(deck: Deck) -> Any:
@@ -249,20 +266,16 @@ def quick_reference(deck: Deck) -> Any:
     return quickref.quick_reference(deck)
 
 
-def sample_cards(deck: Deck) -> list[CardType]:
-    """The cards the introduction shows: the first number card and the first dual-colour card."""
-    firsts = (next((c for c in deck.cards if c.kind == kind), None) for kind in ("number", "dual"))
-    return [c for c in firsts if c is not None]
-
-
 def card_images(deck: Deck) -> dict[str, CardImage]:
-    """Pictures of every wild, the quick-reference card, the sample cards and the back."""
-    codes = [c.code for c in deck.cards if c.kind in ("wild", "reference")] + [c.code for c in sample_cards(deck)]
-    return rulebook_images.card_images(deck, codes + ["back"])
+    """Pictures of every wild, the quick-reference cards, the sample cards and the back, drawn
+    here (outside a build, nothing cached)."""
+    pngs = rasters.standalone_images(deck, "rulebook", frozenset(rulebook_codes(deck)))
+    return {code: card_image(data) for code, data in pngs.items()}
 
 
 def build_rulebook(ctx: "BuildContext") -> list[Artifact]:
     left_out: list[str] = []
-    html = render(ctx.deck, left_out=left_out)
+    html = _page(ctx.deck, lambda: {code: card_image(data) for code, data in rasters.images(ctx, "rulebook").items()},
+                 left_out)
     ctx.notes.extend(f"rulebook: {why}; the example is left out" for why in left_out)
     return [write_artifact(ctx.out, RULEBOOK, html.encode("utf-8"), "html", cards=ctx.deck.printed)]

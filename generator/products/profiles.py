@@ -1,0 +1,44 @@
+"""The raster images a build makes of each face: their pixel sizes, what they show, how they encode.
+
+Every image of a face comes from one PDFium pass over the faces PDF (rendered.py, png.py), so
+each is the vector drawing anti-aliased at its own size, never a resized copy of another.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.products.units import DPI, TRIM_H, TRIM_W
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One kind of face image."""
+
+    name: str
+    size: tuple[int, int]  #: pixels
+    #: True: the trim only (no bleed), drawn at size; False: cut from the 300 dpi render of the
+    #: face with its bleed, trim centred
+    trim_only: bool
+    dpi: int  #: written into the PNG
+
+
+#: The Game Crafter's poker template (output/cards): 825×1125 at 300 dpi, the trim and its bleed.
+TGC = Profile("tgc", (825, 1125), trim_only=False, dpi=DPI)
+#: MakePlayingCards (output/pod/mpc): 822×1122, cut from the same render.
+MPC = Profile("mpc", (822, 1122), trim_only=False, dpi=DPI)
+
+#: Tabletop Simulator sheets hold at most 10 columns within 4096 px.
+TTS_COLUMNS = 10
+TTS_MAX_WIDTH = 4096
+_CELL_W = TTS_MAX_WIDTH // TTS_COLUMNS  # 409
+#: One TTS sheet cell: the trim at 409×573 (about 164 dpi).
+TTS = Profile("tts", (_CELL_W, round(_CELL_W * TRIM_H / TRIM_W)), trim_only=True, dpi=72)
+
+#: Rulebook pictures: the trim at 0.4 px per dot, 300×420 px: sharp at 2.5× on a screen 120 px
+#: wide and at over 250 dpi on paper.
+RULEBOOK_SCALE = 0.4
+RULEBOOK = Profile("rulebook", (round(TRIM_W * RULEBOOK_SCALE), round(TRIM_H * RULEBOOK_SCALE)), trim_only=True,
+                   dpi=round(DPI * RULEBOOK_SCALE))
+
+PROFILES = {p.name: p for p in (TGC, MPC, TTS, RULEBOOK)}

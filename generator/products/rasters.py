@@ -1,0 +1,150 @@
+"""The raster images of the faces: every profile of profiles.py the build shows, drawn in one
+PDFium pass per face on worker processes, started early so the main process builds the PDFs
+while the workers draw.
+
+A build calls start() as soon as it begins; a product asking images() for a profile waits for
+the drawing to finish. Each image goes through the face cache (OUT/.cache/PROFILE/KEY), keyed
+by the face's inputs and the profile, so a rebuild after a one-card edit draws one face.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from generator.deck.model import Deck
+from generator.products import pdf, png
+from generator.products.context import BuildContext
+from generator.products.face_cache import RenderCache, key
+from generator.products.faces import Face
+from generator.products.profiles import PROFILES
+from generator.products.rendered import cache, chars, draw, face_keys, pool, workers
+from generator.products.rulebook.images import rulebook_codes
+from generator.progress import ProgressBar
+
+#: Which product shows which image profile; each shows every face, but the rulebook its own few.
+PRODUCT_PROFILES = {"cards": "tgc", "pod": "mpc", "tts": "tts", "rulebook": "rulebook"}
+
+Wanted = dict[str, "frozenset[str] | None"]  #: profile -> the faces shown in it (None: every face)
+
+
+def wanted(ctx: BuildContext) -> Wanted:
+    """The profiles this build shows, and in each which faces; known before anything is drawn,
+    so each face is rendered once for every image it appears in."""
+    products = ctx.shared.get("products") or tuple(PRODUCT_PROFILES)
+    out: Wanted = {}
+    for product, profile in PRODUCT_PROFILES.items():
+        if product in products and (profile != "mpc" or "mpc" in ctx.pod):
+            out[profile] = frozenset(rulebook_codes(ctx.deck)) if profile == "rulebook" else None
+    return out
+
+
+def start(ctx: BuildContext) -> None:
+    """Begin drawing every image the build shows on worker processes, and return at once."""
+    if wanted(ctx):
+        _drawing(ctx)
+
+
+def images(ctx: BuildContext, profile: str) -> dict[str, bytes]:
+    """Face key -> PNG in a profile, for the faces the build shows in it (waits for the drawing)."""
+    done = ctx.once("card-images", lambda: _drawing(ctx).finish())
+    if profile not in done:  # a profile the build did not expect: drawn on its own
+        done.update(Drawing(ctx, {profile: None}).finish())
+    return done[profile]
+
+
+def stop(ctx: BuildContext) -> None:
+    """Kill the workers of a drawing not finished (a product failed, or Ctrl-C)."""
+    drawing = ctx.shared.get("drawing")
+    if drawing is not None:
+        drawing.abort()
+
+
+def standalone_images(deck: Deck, profile: str, codes: frozenset[str] | None = None) -> dict[str, bytes]:
+    """Face key -> PNG in a profile for a deck outside any build: drawn here, nothing cached."""
+    ctx = BuildContext(deck, out=Path(os.devnull), manifest=Path(os.devnull), jobs=1)
+    ctx.shared["cache"] = RenderCache(None)
+    return Drawing(ctx, {profile: codes}).finish()[profile]
+
+
+def face_png(face: Face, profile: str = "tgc") -> bytes:
+    """One face drawn alone as a PNG in a profile, by the same PDFium pass a build uses."""
+    chars_ = "".join(sorted({ch for t in face.texts() for ch in t.text} | {" "}))
+    doc = pdf.faces_pdf(pdf.format_forms(pdf.form_ops([face], chars_), chars_), chars_)
+    return next(png.render_pages(doc, [(0, face.colours(), (profile,))]))[profile]
+
+
+def _drawing(ctx: BuildContext) -> "Drawing":
+    return ctx.once("drawing", lambda: Drawing(ctx, wanted(ctx)))
+
+
+class Drawing:
+    """The images of some profiles: those in the cache, and the rest being drawn.
+
+    Made, it looks up the cache and hands the missing faces to worker processes, a share each,
+    which draw the faces, make their PDF and rasterize it (the main process meanwhile draws the
+    same faces for the print PDFs); finish() waits for them and returns profile -> face key -> PNG.
+    """
+
+    def __init__(self, ctx: BuildContext, want: Wanted):
+        self.ctx, self.want = ctx, want
+        self.out: dict[str, dict[str, bytes]] = {p: {} for p in want}
+        self.todo: dict[str, dict[str, str]] = {}  # code -> profile -> cache key, of what is missing
+        store = cache(ctx)
+        for code, fk in face_keys(ctx).items():
+            for p, codes in want.items():
+                if codes is None or code in codes:
+                    k = key(png.RENDERER_VERSION, PROFILES[p], fk)
+                    data = store.get(p, k)
+                    if data is None:
+                        self.todo.setdefault(code, {})[p] = k
+                    else:
+                        self.out[p][code] = data
+        ctx.shared.setdefault("rendered", {}).update({p: [c for c, m in self.todo.items() if p in m] for p in want})
+        pages = [(code, tuple(missing)) for code, missing in self.todo.items()]
+        n = max(1, min(workers(ctx), len(pages)))
+        self.jobs = [(ctx.deck, pages[i::n], chars(ctx)) for i in range(n)] if pages else []
+        self.pool = self.results = None
+        if len(self.jobs) > 1:
+            import pypdfium2  # noqa: F401  # lazy: loaded once here, before the workers fork, not in each
+            self.pool = pool(n, window=n)
+            self.results = self.pool.map(_draw, self.jobs, start=True)
+
+    def finish(self) -> dict[str, dict[str, bytes]]:
+        ctx, store = self.ctx, cache(self.ctx)
+        with ProgressBar(len(self.todo), "card images", enabled=ctx.progress and bool(self.todo)) as bar:
+            if self.pool is None:
+                for job in self.jobs:
+                    self._take(job, _draw(job), store)
+                    bar.advance(len(job[1]))
+            else:
+                with self.pool:
+                    for job, result in zip(self.jobs, self.results):
+                        self._take(job, result, store)
+                        bar.advance(len(result))
+                self.pool = None
+        for p in self.want:
+            store.prune(p)
+        keys = face_keys(ctx)
+        return {p: {code: self.out[p][code] for code in keys if code in self.out[p]} for p in self.want}
+
+    def _take(self, job: tuple, result: list[dict[str, bytes]], store: RenderCache) -> None:
+        for (code, _), pngs in zip(job[1], result):
+            for p, k in self.todo[code].items():
+                store.put(p, k, pngs[p])
+                self.out[p][code] = pngs[p]
+
+    def abort(self) -> None:
+        if self.pool is not None:
+            self.pool.abort()
+            self.pool = None
+
+
+def _draw(job: tuple[Deck, list[tuple[str, tuple[str, ...]]], str]) -> list[dict[str, bytes]]:
+    """Worker: faces drawn, made into a PDF and rasterized; per face, profile -> PNG bytes."""
+    deck, pages, chars_ = job
+    faces = [draw(deck, code) for code, _ in pages]
+    ops = pdf.form_ops(faces, chars_)
+    doc = pdf.faces_pdf(pdf.format_forms(ops, chars_), chars_)
+    return list(png.render_pages(doc, [(i, face.colours(), wanted) for i, (face, (_, wanted))
+                                       in enumerate(zip(faces, pages))]))
