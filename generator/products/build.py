@@ -1,7 +1,10 @@
 """`county-uppy build`: every product of the deck, listed in build.json, all or nothing.
 
-Each product is a function `(BuildContext) -> list[Artifact]` in PRODUCTS; renderers register
-theirs here. Products are built in order; `--only` picks some of them by name.
+Each product is a function in PRODUCTS that takes the BuildContext and returns its files
+(list[Artifact]), or, when it has handed work to worker processes (rendered.background), a
+function that waits for that work and returns them: every product starts in order, and the
+waiting is done after the last has started, so the products' work overlaps. The card images
+are drawn by workers from the very start (rasters.start). `--only` picks products by name.
 
 A build holds the output folder's lock from start to end (a second build into the same folder
 stops with FolderBusy naming this one's PID) and writes into a staging folder inside the output
@@ -22,6 +25,7 @@ from typing import Callable
 
 from generator.products.cards import build_cards
 from generator.products import mirror, rasters
+from generator.products.rendered import stop_workers
 from generator.products.changes import deck_document, write_changes
 from generator.products.context import BuildContext
 from generator.products.folder_lock import FolderBusy
@@ -54,17 +58,16 @@ def build_deck_json(ctx: BuildContext) -> list[Artifact]:
     return [write_artifact(ctx.out, "deck.json", json_bytes(deck_document(deck)), "json", cards=deck.printed)]
 
 
-Product = Callable[[BuildContext], list[Artifact]]
+Product = Callable[[BuildContext], "list[Artifact] | Callable[[], list[Artifact]]"]
 
-#: name -> product, in build order. The card images are drawn on worker processes from the start
-#: of the build (rasters.start), so the products that need none come first and run meanwhile.
+#: name -> product, in build order: those that hand their work to workers first.
 PRODUCTS: dict[str, Product] = {
     "deck": build_deck_json,
-    "print": build_print,
-    "pod": build_pod,  # the DriveThruCards PDF, then the MakePlayingCards images
+    "print": build_print,  # the sheets' PDFs, made by workers
+    "pod": build_pod,  # the DriveThruCards PDF, made by a worker, and the MakePlayingCards images
+    "tts": build_tts,  # the deck sheets, made by workers once the card images are drawn
     "rulebook": build_rulebook,
     "cards": build_cards,
-    "tts": build_tts,
 }
 
 
@@ -89,14 +92,24 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
     try:
         artifacts: list[Artifact] = []
         ctx.shared["products"] = tuple(n for n in PRODUCTS if not only or n in only)  # so shared work fits the build
-        rasters.start(ctx)  # the card images, drawn by workers while the PDFs are made here
+        rasters.start(ctx)  # the card images, drawn by workers while the products start here
+        waiting: list[tuple[str, Callable[[], list[Artifact]]]] = []
         for name, product in PRODUCTS.items():
             if not only or name in only:
                 try:
                     made = product(ctx)
                 except Exception as err:
                     raise ProductFailed(name, staging.public_error(err) if isinstance(err, OSError) else err) from err
-                artifacts.extend(dataclasses.replace(a, product=name) for a in made)
+                if callable(made):
+                    waiting.append((name, made))
+                else:
+                    artifacts.extend(dataclasses.replace(a, product=name) for a in made)
+        for name, finish in waiting:
+            try:
+                made = finish()
+            except Exception as err:
+                raise ProductFailed(name, staging.public_error(err) if isinstance(err, OSError) else err) from err
+            artifacts.extend(dataclasses.replace(a, product=name) for a in made)
         built = {name for name in PRODUCTS if not only or name in only}
         plan = mirror.plan(dest, artifacts, built, BUILD_JSON, partial=bool(only))
         changes = write_changes(ctx, [*artifacts, *plan.carried], BUILD_JSON)  # against the previous build, still in place
@@ -134,7 +147,7 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
     else:
         staging.close()
     finally:
-        rasters.stop(ctx)  # workers still drawing when a product failed
+        stop_workers(ctx)  # workers still busy when a product failed
         ctx.shared.pop("cache", None)  # it points into the staging folder
         ctx.out, ctx.staging = dest, None
     artifacts.sort(key=lambda a: a.path)

@@ -3,11 +3,13 @@ on every paper, as duplex, fronts-only and backs-only files."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 from generator.products import pdf, sheets
 from generator.products.context import BuildContext
 from generator.products.face_cache import code_version, key
 from generator.products.outputs import Artifact, write_artifact
-from generator.products.rendered import cache, chars, face_keys, pdf_forms, run_jobs
+from generator.products.rendered import background, cache, chars, face_keys, pdf_forms
 
 
 def _sheet_job(ops: dict[str, bytes], pages: list[sheets.Page], set_names: dict[str, str], g: sheets.Grid, mode: str,
@@ -33,8 +35,9 @@ def print_sets(ctx: BuildContext) -> list[tuple[str, list]]:
     return sets
 
 
-def build_print(ctx: BuildContext) -> list[Artifact]:
-    """output/print/county-uppy-PAPER[-EDITION][-fronts|-backs].pdf."""
+def build_print(ctx: BuildContext) -> Callable[[], list[Artifact]]:
+    """output/print/county-uppy-PAPER[-EDITION][-fronts|-backs].pdf: the PDFs the cache lacks are
+    made by workers; the function returned waits for them and writes the files."""
     light = ctx.ink_saver
     ops, keys, cs, store = pdf_forms(ctx, light), face_keys(ctx, light), chars(ctx), cache(ctx)
     set_names = {s.key: s.name for s in ctx.deck.sets}
@@ -55,13 +58,17 @@ def build_print(ctx: BuildContext) -> list[Artifact]:
                 if data is None:
                     jobs.append(({u: ops[u] for u in needs}, pages, set_names, g, mode, name, cs))
                 meta.append((name, count, (len(pages) + 1) * (2 if mode == "duplex" else 1), k, data))
-    results = iter(run_jobs(ctx, _sheet_job, jobs, "print sheets"))
-    arts = []
-    for name, count, n_pages, k, data in meta:
-        if data is None:
-            data, made = next(results)
-            assert made == n_pages
-            store.put("pdf", k, data)
-        arts.append(write_artifact(ctx.out, f"print/{name}", data, "pdf", cards=count, pages=n_pages))
-    store.prune("pdf")
-    return arts
+    pending = background(ctx, _sheet_job, jobs, "print sheets")
+
+    def finish() -> list[Artifact]:
+        results = iter(pending())
+        arts = []
+        for name, count, n_pages, k, data in meta:
+            if data is None:
+                data, made = next(results)
+                assert made == n_pages
+                store.put("pdf", k, data)
+            arts.append(write_artifact(ctx.out, f"print/{name}", data, "pdf", cards=count, pages=n_pages))
+        store.prune("pdf")
+        return arts
+    return finish

@@ -18,7 +18,7 @@ from generator.products.context import BuildContext
 from generator.products.face_cache import RenderCache, key
 from generator.products.faces import Face
 from generator.products.profiles import PROFILES
-from generator.products.rendered import cache, chars, draw, face_keys, pool, workers
+from generator.products.rendered import cache, chars, draw, face_keys, pool, started, workers
 from generator.products.rulebook.images import rulebook_codes
 from generator.progress import ProgressBar
 
@@ -51,13 +51,6 @@ def images(ctx: BuildContext, profile: str) -> dict[str, bytes]:
     if profile not in done:  # a profile the build did not expect: drawn on its own
         done.update(Drawing(ctx, {profile: None}).finish())
     return done[profile]
-
-
-def stop(ctx: BuildContext) -> None:
-    """Kill the workers of a drawing not finished (a product failed, or Ctrl-C)."""
-    drawing = ctx.shared.get("drawing")
-    if drawing is not None:
-        drawing.abort()
 
 
 def standalone_images(deck: Deck, profile: str, codes: frozenset[str] | None = None) -> dict[str, bytes]:
@@ -105,9 +98,9 @@ class Drawing:
         n = max(1, min(workers(ctx), len(pages)))
         self.jobs = [(ctx.deck, pages[i::n], chars(ctx)) for i in range(n)] if pages else []
         self.pool = self.results = None
-        if len(self.jobs) > 1:
+        if workers(ctx) > 1:  # even one face: it is drawn while the build goes on
             import pypdfium2  # noqa: F401  # lazy: loaded once here, before the workers fork, not in each
-            self.pool = pool(n, window=n)
+            self.pool = started(ctx, pool(n, window=n))
             self.results = self.pool.map(_draw, self.jobs, start=True)
 
     def finish(self) -> dict[str, dict[str, bytes]]:
@@ -133,11 +126,6 @@ class Drawing:
             for p, k in self.todo[code].items():
                 store.put(p, k, pngs[p])
                 self.out[p][code] = pngs[p]
-
-    def abort(self) -> None:
-        if self.pool is not None:
-            self.pool.abort()
-            self.pool = None
 
 
 def _draw(job: tuple[Deck, list[tuple[str, tuple[str, ...]]], str]) -> list[dict[str, bytes]]:

@@ -144,3 +144,48 @@ def _call(task: tuple[Callable, tuple]) -> object:
     """Worker: one job of run_jobs, fn(*args)."""
     fn, args = task
     return fn(*args)
+
+
+def background(ctx: BuildContext, fn: Callable, jobs: list[tuple], label: str) -> Callable[[], list]:
+    """Start fn(*job) for every job on worker processes now; return a function that waits for
+    the results, in job order. The build goes on with other products meanwhile.
+
+    Each worker is handed its whole share at once (jobs[i::n]), so the work goes on whether
+    or not anyone waits for it; even one job gets a process of its own. With one process asked
+    for (--jobs 1), the jobs run here when their results are asked for.
+    """
+    if not jobs:
+        return list
+    if workers(ctx) <= 1:
+        return lambda: run_jobs(ctx, fn, jobs, label)
+    n = min(workers(ctx), len(jobs))
+    workers_ = started(ctx, pool(n, window=n))
+    pending = workers_.map(_call_share, [(fn, jobs[i::n]) for i in range(n)], start=True)
+
+    def finish() -> list:
+        out: list = [None] * len(jobs)
+        with ProgressBar(len(jobs), label, enabled=ctx.progress) as bar, workers_:
+            for i, results in enumerate(pending):
+                out[i::n] = results
+                bar.advance(len(results))
+        return out
+    return finish
+
+
+def _call_share(task: tuple[Callable, list[tuple]]) -> list:
+    """Worker: a share of background()'s jobs, one after the other."""
+    fn, jobs = task
+    return [fn(*job) for job in jobs]
+
+
+def started(ctx: BuildContext, workers_: WorkerPool) -> WorkerPool:
+    """Note a pool that runs while the build goes on, so stop_workers() can end it."""
+    ctx.shared.setdefault("pools", []).append(workers_)
+    return workers_
+
+
+def stop_workers(ctx: BuildContext) -> None:
+    """Kill the workers of every pool still running (a product failed, or Ctrl-C); a pool that
+    finished has none left."""
+    for workers_ in ctx.shared.pop("pools", []):
+        workers_.abort()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from PIL import Image
 
@@ -21,7 +21,7 @@ from generator.products.outputs import Artifact, json_bytes, write_artifact
 from generator.products.png import encode, palette_for
 from generator.products.profiles import TTS, TTS_COLUMNS, TTS_MAX_WIDTH
 from generator.products.rasters import images
-from generator.products.rendered import cache, face_keys, face_of, run_jobs
+from generator.products.rendered import background, cache, face_keys, face_of
 
 MAX_COLS, MAX_ROWS = TTS_COLUMNS, 7
 MAX_WIDTH = TTS_MAX_WIDTH
@@ -110,19 +110,11 @@ def _transform() -> dict[str, float]:
 def deck_colours(ctx: BuildContext) -> tuple[str, ...]:
     """Every colour any face uses, in first-use order: the palette of the deck sheets.
 
-    Each face's colours are cached by its key, so a rebuild draws only the faces that changed.
+    (The faces were drawn once already, by the check that their texts fit: faces.face keeps them.)
     """
-    store = cache(ctx)
     seen: dict[str, None] = {}
-    for code, fk in face_keys(ctx).items():
-        got = store.get("colours", fk)
-        if got is None:
-            colours = face_of(ctx, code).colours()
-            store.put("colours", fk, "\n".join(colours).encode("ascii"))
-        else:
-            colours = got.decode("ascii").split("\n")
-        seen.update(dict.fromkeys(colours))
-    store.prune("colours")
+    for code in face_keys(ctx):
+        seen.update(dict.fromkeys(face_of(ctx, code).colours()))
     return tuple(seen)
 
 
@@ -148,8 +140,9 @@ def _in_palette(cell: Image.Image, palette: Image.Image) -> Image.Image:
     return cell.point(lut + [0] * (256 - len(lut)))
 
 
-def build_tts(ctx: BuildContext) -> list[Artifact]:
-    """output/tts/: deck sheets, the back, and county-uppy.json (a TTS saved object)."""
+def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
+    """output/tts/: deck sheets, the back, and county-uppy.json (a TTS saved object); the sheets
+    the cache lacks are made by workers, and the function returned waits for them."""
     cells_by_key = images(ctx, "tts")
     keys = [c.code for c in ctx.deck.cards]
     sheets = layout(keys)
@@ -167,14 +160,17 @@ def build_tts(ctx: BuildContext) -> list[Artifact]:
             todo.append((sheet.number, k))
         else:
             done[sheet.number] = data
-    for (number, k), data in zip(todo, run_jobs(ctx, _sheet_png, jobs, "tts sheets")):
-        store.put("tts-sheet", k, data)
-        done[number] = data
-    store.prune("tts-sheet")
-    for sheet in sheets:
-        arts.append(write_artifact(ctx.out, f"tts/{sheet.filename}", done[sheet.number], "png", cards=len(sheet.keys)))
+    pending = background(ctx, _sheet_png, jobs, "tts sheets")
     arts.append(write_artifact(ctx.out, "tts/back.png", hidden, "png", cards=1))
     url = ctx.tts_url.rstrip("/") if ctx.tts_url else (ctx.target.resolve() / "tts").as_uri()
     obj = saved_object(ctx.deck, sheets, url)
     arts.append(write_artifact(ctx.out, "tts/county-uppy.json", json_bytes(obj), "tts", cards=ctx.deck.printed))
-    return arts
+
+    def finish() -> list[Artifact]:
+        for (number, k), data in zip(todo, pending()):
+            store.put("tts-sheet", k, data)
+            done[number] = data
+        store.prune("tts-sheet")
+        return arts + [write_artifact(ctx.out, f"tts/{sheet.filename}", done[sheet.number], "png",
+                                      cards=len(sheet.keys)) for sheet in sheets]
+    return finish
