@@ -92,3 +92,59 @@ def test_makeplayingcards_image_is_cropped_from_the_same_render(built, deck):
     mpc = Image.open(built / "pod" / "mpc" / file_names(deck)["x2"]).convert("RGB")
     assert mpc.size == (822, 1122)
     assert ImageChops.difference(tgc.crop((1, 1, 823, 1123)), mpc).getbbox() is None
+
+
+#: A small picture vs the print image scaled down: mean grey-level difference (small text is
+#: hinted at its own size, so the densest face, the quick reference, differs by about 7)
+SMALL_LEVEL = 8
+
+
+def _trim_of(im: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """The card image's trim (bleed cut off), scaled to `size` with a good filter: what a small
+    picture of the same face should look like."""
+    b = round(BLEED)
+    return im.crop((b, b, im.width - b, im.height - b)).resize(size, Image.Resampling.LANCZOS)
+
+
+def _mean_difference(a: Image.Image, b: Image.Image) -> float:
+    hist = ImageChops.difference(a.convert("L"), b.convert("L")).histogram()
+    return sum(level * n for level, n in enumerate(hist)) / (a.width * a.height)
+
+
+def test_tts_cells_are_the_faces_drawn_small_and_smooth(built, deck):
+    """Each TTS sheet cell is its card's face at 409×573 (drawn by PDFium at that size, not a
+    resized copy): it matches the print image scaled down, and its edges are anti-aliased."""
+    from generator.products.tts import CELL_H, CELL_W, layout
+
+    sheet = layout([c.code for c in deck.cards])[0]
+    with Image.open(built / "tts" / sheet.filename) as im:
+        sheet_rgb = im.convert("RGB")
+    for slot, code in enumerate(sheet.keys[:12]):
+        x, y = sheet.cell(slot)
+        cell = sheet_rgb.crop((x, y, x + CELL_W, y + CELL_H))
+        assert _mean_difference(cell, _trim_of(png_of(built, deck, code), cell.size)) < SMALL_LEVEL, code
+    c5 = sheet.cell(sheet.keys.index("C5"))
+    cell = sheet_rgb.crop((c5[0], c5[1], c5[0] + CELL_W, c5[1] + CELL_H))
+    scale = CELL_W / 750  # the centre circle, as in test_shapes_are_anti_aliased, in cell pixels
+    cx, cy, r = 375 * scale, 300 * scale, 58 * scale
+    assert edge_levels(cell, (round(cx + r - 6), round(cy - 15), round(cx + r + 6), round(cy + 15))) >= 6
+
+
+def test_rulebook_pictures_are_the_faces_drawn_small_and_smooth(built, deck):
+    """The rulebook's card pictures (300×420, drawn by PDFium at that size) match the print
+    images scaled down, and their text and frame edges blend."""
+    import base64
+
+    from generator.products.rulebook.page import card_images
+
+    pictures = card_images(deck)
+    assert {c.code for c in deck.cards if c.kind == "wild"} <= set(pictures)
+    for code, picture in pictures.items():
+        assert (picture.width, picture.height) == (300, 420)
+        pic = Image.open(io.BytesIO(base64.b64decode(picture.src.split(",", 1)[1]))).convert("RGB")
+        assert pic.size == (300, 420)
+        assert _mean_difference(pic, _trim_of(png_of(built, deck, code), pic.size)) < SMALL_LEVEL, code
+    other = Image.open(io.BytesIO(base64.b64decode(pictures["x2"].src.split(",", 1)[1]))).convert("RGB")
+    assert _mean_difference(other, _trim_of(png_of(built, deck, "C5"), other.size)) > 2 * SMALL_LEVEL  # it tells faces apart
+    x2 = Image.open(io.BytesIO(base64.b64decode(pictures["x2"].src.split(",", 1)[1])))
+    assert len(x2.convert("L").getcolors(256)) >= 16  # text and frame edges blend, not two-tone
