@@ -5,4 +5,4 @@ module (and reportlab, Pillow, jinja2) is loaded.
 """
 
 #: The products `county-uppy build --only` can name, in build order (build.PRODUCTS's keys).
-PRODUCTS = ("deck", "cards", "print", "pod", "tts", "rulebook")
+PRODUCTS = ("deck", "print", "pod", "tts", "rulebook", "cards")
