@@ -4,7 +4,8 @@ The manifest is cards.yaml with its card list grown to the limits (400 card type
 printed cards, names and texts at their longest): 380 number card types of five copies, 20
 wilds of 5 copies with 24-character names and 200-character texts. Memory is sampled from
 /proc every 50 ms over the whole process tree (the build and its workers): the largest single
-process and the sum at the busiest moment.
+process (RSS) and the sum at the busiest moment (PSS, so pages forked workers share with the
+build count once).
 
     python benchmarks/largest_manifest.py [--jobs N] [--keep DIR]
 """
@@ -62,9 +63,12 @@ def largest_manifest() -> str:
 
 
 def tree_rss(root: int) -> tuple[int, int]:
-    """(largest single process, sum) of resident memory in KiB over `root` and its descendants."""
+    """(largest single process's resident memory, the tree's proportional set size) in KiB over
+    `root` and its descendants. The sum is of PSS, not RSS: forked workers share most of their
+    pages with the parent, and RSS would count those once per process."""
     children: dict[int, list[int]] = {}
     rss: dict[int, int] = {}
+    pss: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -79,10 +83,21 @@ def tree_rss(root: int) -> tuple[int, int]:
     todo, total, largest = [root], 0, 0
     while todo:
         pid = todo.pop()
-        total += rss.get(pid, 0)
+        total += _pss(pid, rss.get(pid, 0))
         largest = max(largest, rss.get(pid, 0))
         todo += children.get(pid, [])
     return largest, total
+
+
+def _pss(pid: int, rss: int) -> int:
+    """A process's proportional set size in KiB (its RSS where the kernel does not say)."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return rss
 
 
 def main() -> int:
@@ -111,8 +126,8 @@ def main() -> int:
     out, err = proc.communicate()
     print(out.strip().splitlines()[-1] if out.strip() else err.strip())
     print(f"card types {MAX_CARD_TYPES}, printed cards {MAX_PRINTED}, manifest {manifest.stat().st_size:,} bytes")
-    print(f"build: {seconds:.1f} s, exit {proc.returncode}; peak RSS: largest process {largest / 1024:.0f} MiB, "
-          f"process tree {total / 1024:.0f} MiB")
+    print(f"build: {seconds:.1f} s, exit {proc.returncode}; peak memory: largest process {largest / 1024:.0f} MiB "
+          f"(RSS), the build and its workers together {total / 1024:.0f} MiB (PSS)")
     return proc.returncode
 
 
