@@ -48,10 +48,8 @@ def palette_for(colours: list[str]) -> Image.Image:
     return pal
 
 
-def encode(im: Image.Image, palette: Image.Image | None = None, dpi: int = DPI, level: int = COMPRESS_LEVEL) -> bytes:
+def encode(im: Image.Image, dpi: int = DPI, level: int = COMPRESS_LEVEL) -> bytes:
     """PNG bytes with fixed settings: sRGB chunk, resolution, no timestamps."""
-    if palette is not None:
-        im = im.quantize(palette=palette, dither=Image.Dither.NONE)
     info = PngInfo()
     info.add(b"sRGB", b"\x00")
     buf = io.BytesIO()

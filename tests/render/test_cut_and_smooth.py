@@ -148,3 +148,25 @@ def test_rulebook_pictures_are_the_faces_drawn_small_and_smooth(built, deck):
     assert _mean_difference(other, _trim_of(png_of(built, deck, "C5"), other.size)) > 2 * SMALL_LEVEL  # it tells faces apart
     x2 = Image.open(io.BytesIO(base64.b64decode(pictures["x2"].src.split(",", 1)[1])))
     assert len(x2.convert("L").getcolors(256)) >= 16  # text and frame edges blend, not two-tone
+
+
+def test_quantizing_the_rgbx_render_equals_pillows_own_quantize(deck):
+    """png._quantize reads PDFium's RGBX buffer as Pillow's RGB; it must give exactly the
+    palette image Pillow's public quantize gives for the same pixels."""
+    from generator.products import png
+    from generator.products.faces import face
+
+    f = face(deck.card("GM-4"), deck)
+    forms = pdf.format_forms(pdf.form_ops([f], charset(deck)), charset(deck))
+    doc = pdfium.PdfDocument(pdf.faces_pdf(forms, charset(deck)))
+    bitmap = doc[0].render(scale=DPI / 72, rev_byteorder=True, prefer_bgrx=True)
+    rgbx = bitmap.to_pil()
+    assert rgbx.mode == "RGBX"
+    palette = png.palette_for(list(f.colours()))
+    ours = png._quantize(rgbx, palette)
+    theirs = rgbx.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+    assert ours.mode == theirs.mode == "P"
+    assert ours.tobytes() == theirs.tobytes() and ours.getpalette() == theirs.getpalette()
+    assert len(set(ours.tobytes())) > 10  # a real face, anti-aliased, not a blank page
+    bitmap.close()
+    doc.close()
