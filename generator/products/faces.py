@@ -431,9 +431,13 @@ def blank_face(card: CardType, deck: Deck, light: bool = False) -> Face:
     return Face(card.code, tuple(items))
 
 
-@lru_cache(maxsize=16)
 def back_face(deck: Deck, light: bool = False) -> Face:
     """The one back; `light` (ink-saver) draws it as outlines on white in the same navy."""
+    return _back_face(deck, light)
+
+
+@lru_cache(maxsize=16)
+def _back_face(deck: Deck, light: bool) -> Face:
     bg, ink = (LIGHT_BACK_BG, BACK_BG) if light else (BACK_BG, BACK_INK)
     items: list[Item] = [background(bg)]
     inset = 62.0
@@ -476,13 +480,17 @@ def charset(deck: Deck) -> str:
     return "".join(sorted(c for c in chars if c.isprintable()))
 
 
-@lru_cache(maxsize=2048)
 def face(card: CardType, deck: Deck, light: bool = False) -> Face:
     """The face of one card type; `light` for the ink-saver print sheets.
 
     Drawn once per process for a card of a deck (Face, CardType and Deck are frozen): the
     check that every text fits before a build, the build's PDFs and its forked workers
     share one drawing."""
+    return _face(card, deck, light)
+
+
+@lru_cache(maxsize=2048)
+def _face(card: CardType, deck: Deck, light: bool) -> Face:
     return FACES[card.kind](card, deck, light)
 
 
