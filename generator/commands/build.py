@@ -14,7 +14,7 @@ from pathlib import Path
 
 from generator.commands import crash
 from generator.commands.common import load_printable_deck, report
-from generator.deck.problems import InputError, escape, suggest
+from generator.deck.problems import InputError, escape, one_line, suggest
 from generator.products import PRODUCTS, sheets
 from generator.progress import is_terminal
 
@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     # lazy: start-up (reportlab, Pillow, jinja2)
     from generator.products.build import (BuildContext, FolderBusy, InterruptedAfterCommit, JournalError,
                                           PartlyWritten, ProductFailed, build)
+    from generator.products.outputs import cannot_write  # lazy: start-up
     from generator.products.rendered import CardFailed  # lazy: start-up
 
     try:
@@ -138,15 +139,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"county-uppy build: interrupted; {unchanged}", file=sys.stderr)
         return 130
     except PartlyWritten as err:
-        print(escape(f"county-uppy build: moving the new files into {out} failed half-way and {_one_line(err)}"), file=sys.stderr)
+        print(escape(f"county-uppy build: moving the new files into {out} failed half-way and {one_line(err)}"), file=sys.stderr)
         return 2
     except OSError as err:
-        print(escape(f"county-uppy build: {_cannot_write(err)}; {unchanged}"), file=sys.stderr)
+        print(escape(f"county-uppy build: {cannot_write(err)}; {unchanged}"), file=sys.stderr)
         return 2
     except ProductFailed as err:
         cause = err.error
         if isinstance(cause, OSError) and _inside(cause.filename, out):
-            print(escape(f"county-uppy build: {_cannot_write(cause)}; {unchanged}"), file=sys.stderr)
+            print(escape(f"county-uppy build: {cannot_write(cause)}; {unchanged}"), file=sys.stderr)
             return 2
         if isinstance(cause, InputError):
             for problem in cause.problems:
@@ -162,16 +163,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _one_line(err: BaseException, limit: int = 300) -> str:
-    """An exception's message on one line, shortened to `limit` characters."""
-    text = " ".join(str(err).split()) or "(no message)"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _cannot_write(err: OSError) -> str:
-    name = err.filename2 if err.filename2 is not None else err.filename
-    where = f" {os.fsdecode(name)}" if name is not None else ""
-    return f"cannot write{where}: {err.strerror or _one_line(err)}"
 
 
 def _inside(name: object, folder: Path) -> bool:

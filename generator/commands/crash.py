@@ -15,7 +15,7 @@ import traceback
 from pathlib import Path
 
 from generator import __version__
-from generator.deck.problems import escape
+from generator.deck.problems import escape, one_line
 
 CRASH_FILE = "county-uppy-crash.txt"
 #: The exit status of an internal error.
@@ -32,7 +32,7 @@ def report(error: BaseException, folder: str | os.PathLike | None, argv: list[st
     The folder is not created: a first build that fails leaves no folder behind, and the file
     goes to the system's temporary folder instead."""
     where = _save(_details(error, argv, context), Path(folder or "output"))
-    what = _one_line(what or f"{type(error).__name__}: {error}")
+    what = escape(one_line(what or f"{type(error).__name__}: {error}", 100))
     during = f" in {context}" if context else ""
     saved = f"the details are in {where}" if where else "the details could not be saved"
     _tell(f"{prefix}: internal error{during} ({what}); this is a bug in county-uppy, not in your input; {saved}"
@@ -62,10 +62,6 @@ def _save(text: str, folder: Path) -> str | None:
             continue
     return None
 
-
-def _one_line(text: str, limit: int = 100) -> str:
-    text = escape(" ".join(text.split())) or "(no message)"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _tell(message: str) -> None:

@@ -92,3 +92,9 @@ def char_name(ch: str) -> str:
     name = unicodedata.name(ch, "") or _CONTROL_NAMES.get(ch) or {
         "Cc": "a control character", "Cs": "a lone surrogate"}.get(unicodedata.category(ch), "an unnamed character")
     return f"U+{ord(ch):04X} ({name})"
+
+
+def one_line(error: BaseException | str, limit: int = 300) -> str:
+    """An exception's message (or a text) on one line, shortened to `limit` characters."""
+    text = " ".join(str(error).split()) or "(no message)"
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -9,7 +9,6 @@ line of the manifest it is on and the value at its column, for the page to show.
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -17,10 +16,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from generator.deck.manifest import load
-from generator.deck.problems import InputError, Problem, escape
+from generator.deck.problems import InputError, Problem, escape, one_line
 from generator.products.build import (BuildContext, FolderBusy, JournalError, PartlyWritten, ProductFailed,
                                       build)
 from generator.products.changes import CHANGES_JSON
+from generator.products.outputs import cannot_write
 from generator.products.printable import problems as undrawable
 from generator.products.rendered import CardFailed
 from generator.preview.thumbnails import PDFIUM
@@ -69,15 +69,15 @@ def rebuild(manifest: Path, out: Path, tell: Callable[[str], None], jobs: int = 
     except JournalError as err:
         return Outcome("failed", f"{out} holds an unfinished build's journal that cannot be used: {err}", took())
     except PartlyWritten as err:
-        return Outcome("failed", f"moving the new files into {out} failed half-way and {_one_line(err)}", took())
+        return Outcome("failed", f"moving the new files into {out} failed half-way and {one_line(err)}", took())
     except OSError as err:
-        return Outcome("failed", f"{_cannot_write(err)}; {unchanged}", took())
+        return Outcome("failed", f"{cannot_write(err)}; {unchanged}", took())
     except ProductFailed as err:
         cause = err.error
         if isinstance(cause, InputError):
             return invalid(cause.problems, manifest, took())
         if isinstance(cause, OSError):
-            return Outcome("failed", f"the {err.product} product: {_cannot_write(cause)}; {unchanged}", took())
+            return Outcome("failed", f"the {err.product} product: {cannot_write(cause)}; {unchanged}", took())
         card = f", card '{cause.code}'" if isinstance(cause, CardFailed) else ""
         what = f"the {err.product} product{card}"
         return Outcome("failed", f"internal error in {what}; {unchanged}", took(), internal=(cause, what))
@@ -138,12 +138,3 @@ def _changes_line(out: Path) -> str:
     return text if len(text) <= LINE_LIMIT else text[:LINE_LIMIT - 1] + "…"
 
 
-def _one_line(err: BaseException, limit: int = 300) -> str:
-    text = " ".join(str(err).split()) or "(no message)"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _cannot_write(err: OSError) -> str:
-    name = err.filename2 if err.filename2 is not None else err.filename
-    where = f" {os.fsdecode(name)}" if name is not None else ""
-    return f"cannot write{where}: {err.strerror or _one_line(err)}"

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generator.deck.problems import one_line
 from generator.products import journal
 from generator.products.folder_lock import FolderLock
 from generator.products.journal import STAGING_PREFIX
@@ -384,3 +385,10 @@ def remove_empty_folders(out: Path, removed: list[str]) -> None:
             except OSError:
                 break
             folder = folder.parent
+
+
+def cannot_write(err: OSError) -> str:
+    """What a failed write says to the user: `cannot write PATH: REASON`."""
+    name = err.filename2 if err.filename2 is not None else err.filename
+    where = f" {os.fsdecode(name)}" if name is not None else ""
+    return f"cannot write{where}: {err.strerror or one_line(err)}"
