@@ -126,14 +126,20 @@ class Handler(BaseHTTPRequestHandler):
         if body:
             self.wfile.write(data)
 
-    def _file(self, rel: str, versioned: bool, body: bool) -> None:
+    def _resolve(self, rel: str, body: bool) -> Path | None:
+        """The output folder's file at `rel`; None (the refusal or 404 sent) for any other."""
         try:
             found = resolve_inside(self.server.out, rel)
         except Refused:
             self._fail(HTTPStatus.FORBIDDEN, "only the output folder's files are served", body)
-            return
+            return None
         if found is None:
             self._fail(HTTPStatus.NOT_FOUND, "no such file in the output folder", body)
+        return found
+
+    def _file(self, rel: str, versioned: bool, body: bool) -> None:
+        found = self._resolve(rel, body)
+        if found is None:
             return
         kind = mimetypes.guess_type(found.name)[0] or "application/octet-stream"
         if kind.startswith("text/") or kind == "application/json":
@@ -162,13 +168,8 @@ class Handler(BaseHTTPRequestHandler):
         if not rel.endswith(".pdf") or not page.isdigit() or len(page) > 5:
             self._fail(HTTPStatus.NOT_FOUND, "no such thumbnail", body)
             return
-        try:
-            pdf = resolve_inside(self.server.out, rel.replace("%", "%25"))  # already decoded once
-        except Refused:
-            self._fail(HTTPStatus.FORBIDDEN, "only the output folder's files are served", body)
-            return
+        pdf = self._resolve(rel.replace("%", "%25"), body)  # already decoded once
         if pdf is None:
-            self._fail(HTTPStatus.NOT_FOUND, "no such file in the output folder", body)
             return
         try:
             data = thumbnail(pdf, int(page), self.server.out / CACHE_DIR / AREA)

@@ -108,7 +108,13 @@ def test_ctrl_c_during_a_rebuild_leaves_the_output_folder_whole(tmp_path: Path):
     shutil.copy(MANIFEST, manifest)
     with Watch(manifest, out) as watch:
         watch.wait_for(lambda s: s["status"] == "ok", seconds=60, what="the first build")
-        edit(manifest, "print: \"#00A3D9\"", "print: \"#00A0D0\"")  # cyan: a third of the faces redrawn
+        # all three colours in one save: nearly every face is redrawn, a rebuild long enough
+        # (about a second) for the state to show it under way
+        text = manifest.read_text(encoding="utf-8")
+        for old, new in (("#00A3D9", "#00A0D0"), ("#2E9E3E", "#2E9A3A"), ("#D4147A", "#D01078")):
+            assert text.count(f'print: "{old}"') == 1
+            text = text.replace(f'print: "{old}"', f'print: "{new}"')
+        manifest.write_text(text, encoding="utf-8")
         watch.wait_for(lambda s: s["status"] == "building", seconds=20, what="the rebuild to start")
         assert watch.stop() == 130
     assert not any("Traceback" in line for line in watch.stderr), watch.stderr
