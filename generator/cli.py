@@ -9,7 +9,6 @@ import os
 import sys
 
 from generator import __version__
-from generator.commands import crash
 from generator.workers import interrupted_status, stop_signals
 
 #: Command modules under generator/commands/, in the order `--help` lists them.
@@ -97,6 +96,8 @@ def _main(argv: list[str] | None) -> int:
                 except (OutputError, BrokenPipeError):
                     raise
                 except Exception as exc:  # noqa: BLE001 -- a bug: one line, the traceback in a file, exit 3
+                    from generator.commands import crash  # lazy: start-up (traceback, tempfile), only for a bug
+
                     status = crash.report(exc, getattr(args, "out", None), argv)
             sys.stdout.flush()
             return status

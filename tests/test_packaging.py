@@ -54,6 +54,7 @@ def test_the_wheel_holds_the_types_marker_licences_templates_and_fonts(tmp_path)
     assert "generator/py.typed" in names  # PEP 561: type checkers read the package's hints
     assert any(n.endswith(".dist-info/licenses/LICENSE") or n.endswith(".dist-info/LICENSE") for n in names)
     assert "generator/products/fonts/DejaVuSans.ttf" in names and "generator/products/fonts/LICENSE-DejaVu.txt" in names
+    assert "generator/products/fonts/metrics.json" in names  # the widths layout measures with
     assert "generator/templates/rulebook.html.j2" in names
     for package in CONFIG["packages"]:
         if package != "generator.templates":

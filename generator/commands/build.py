@@ -12,10 +12,9 @@ import os
 import sys
 from pathlib import Path
 
-from generator.commands import crash
 from generator.commands.common import load_printable_deck, report
 from generator.deck.problems import InputError, escape, one_line, suggest
-from generator.products import PRODUCTS, sheets
+from generator.products import PRODUCTS
 from generator.progress import is_terminal
 
 
@@ -72,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
                                           PartlyWritten, ProductFailed, build)
     from generator.products.outputs import cannot_write  # lazy: start-up
     from generator.products.rendered import CardFailed  # lazy: start-up
+    from generator.products import sheets  # lazy: start-up (the deck model), only when a build runs
 
     try:
         deck = load_printable_deck(args.manifest)
@@ -155,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
             print(escape(f"county-uppy build: {err.product} failed; {unchanged}"), file=sys.stderr)
             return cause.status
         card = f", card '{cause.code}'" if isinstance(cause, CardFailed) else ""
+        from generator.commands import crash  # lazy: start-up (traceback, tempfile), only for a bug
+
         return crash.report(cause, out, None, prefix="county-uppy build", what=cause.message if card else "",
                             context=f"the {err.product} product{card}", after=f"nothing else in {out} was changed")
     for line in ctx.notes:

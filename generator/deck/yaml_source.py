@@ -17,8 +17,16 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from yaml.events import AliasEvent
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.events import AliasEvent, ScalarEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.resolver import Resolver
+
+try:
+    from yaml._yaml import CParser
+except ImportError:  # PyYAML built without libyaml: the pure-Python reader does it all
+    CParser = None
 
 from generator.deck.problems import InputError, Problem, escape
 
@@ -99,10 +107,9 @@ def parse(raw: bytes, name: str) -> Source:
         raise InputError([Problem(name, line, col, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8")]) from None
     if not text.strip() or _only_comments(text):
         raise InputError([Problem(name, 1, 1, "the manifest is empty")])
-    loader: _BudgetLoader | None = None
+    loader: yaml.SafeLoader | None = None
     try:
-        loader = _BudgetLoader(text)
-        root = loader.get_single_node()
+        loader, root = _compose(text)
     except _Refused as exc:
         raise InputError([Problem(name, exc.mark.line + 1, exc.mark.column + 1, exc.message)]) from None
     except yaml.MarkedYAMLError as exc:
@@ -139,6 +146,25 @@ def parse(raw: bytes, name: str) -> Source:
     return source
 
 
+def _compose(text: str) -> tuple[Any, Node | None]:
+    """The document's node graph, and the loader that made it (it constructs the scalars).
+
+    libyaml reads the text when PyYAML has it (ten times faster than the pure-Python reader,
+    which counts on every `validate`); the nodes are composed by PyYAML's own composer either
+    way, under the same budgets, so the graph, its marks and the refusals are the same. A
+    text libyaml stops at, or one holding a character the pure reader refuses, is read again by
+    the pure reader, whose messages (and their positions) are the ones the manifest errors use.
+    """
+    if _FastLoader is not None and "\t" not in text and "\ufeff" not in text and not yaml.reader.Reader.NON_PRINTABLE.search(text):
+        fast = _FastLoader(text)
+        try:
+            return fast, fast.get_single_node()
+        except Exception:  # noqa: BLE001 -- whatever libyaml objects to, the pure reader says it in its own words
+            pass
+    loader = _BudgetLoader(text)
+    return loader, loader.get_single_node()
+
+
 def _tab_indented(text: str, line: int) -> bool:
     """Does line `line` (0-based) of `text` start with a tab among its indentation?"""
     lines = text.splitlines()
@@ -161,14 +187,13 @@ class _Refused(Exception):
         self.message = message
 
 
-class _BudgetLoader(yaml.SafeLoader):
-    """SafeLoader whose composer counts as it goes: the file's own nodes against MAX_NODES, the
-    nodes each alias repeats against MAX_EXPANDED, and refuses an alias to a node still open
-    (`&a [*a]`, a mapping that merges itself), which would otherwise make a cycle. PyYAML sets a
-    collection's end mark only once it is composed, which tells an open node from a finished one."""
+class _Budget:
+    """A composer that counts as it goes: the file's own nodes against MAX_NODES, the nodes each
+    alias repeats against MAX_EXPANDED, and refuses an alias to a node still open (`&a [*a]`, a
+    mapping that merges itself), which would otherwise make a cycle. PyYAML sets a collection's
+    end mark only once it is composed, which tells an open node from a finished one."""
 
-    def __init__(self, text: str):
-        super().__init__(text)
+    def _start_budget(self) -> None:
         self.own = 0
         self.expanded = 0
         #: id(anchored node) -> how many nodes it stands for, its aliases expanded
@@ -198,6 +223,73 @@ class _BudgetLoader(yaml.SafeLoader):
         node = super().compose_node(parent, index)
         self.sizes[id(node)] = self.own + self.expanded - before + 1
         return node
+
+
+class _BudgetLoader(_Budget, yaml.SafeLoader):
+    """PyYAML's pure-Python safe loader, composing under the budgets."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self._start_budget()
+
+
+_BREAKS = "\r\n\x85\u2028\u2029"
+_INDICATORS = {""} | {c for c in "+-"} | {d + c for d in "123456789" for c in ("", "+", "-")} | {
+    c + d for d in "123456789" for c in "+-"}
+
+
+def _pyyaml_block_header(text: str, at: int) -> bool:
+    """Would PyYAML read the block scalar header at text[at] (`|` or `>`)? It takes chomping and
+    indentation in either order, then the line's end, or spaces and perhaps a comment; libyaml
+    also takes `|-#` and `|0`, which PyYAML refuses."""
+    i = at + 1
+    while i < len(text) and text[i] in "+-0123456789":
+        i += 1
+    if text[at + 1:i] not in _INDICATORS:
+        return False
+    if i < len(text) and text[i] == " ":
+        while i < len(text) and text[i] == " ":
+            i += 1
+        if i < len(text) and text[i] == "#":
+            while i < len(text) and text[i] not in _BREAKS:
+                i += 1
+    return i == len(text) or text[i] in _BREAKS
+
+
+if CParser is not None:
+    class _FastLoader(_Budget, Composer, CParser, SafeConstructor, Resolver):
+        """libyaml's parser (events) under PyYAML's composer, safe constructor and resolver: the
+        composer is Python's, so the budgets apply to it as they do to _BudgetLoader."""
+
+        def __init__(self, text: str):
+            self.text = text
+            CParser.__init__(self, text)
+            Composer.__init__(self)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+            self._start_budget()
+
+        def compose_node(self, parent: Node | None, index: Any) -> Node:
+            """Where libyaml's events differ from PyYAML's, hand the text to PyYAML: an explicit
+            tag (libyaml resolves '!' otherwise) and an empty value (it marks it elsewhere). A
+            plain scalar's style is None in PyYAML, '' in libyaml (the base-60 check reads it)."""
+            event = self.peek_event()
+            if getattr(event, "tag", None) is not None:
+                raise _PureOnly
+            if isinstance(event, ScalarEvent):
+                if event.value == "" and event.style in ("", "|", ">"):
+                    raise _PureOnly
+                if event.style in ("|", ">") and not _pyyaml_block_header(self.text, event.start_mark.index):
+                    raise _PureOnly  # PyYAML wants a space or a line break after `|-` (libyaml takes `|-#`)
+                if event.style == "":
+                    event.style = None
+            return super().compose_node(parent, index)
+else:
+    _FastLoader = None  # type: ignore[assignment,misc]
+
+
+class _PureOnly(Exception):
+    """Something libyaml reads otherwise than PyYAML: the pure-Python reader reads the text."""
 
 
 class _Builder:

@@ -23,8 +23,8 @@ CACHE_DIR = ".cache"
 
 #: Files whose contents decide how a face looks; any change to them invalidates the cache.
 _CODE = ("faces.py", "png.py", "profiles.py", "pdf.py", "typeface.py", "quickref.py", "units.py", "sheets.py",
-         "test_page.py", "cmyk.py", "fonts/DejaVuSans.ttf",
-         "fonts/DejaVuSans-Bold.ttf")
+         "test_page.py", "cmyk.py", "font_metrics.py", "fonts/DejaVuSans.ttf",
+         "fonts/DejaVuSans-Bold.ttf", "fonts/metrics.json")
 
 
 @lru_cache(maxsize=None)

@@ -2,19 +2,20 @@
 
 Both backends draw with these files: reportlab embeds them in the PDFs, Pillow rasterizes
 them into the PNGs. Layout measures with the font's own advance widths, so a line that fits
-in the PDF fits in the image.
+in the PDF fits in the image. The widths come from fonts/metrics.json (font_metrics.py), equal
+to reportlab's to the last bit, so that laying out a face (as `validate` does for every card)
+needs neither reportlab nor the font files.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from generator.products.font_metrics import FILES, FONT_DIR, metrics
 
-FONT_DIR = Path(__file__).resolve().parent / "fonts"
-FILES = {False: FONT_DIR / "DejaVuSans.ttf", True: FONT_DIR / "DejaVuSans-Bold.ttf"}
+__all__ = ["ASCENT", "DESCENT", "FILES", "FONT_DIR", "PDF_NAMES", "fit_paragraph", "fit_size", "has_glyph", "pdf_font",
+           "width", "wrap"]
+
 PDF_NAMES = {False: "CountyUppySans", True: "CountyUppySans-Bold"}
 #: Ascent and descent of the face, as fractions of the font size (for bounding boxes).
 ASCENT = 0.76
@@ -24,6 +25,10 @@ DESCENT = 0.24
 @lru_cache(maxsize=None)
 def pdf_font(bold: bool) -> str:
     """Register the face with reportlab once per process; return its PDF name."""
+    # lazy: reportlab and the TrueType parsing are for drawing PDFs, not for measuring text
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
     name = PDF_NAMES[bold]
     if name not in pdfmetrics.getRegisteredFontNames():
         pdfmetrics.registerFont(TTFont(name, str(FILES[bold])))
@@ -31,13 +36,20 @@ def pdf_font(bold: bool) -> str:
 
 
 def width(text: str, size: float, bold: bool = False) -> float:
-    """Advance width of `text` at `size` (same unit as size)."""
-    return pdfmetrics.stringWidth(text, pdf_font(bold), size)
+    """Advance width of `text` at `size` (same unit as size): reportlab's stringWidth, computed
+    the same way (sum of the widths, times 0.001, times the size) so that every float agrees."""
+    return (_units(text, bold) * 0.001) * size
+
+
+@lru_cache(maxsize=1 << 14)
+def _units(text: str, bold: bool) -> float:
+    """The summed widths of `text` (exact: each is a whole number of 1/2048ths of 1000), kept
+    because fitting a paragraph measures the same words at every size it tries."""
+    return sum(map(metrics(bold).__getitem__, text))
 
 
 def has_glyph(char: str, bold: bool = False) -> bool:
-    font = pdfmetrics.getFont(pdf_font(bold))
-    return ord(char) in font.face.charToGlyph
+    return metrics(bold).has(char)
 
 
 def fit_size(text: str, box_w: float, max_size: float, bold: bool = False) -> float:
