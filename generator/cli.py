@@ -16,19 +16,32 @@ COMMANDS = ("validate", "build", "watch", "diff", "schema", "scenario", "replay"
             "completion")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with `only`, the top level and that one command (the others'
+    modules are then not even imported: see `_command_of`)."""
     parser = argparse.ArgumentParser(
         prog="county-uppy",
         description="Turn cards.yaml into County Uppy's cards, print sheets, rulebook and rules engine.",
     )
     parser.add_argument("--version", action="version", version=f"county-uppy {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         module = importlib.import_module(f"generator.commands.{name}")
         cmd = module.add_parser(sub)
         cmd.add_argument("--manifest", default="cards.yaml", metavar="PATH", help="the card manifest (default: cards.yaml)")
         cmd.set_defaults(_run=module.run, _parser=parser)  # _parser: the whole command line, for `completion`
     return parser
+
+
+def _command_of(argv: list[str] | None) -> str | None:
+    """The command a command line runs, when that command's parser alone parses it as the whole
+    command line would: its first word is the command (the top level's own options, --help and
+    --version, stop before any command). Otherwise (help, a typo, no command at all, and
+    `completion`, which prints the whole command line) every command's parser is built."""
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] in COMMANDS and args[0] != "completion":
+        return args[0]
+    return None
 
 
 class OutputError(Exception):
@@ -85,7 +98,7 @@ def _main(argv: list[str] | None) -> int:
         sys.stdout = _CheckedOutput(stdout)
     try:
         try:
-            parser = build_parser()
+            parser = build_parser(_command_of(argv))
             try:
                 args = parser.parse_args(argv)
             except SystemExit as exc:  # argparse: --help (0) or bad usage (2)

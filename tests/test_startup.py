@@ -67,3 +67,34 @@ def test_the_engine_package_loads_its_names_on_use():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60).stdout.split()
     assert out == ["False", "True", "Game"]
 
+
+
+def test_a_command_loads_no_other_command_s_module():
+    status, modules = loaded_after(["validate"])
+    assert status == 0
+    from generator.cli import COMMANDS
+
+    assert sorted(m for m in modules if m.startswith("generator.commands.")) == [
+        "generator.commands.common", "generator.commands.validate"]
+    assert len(COMMANDS) > 5
+
+
+#: Command lines whose output (usage, errors, help) must not depend on which parsers were built.
+PARSED_ALIKE = [["validate", "--bogus"], ["validate", "-h"], ["validate", "--json", "extra"], ["validate", "--manifest"],
+                ["build", "--paper", "b5"], ["build", "--help"], ["build", "--jobs"], ["simulate", "--games", "x"],
+                ["report", "--players", "9"], ["play", "--speed", "x"], ["diff"], ["diff", "a", "b", "c"], ["replay"],
+                ["scenario", "-h"], ["sweep", "--help"], ["schema", "--help"]]
+
+
+@pytest.mark.parametrize("argv", PARSED_ALIKE, ids=" ".join)
+def test_one_command_s_parser_parses_as_the_whole_command_line(argv, monkeypatch, capsys):
+    import generator.cli as cli
+
+    def outcome() -> tuple:
+        status = cli.main(argv)
+        return (status, *capsys.readouterr())
+
+    assert cli._command_of(argv) == argv[0]
+    alone = outcome()
+    monkeypatch.setattr(cli, "_command_of", lambda argv: None)
+    assert outcome() == alone

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -88,6 +87,8 @@ def _git_show(spec: str, manifest: str) -> tuple[bytes, str]:
     if not rev or rev.startswith("-") or not path:
         message = "write git:REV or git:REV:PATH, e.g. git:HEAD or git:HEAD~1:cards.yaml"
         raise InputError([Problem(spec, 0, 0, message)], status=2)
+    import subprocess  # lazy: start-up (every command's parser is built; only git: specs run git)
+
     folder, file = os.path.split(path)
     folder = folder or "."
     if not os.path.isdir(folder):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
 from dataclasses import dataclass
 from typing import Iterable
@@ -53,6 +52,8 @@ def suggest(word: object, choices: Iterable[object]) -> str:
     """
     if not isinstance(word, str):
         return ""
+    import difflib  # lazy: start-up (only a mistake needs a suggestion)
+
     pool = [str(c) for c in choices]
     close = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
     if not close:

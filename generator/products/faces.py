@@ -182,10 +182,16 @@ def rotate180(item: Item) -> Item:
     if isinstance(item, Text):
         return Text(W - item.x, H - item.y, item.text, item.size, item.fill, item.bold, item.align,
                     not item.rot180, item.stroke, item.stroke_colour)
-    pts = tuple((round(W - x, 2), round(H - y, 2)) for x, y in item.points)
+    pts = _turned(item.points)
     if isinstance(item, Poly):
         return Poly(pts, item.fill)
     return Stroke(pts, item.width, item.colour, item.closed)
+
+
+@lru_cache(maxsize=4096)
+def _turned(points: tuple[Point, ...]) -> tuple[Point, ...]:
+    """Points turned half a turn about the card's centre (kept: every card of a colour turns the same shapes)."""
+    return tuple((round(W - x, 2), round(H - y, 2)) for x, y in points)
 
 
 def luminance(hex_rgb: str) -> float:
