@@ -399,15 +399,39 @@ def shared_dir():
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def _unprivileged_python(kw: dict) -> tuple[list[str], dict]:
-    """A Python the unprivileged user can start with the project importable: this one, or (when it
-    lives under a folder only root may enter, as a pyenv in /root does) the system's python3 with
-    this environment's packages on its path."""
+@pytest.fixture(scope="module")
+def as_user():
+    """How to run county-uppy as a user without root's powers: (command, environment, manifest).
+
+    Under root the user gets its own copy of the project (the package, the templates and
+    cards.yaml) in a folder anyone may read, as the checkout may sit where only root may enter
+    (CI clones into a private temporary folder; a checkout in /root). The Python is this one,
+    or, when it lives under a folder only root may enter (a pyenv in /root), the system's
+    python3 with this environment's packages on its path."""
+    kw = _user_kwargs()
+    if not kw:
+        yield COMMAND, ENV, MANIFEST
+        return
+    project = Path(tempfile.mkdtemp(prefix="county-uppy-project-"))
+    try:
+        for name in ("generator", "templates"):
+            shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copy2(MANIFEST, project / "cards.yaml")
+        for p in [project, *project.rglob("*")]:
+            p.chmod(0o755 if p.is_dir() else 0o644)
+        command, env = _unprivileged_python(kw, project)
+        yield command, env, project / "cards.yaml"
+    finally:
+        shutil.rmtree(project, ignore_errors=True)
+
+
+def _unprivileged_python(kw: dict, project: Path) -> tuple[list[str], dict]:
     import site
 
-    packages = os.pathsep.join([str(ROOT), *site.getsitepackages()])
+    packages = os.pathsep.join([str(project), *site.getsitepackages()])
     tried = []
-    for python, env in ((sys.executable, ENV), ("/usr/bin/python3", {**ENV, "PYTHONPATH": packages})):
+    for python, env in ((sys.executable, {**ENV, "PYTHONPATH": str(project)}),
+                        ("/usr/bin/python3", {**ENV, "PYTHONPATH": packages})):
         try:
             probe = subprocess.run([python, "-m", "generator", "--version"], capture_output=True, text=True, env=env,
                                    cwd="/", timeout=60, **kw)
@@ -420,11 +444,10 @@ def _unprivileged_python(kw: dict) -> tuple[list[str], dict]:
     pytest.skip(f"the project cannot run as an unprivileged user here ({'; '.join(tried)})")
 
 
-def run_as_user(argv: list[str], preexec=None) -> subprocess.CompletedProcess:
-    kw = _user_kwargs()
-    command, env = _unprivileged_python(kw)
+def run_as_user(as_user, argv: list[str], preexec=None) -> subprocess.CompletedProcess:
+    command, env, _ = as_user
     return subprocess.run([*command, *argv], capture_output=True, text=True, env=env, cwd="/", timeout=300,
-                          preexec_fn=preexec, **kw)
+                          preexec_fn=preexec, **_user_kwargs())
 
 
 def _give_away(path: Path) -> None:
@@ -438,7 +461,7 @@ def _snapshot(folder: Path) -> dict[str, bytes | None]:
     return {p.relative_to(folder).as_posix(): (p.read_bytes() if p.is_file() else None) for p in folder.rglob("*")}
 
 
-def test_a_read_only_output_folder_is_a_message_and_nothing_changes(shared_dir):
+def test_a_read_only_output_folder_is_a_message_and_nothing_changes(shared_dir, as_user):
     out = shared_dir / "out"
     got = subprocess.run([*COMMAND, "build", "--manifest", str(MANIFEST), "--out", str(out), "--only", "deck"],
                          capture_output=True, text=True, env=ENV, timeout=120)
@@ -448,7 +471,7 @@ def test_a_read_only_output_folder_is_a_message_and_nothing_changes(shared_dir):
         p.chmod(0o555 if p.is_dir() else 0o444)
     before = _snapshot(out)
     try:
-        got = run_as_user(["build", "--manifest", str(MANIFEST), "--out", str(out), "--only", "deck,cards"])
+        got = run_as_user(as_user, ["build", "--manifest", str(as_user[2]), "--out", str(out), "--only", "deck,cards"])
     finally:
         out.chmod(0o755)
     assert got.returncode == 2 and got.stdout == "" and "Traceback" not in got.stderr
@@ -457,7 +480,7 @@ def test_a_read_only_output_folder_is_a_message_and_nothing_changes(shared_dir):
 
 
 @pytest.mark.parametrize("disk", ["tmpfs", "file-size-limit"])
-def test_a_full_disk_is_a_message_and_nothing_changes(shared_dir, disk):
+def test_a_full_disk_is_a_message_and_nothing_changes(shared_dir, as_user, disk):
     """tmpfs: a 3 MB file system (needs root to mount; the build itself runs unprivileged), so the
     build meets ENOSPC. file-size-limit: RLIMIT_FSIZE on the build process, so a write past 64 KB
     fails with EFBIG, where mounting is not allowed."""
@@ -486,7 +509,7 @@ def test_a_full_disk_is_a_message_and_nothing_changes(shared_dir, disk):
     assert got.returncode == 0
     _give_away(out)
     before = _snapshot(out)
-    got = run_as_user(["build", "--manifest", str(MANIFEST), "--out", str(out), "--only", "deck,cards,print",
+    got = run_as_user(as_user, ["build", "--manifest", str(as_user[2]), "--out", str(out), "--only", "deck,cards,print",
                        "--jobs", "1"], preexec=preexec)
     assert got.returncode == 2 and got.stdout == "" and "Traceback" not in got.stderr, got.stderr
     assert re.fullmatch(rf"county-uppy build: cannot write {re.escape(str(out))}/\S+: {expected}; "
