@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
-from generator.commands import crash
 from generator.deck.problems import escape
 
 if TYPE_CHECKING:
@@ -157,6 +156,8 @@ def _rebuild(manifest: Path, out: Path, state: PreviewState) -> None:
 def _tell_failure(stamp: str, outcome: Outcome, out: Path) -> None:
     if outcome.internal is not None:
         error, what = outcome.internal
+        from generator.commands import crash  # lazy: start-up (traceback, tempfile), only for a bug
+
         crash.report(error, out, None, prefix=f"[{stamp}] county-uppy watch", context=what,
                      after=f"{out} still holds the last good build")
         return

@@ -414,10 +414,11 @@ def _lay_blocks(blocks, x0: float, y0: float, x1: float, size: float, ink: str) 
             if lead_text:
                 items.append(Text(x0, round(y + tf.ASCENT * size, 2), lead_text, size, ink, bold=True, align="l"))
                 indent = x0 + tf.width(lead_text + " ", size, True)
-            words = tf.wrap(text, size, x1 - indent)
-            if lead_text and words and tf.width(words[0], size) > x1 - indent:
+            lines = tf.wrap(text, size, x1 - indent)
+            if lead_text and lines and tf.width(lines[0], size) > x1 - indent:
                 indent = x0 + size
-            for k, line in enumerate(tf.wrap(text, size, x1 - indent)):
+                lines = tf.wrap(text, size, x1 - indent)
+            for k, line in enumerate(lines):
                 items.append(Text(round(indent, 2), round(y + tf.ASCENT * size, 2), line, size, ink, align="l"))
                 y += lead
         y += size * 0.25

@@ -8,6 +8,7 @@ what to change before a build fails half-way through drawing the faces.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from generator.deck.model import Deck
@@ -70,7 +71,13 @@ def _too_small(deck: Deck) -> list[tuple[Loc, str]]:
 
 def _undrawable(text: str) -> list[str]:
     """The characters of `text` (each once, in order) missing from the regular or the bold face."""
-    return [ch for ch in dict.fromkeys(text) if not ch.isspace() and not (tf.has_glyph(ch) and tf.has_glyph(ch, True))]
+    return [ch for ch in dict.fromkeys(text) if not _drawable(ch)]
+
+
+@lru_cache(maxsize=4096)
+def _drawable(ch: str) -> bool:
+    """Kept per character: a deck's texts share a few dozen, and validate asks about each often."""
+    return ch.isspace() or (tf.has_glyph(ch) and tf.has_glyph(ch, True))
 
 
 def _source(manifest: str | Path) -> Source | None:
