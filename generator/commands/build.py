@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             sheets.grid(paper, args.gutter, args.duplex, offset)
         except sheets.LayoutError as err:
-            print(f"county-uppy build: {err}", file=sys.stderr)
+            print(escape(f"county-uppy build: {err}"), file=sys.stderr)
             return 2
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -120,15 +120,15 @@ def run(args: argparse.Namespace) -> int:
     ctx = BuildContext(deck, out, Path(args.manifest), editions, papers,
                        args.jobs, progress=is_terminal(), pod=tuple(dict.fromkeys(args.pod)) or ("tgc", "mpc", "dtc"),
                        tts_url=args.tts_url, gutter=args.gutter, duplex=args.duplex, back_offset=offset,
-                       ink_saver=args.ink_saver, tell=lambda line: print(line, file=sys.stderr, flush=True))
+                       ink_saver=args.ink_saver, tell=lambda line: print(escape(line), file=sys.stderr, flush=True))
     unchanged = f"nothing in {out} was changed"
     try:
         artifacts = build(ctx, only)
     except FolderBusy as err:
-        print(f"county-uppy build: {err}", file=sys.stderr)
+        print(escape(f"county-uppy build: {err}"), file=sys.stderr)
         return 2
     except JournalError as err:
-        print(f"county-uppy build: {out} holds an unfinished build's journal that cannot be used: {err}",
+        print(escape(f"county-uppy build: {out} holds an unfinished build's journal that cannot be used: {err}"),
               file=sys.stderr)
         return 2
     except InterruptedAfterCommit:
@@ -159,9 +159,9 @@ def run(args: argparse.Namespace) -> int:
 
         return crash.report(cause, out, None, prefix="county-uppy build", what=cause.message if card else "",
                             context=f"the {err.product} product{card}", after=f"nothing else in {out} was changed")
-    for line in ctx.notes:
-        print(line)
-    print(f"built {len(artifacts)} files into {out}/ (listed in {out}/build.json)")
+    for line in ctx.notes:  # what changed since the last build: names and texts from both decks
+        print(escape(line))
+    print(escape(f"built {len(artifacts)} files into {out}/ (listed in {out}/build.json)"))
     return 0
 
 

@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from generator.deck.problems import InputError, Problem
+from generator.deck.problems import InputError, Problem, escape, escape_json
 
 GIT_PREFIX = "git:"
 #: How long `git cat-file` may take before the command gives up (seconds).
@@ -45,18 +45,20 @@ def run(args: argparse.Namespace) -> int:
         except InputError as err:
             for problem in err.problems:
                 print(problem, file=sys.stderr)
-            print(f"county-uppy diff: nothing compared ({spec} could not be read as a manifest)", file=sys.stderr)
+            print(escape(f"county-uppy diff: nothing compared ({spec} could not be read as a manifest)"), file=sys.stderr)
             return 2
         for problem in warnings:  # a missed `expect` is what a diff is there to show, not a reason to stop
             print(problem, file=sys.stderr)
         docs.append(deck_document(deck))  # deck.json's shape, as a build compares it
     diff = compare(docs[0], docs[1])
+    # Paths, names and texts come from the command line and the manifests: nothing reaches the
+    # terminal raw (the JSON's strings keep their exact values, escaped the JSON way).
     if args.json:
-        print(json.dumps({"old": args.old, "new": args.new, **diff}, indent=2, ensure_ascii=False))
+        print(escape_json(json.dumps({"old": args.old, "new": args.new, **diff}, indent=2, ensure_ascii=False)))
     else:
-        print(f"--- {args.old}\n+++ {args.new}")
+        print(f"--- {escape(args.old)}\n+++ {escape(args.new)}")
         for line in summary(diff):
-            print(line)
+            print(escape(line))
     return 0 if diff["same"] else 1
 
 

@@ -7,7 +7,7 @@ import json
 import sys
 
 from generator.commands.common import fail, load_deck, read_json, report
-from generator.deck.problems import InputError
+from generator.deck.problems import InputError, escape
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -44,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(describe_position(position))
     if same is None:
-        print(f"{args.file}: the record has no 'result' to check; its decisions replayed without error", file=sys.stderr)
+        print(escape(f"{args.file}: the record has no 'result' to check; its decisions replayed without error"),
+              file=sys.stderr)
     elif not same:
         differences = "; ".join(result_differences(record["result"], result))
         return fail(args.file, f"the replayed result differs from the record's: {differences}", 1)

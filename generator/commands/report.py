@@ -149,13 +149,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         backend = DaskBackend(args.scheduler) if args.scheduler else None
     except BackendError as err:
-        print(f"county-uppy report: {err}", file=sys.stderr)
+        print(escape(f"county-uppy report: {err}"), file=sys.stderr)
         return 2
     try:
         with backend or nullcontext():
             return play_and_write(args, deck, variants, cells, games, by_players, cap, settings, backend)
     except ClusterError as err:  # the cluster failed mid-run: no report rather than a wrong one
-        print(f"county-uppy report: {err}", file=sys.stderr)
+        print(escape(f"county-uppy report: {err}"), file=sys.stderr)
         return 1
 
 
@@ -214,11 +214,11 @@ def play_and_write(args: argparse.Namespace, deck: Deck, variants: list, cells: 
         html_path, json_path = write(data, args.out, deck.params.name)
     except OSError as exc:
         where = exc.filename or args.out
-        print(f"county-uppy report: cannot write the report to {where}: {exc.strerror or exc}", file=sys.stderr)
+        print(escape(f"county-uppy report: cannot write the report to {where}: {exc.strerror or exc}"), file=sys.stderr)
         return 1
     for line in headline_lines(data, per_cell=args.games is None):
-        print(line)
-    print(f"wrote {html_path} and {json_path} ({outcome.games_done} games in {seconds:.1f} s)")
+        print(escape(line))
+    print(escape(f"wrote {html_path} and {json_path} ({outcome.games_done} games in {seconds:.1f} s)"))
     if outcome.interrupted:
         print(f"county-uppy report: interrupted; the report counts the {outcome.games_done} of {planned} games "
               f"that finished", file=sys.stderr)

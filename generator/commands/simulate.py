@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
                            bots=bots, options=options, workers=args.workers, record_dir=args.record,
                            progress=bar.advance if bar.enabled else None, scheduler=args.scheduler)
     except ClusterError as exc:  # the cluster failed mid-run (not a usage problem)
-        print(f"county-uppy simulate: {exc}", file=sys.stderr)
+        print(escape(f"county-uppy simulate: {exc}"), file=sys.stderr)
         return 1
     except (EngineError, BackendError) as exc:
         return usage(str(exc))

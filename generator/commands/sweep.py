@@ -11,7 +11,7 @@ from typing import Any
 from generator.commands.common import report as report_problems
 from generator.commands.report import UsageError as ReportUsage
 from generator.commands.report import parse_players as report_players
-from generator.deck.problems import InputError
+from generator.deck.problems import InputError, escape, escape_json
 from generator.engine.limits import MAX_GAMES, MAX_WORKERS
 from generator.progress import ProgressBar, is_terminal
 
@@ -79,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
     from generator.report.sweep.summary import summaries
 
     def usage(message: str) -> int:
-        print(f"county-uppy sweep: {message}", file=sys.stderr)
+        lines = f"county-uppy sweep: {message}".split("\n")  # a refused tweak lists the manifest's problems below
+        print("\n".join(map(escape, lines)), file=sys.stderr)
         return 2
 
     try:
@@ -126,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         with backend, bar:
             counts = run_cells(backend, ctx, cells, games, progress=bar.advance if bar.enabled else None)
     except ClusterError as err:
-        print(f"county-uppy sweep: {err}", file=sys.stderr)
+        print(escape(f"county-uppy sweep: {err}"), file=sys.stderr)
         return 1
     seconds = time.perf_counter() - start
     data: dict[str, Any] = {"format": FORMAT, "settings": settings,
@@ -139,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             html_path = write(data, cells, variants, counts, src, deck, args.out, deck.params.name, to_json(data))
         except OSError as exc:
-            print(f"county-uppy sweep: cannot write to {exc.filename or args.out}: {exc.strerror or exc}", file=sys.stderr)
+            print(escape(f"county-uppy sweep: cannot write to {exc.filename or args.out}: {exc.strerror or exc}"), file=sys.stderr)
             return 1
     if args.json:
         print(to_json(data))
@@ -147,13 +148,14 @@ def run(args: argparse.Namespace) -> int:
         for line in table(data):
             print(line)
     if args.out is not None:
-        print(f"wrote {html_path} and {html_path.with_name('sweep.json')}", file=sys.stderr if args.json else sys.stdout)
+        print(escape(f"wrote {html_path} and {html_path.with_name('sweep.json')}"), file=sys.stderr if args.json else sys.stdout)
     return 0
 
 
 def to_json(data: dict[str, Any]) -> str:
-    """The sweep as JSON: the same for the same inputs wherever it ran (but for `timing`)."""
-    return json.dumps(data, indent=1, ensure_ascii=False)
+    """The sweep as JSON: the same for the same inputs wherever it ran (but for `timing`), and safe
+    to print (escape_json: a path or value holding control characters keeps its value, escaped)."""
+    return escape_json(json.dumps(data, indent=1, ensure_ascii=False))
 
 
 def parse_players(text: str, deck) -> list[int]:
@@ -164,13 +166,14 @@ def parse_players(text: str, deck) -> list[int]:
 
 
 def table(data: dict[str, Any]) -> list[str]:
-    """One line per cell: its values, the verdict, the first player's rate, length, unfinished games."""
+    """One line per cell: its values, the verdict, the first player's rate, length, unfinished games
+    (every value escaped for the terminal before the columns are measured)."""
     names = list(data["settings"]["params"])
-    head = [*names, "players", "games", "verdict", "worst seat", "first player (95% CI)", "median turns", "unfinished"]
+    head = [*map(escape, names), "players", "games", "verdict", "worst seat", "first player (95% CI)", "median turns", "unfinished"]
     rows = []
     for c in data["cells"]:
         fp = c["first_player"]
-        rows.append([*(show(c["params"][n]) for n in names), str(c["players"]), str(c["games"]), c["verdict"]["label"],
+        rows.append([*(escape(show(c["params"][n])) for n in names), str(c["players"]), str(c["games"]), c["verdict"]["label"],
                      f"{c['worst_seat_off'] * 100:.0f}% off", f"{fp['rate']:.1%} ({fp['low']:.1%}-{fp['high']:.1%})",
                      f"{c['length']['median']:g}", str(c["unfinished"])])
     widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(head)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Iterable
@@ -75,6 +76,33 @@ def escape(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() else _escape_char(ch) for ch in text)
+
+
+#: Characters json.dumps(ensure_ascii=False) may leave raw: everything but newline and printable ASCII.
+_JSON_CANDIDATES = re.compile(r"[^\n -~]")
+
+
+def escape_json(text: str) -> str:
+    """JSON text (as json.dumps writes it) safe to print on a terminal, meaning the same values.
+
+    json.dumps escapes the C0 controls but, with ensure_ascii=False, leaves DEL, the C1 controls
+    (a terminal may read U+009B as ESC [), line separators, bidi overrides and lone surrogates
+    raw. Each such character, only ever inside a string, becomes a JSON `\\uXXXX` escape (a
+    surrogate pair past U+FFFF), so the output parses to exactly the values that were dumped and
+    printable text such as 'é' stays as it is.
+    """
+    return _JSON_CANDIDATES.sub(_json_char, text)
+
+
+def _json_char(match: re.Match[str]) -> str:
+    ch = match.group()
+    if ch.isprintable():
+        return ch
+    code = ord(ch)
+    if code > 0xFFFF:
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
 
 
 def _escape_char(ch: str) -> str:

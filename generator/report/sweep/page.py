@@ -17,6 +17,7 @@ import yaml
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from generator.deck.model import Deck
+from generator.deck.problems import escape
 from generator.deck.tweak import tweaked_source
 from generator.deck.yaml_source import Source
 from generator.engine.options import CHOICES
@@ -75,7 +76,8 @@ def write(data: dict[str, Any], cells: Sequence[SweepCell], variants: Sequence[V
     for v, name in manifests.items():
         changes = {k: x for k, x in variants[v].params.items() if k not in CHOICES}
         text = yaml.safe_dump(tweaked_source(src, deck, changes).data, sort_keys=False, allow_unicode=True)
-        write_text_atomic(folder / name, f"# {data['settings']['manifest']} with {_label(changes)} (written by county-uppy sweep)\n{text}")
+        comment = escape(f"{data['settings']['manifest']} with {_label(changes)}")  # one line, whatever the path holds
+        write_text_atomic(folder / name, f"# {comment} (written by county-uppy sweep)\n{text}")
     env = _env()
     page = env.get_template("sweep_cell.html.j2")
     for k, (summary, cell, n) in enumerate(zip(data["cells"], cells, counts)):
