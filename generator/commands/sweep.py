@@ -17,7 +17,6 @@ from generator.progress import ProgressBar, is_terminal
 
 DEFAULT_PLAYERS = "4"
 DEFAULT_BOTS = "greedy"
-FORMAT = "county-uppy-sweep/1"
 
 EPILOG = """\
 NAME is a game parameter of the manifest (target, hand_size, copies.CODE for a card's
@@ -25,6 +24,9 @@ copies, params.CODE.NAME for a wild's parameter, e.g. params.x2.factor) or a rul
 (wild_sets_target, all_out, invert_through_wilds, play2_draws, sixteen_hits, max_turns,
 dealer, teams, speed_seconds). Values: V1,V2,... or a range A..B (target=14..20).
 Every value is checked as `validate` checks cards.yaml before a game is played.
+
+Ctrl-C (or SIGTERM) stops the games: the cells that finished are printed and written, marked
+"complete": false with the missing cells listed, and the exit status is 130 (143 after SIGTERM).
 
 examples:
   county-uppy sweep --param target=14,16,18 --param hand_size=4,5 --players 4 --games 400 --seed 3
@@ -74,9 +76,9 @@ def run(args: argparse.Namespace) -> int:
     from generator.report.summarize import games_needed
     from generator.report.sweep import grid
     from generator.report.sweep.page import OutError, check_out, write
-    from generator.report.sweep.run import Context
+    from generator.report.sweep.run import Context, Played
     from generator.report.sweep.run import run as run_cells
-    from generator.report.sweep.summary import summaries
+    from generator.report.sweep.summary import document
 
     def usage(message: str) -> int:
         lines = f"county-uppy sweep: {message}".split("\n")  # a refused tweak lists the manifest's problems below
@@ -115,30 +117,42 @@ def run(args: argparse.Namespace) -> int:
     settings = {"params": {a.name: list(a.values) for a in axes}, "players": players, "edition": args.edition,
                 "bots": bots, "games": games, "seed": args.seed, "manifest": args.manifest}
     planned = games * len(cells)
+    played = None
+    start = time.perf_counter()
     try:
         backend = open_backend(args.scheduler, args.workers, work=planned)
-    except BackendError as err:
-        return usage(str(err))
-    print(f"playing {planned} games ({len(cells)} cells x {games}) on {backend.slots} "
-          f"{'Dask worker thread(s)' if args.scheduler else 'worker(s)'}...", file=sys.stderr)
-    start = time.perf_counter()
-    bar = ProgressBar(planned, "sweeping", enabled=not args.no_progress and is_terminal())
-    try:
+        print(f"playing {planned} games ({len(cells)} cells x {games}) on {backend.slots} "
+              f"{'Dask worker thread(s)' if args.scheduler else 'worker(s)'}...", file=sys.stderr)
+        bar = ProgressBar(planned, "sweeping", enabled=not args.no_progress and is_terminal())
         with backend, bar:
-            counts = run_cells(backend, ctx, cells, games, progress=bar.advance if bar.enabled else None)
+            played = run_cells(backend, ctx, cells, games, progress=bar.advance if bar.enabled else None)
     except ClusterError as err:
         print(escape(f"county-uppy sweep: {err}"), file=sys.stderr)
         return 1
+    except BackendError as err:
+        return usage(str(err))
+    except KeyboardInterrupt:  # while the backend opened or closed (during the games, run_cells keeps what finished)
+        if played is None:
+            played = Played([], games)
+        played.interrupted = True
+    done = played.finished()
+    if not done:
+        where = f"; nothing was written, {args.out} is as it was" if args.out is not None else ""
+        print(escape(f"county-uppy sweep: interrupted before any of the {len(cells)} cells finished{where}"),
+              file=sys.stderr)
+        return 130
     seconds = time.perf_counter() - start
-    data: dict[str, Any] = {"format": FORMAT, "settings": settings,
-                            "cells": summaries(cells, variants, counts, edition=args.edition, bots=bots)}
-    turns = sum(t * k for c in counts for t, k in c.turns.items())
-    data["timing"] = {"seconds": round(seconds, 3), "games_per_second": round(planned / seconds, 1) if seconds else None,
+    data = document(settings, cells, variants, played.counts, done, edition=args.edition, bots=bots)
+    played_games = sum(c.games for c in played.counts)
+    turns = sum(t * k for c in played.counts for t, k in c.turns.items())
+    data["timing"] = {"seconds": round(seconds, 3),
+                      "games_per_second": round(played_games / seconds, 1) if seconds else None,
                       "turns_per_second": round(turns / seconds, 1) if seconds else None,
                       "backend": backend.name, "slots": backend.slots}
     if args.out is not None:
         try:
-            html_path = write(data, cells, variants, counts, src, deck, args.out, deck.params.name, to_json(data))
+            html_path = write(data, [cells[k] for k in done], variants, [played.counts[k] for k in done], src, deck,
+                              args.out, deck.params.name, to_json(data))
         except OSError as exc:
             print(escape(f"county-uppy sweep: cannot write to {exc.filename or args.out}: {exc.strerror or exc}"), file=sys.stderr)
             return 1
@@ -149,6 +163,12 @@ def run(args: argparse.Namespace) -> int:
             print(line)
     if args.out is not None:
         print(escape(f"wrote {html_path} and {html_path.with_name('sweep.json')}"), file=sys.stderr if args.json else sys.stdout)
+    if played.interrupted:
+        listed = " (sweep.json lists them)" if args.out is not None else ' (listed under "missing")' if args.json else ""
+        print(f"county-uppy sweep: interrupted; {len(done)} of {len(cells)} cells finished and are shown, "
+              f"{len(cells) - len(done)} missing{listed}" if not data["complete"] else
+              "county-uppy sweep: interrupted as the sweep ended; every cell had finished", file=sys.stderr)
+        return 130
     return 0
 
 

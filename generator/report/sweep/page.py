@@ -32,6 +32,8 @@ from generator.resources import templates_dir
 FILES = ("sweep.html", "sweep.json")
 #: How many cells the "best cells" table lists.
 BEST = 12
+#: How many missing cells an interrupted sweep's page names (sweep.json lists them all).
+MISSING_SHOWN = 40
 #: Marks beside each heatmap value, so a verdict is never told by colour alone.
 MARKS = {"balanced": "✓", "small seat effect": "≈", "inconclusive": "?", "unbalanced": "✗", "no data": "–"}
 
@@ -67,7 +69,11 @@ def manifest_file(v: int) -> str:
 
 def write(data: dict[str, Any], cells: Sequence[SweepCell], variants: Sequence[Variant], counts: Sequence[CellCounts],
           src: Source, deck: Deck, out: str | Path, game_name: str, json_text: str) -> Path:
-    """Write every file (each atomically); return the path of sweep.html."""
+    """Write every file (each atomically); return the path of sweep.html.
+
+    `data["cells"]`, `cells` and `counts` are the cells that finished: all of them, or, after
+    Ctrl-C, those done by then (`data["missing"]` names the others and the page says so).
+    """
     folder = Path(out)
     (folder / "cells").mkdir(parents=True, exist_ok=True)
     manifests = {v: manifest_file(v) for v, variant in enumerate(variants) if variant.tweaked}
@@ -92,9 +98,10 @@ def write(data: dict[str, Any], cells: Sequence[SweepCell], variants: Sequence[V
         write_text_atomic(folder / cell_page(k), html)
     write_text_atomic(folder / "sweep.json", json_text + "\n")
     html_path = folder / "sweep.html"
+    missing = [f"{_label(m['params'])} · {m['players']} players" for m in data["missing"][:MISSING_SHOWN]]
     write_text_atomic(html_path, env.get_template("sweep.html.j2").render(
         data=data, game_name=game_name, heatmaps=heatmaps(data), best=best_rows(data), tolerance=round(TOLERANCE * 100),
-        marks=MARKS))
+        marks=MARKS, missing=missing))
     return html_path
 
 

@@ -51,7 +51,8 @@ class CellCounts:
         self.cards = self.cards or [0] * (2 * self.ncards)
 
     def merge(self, other: "CellCounts") -> None:
-        self.games += other.games
+        """Add a chunk's counts. `games` is added last: a merge cut short by Ctrl-C leaves the cell
+        short of its games, so it is not counted as finished (Played.finished)."""
         self.finished += other.finished
         self.draws += other.draws
         self.decisions += other.decisions
@@ -60,6 +61,21 @@ class CellCounts:
         self.unfinished.extend(other.unfinished)
         self.penalties = [*map(add, self.penalties, other.penalties)]
         self.cards = [*map(add, self.cards, other.cards)]
+        self.games += other.games
+
+
+@dataclass
+class Played:
+    """A sweep's games: each cell's counts in cell order, and whether Ctrl-C or SIGTERM cut the
+    run short (then some cells have fewer than `games` games, or no counts at all)."""
+
+    counts: list[CellCounts]
+    games: int  #: games per cell, as planned
+    interrupted: bool = False
+
+    def finished(self) -> list[int]:
+        """The indices of the cells whose games were all played, in cell order."""
+        return [k for k, c in enumerate(self.counts) if c.games == self.games]
 
 
 @dataclass(frozen=True)
@@ -122,16 +138,31 @@ def make_chunks(cells: Sequence[SweepCell], games: int, size: int) -> Iterator[C
 
 
 def run(backend: Backend, ctx: Context, cells: Sequence[SweepCell], games: int,
-        progress: Callable[[int], None] | None = None) -> list[CellCounts]:
-    """Every cell's counts, in cell order; `progress(n)` as n more games finish."""
+        progress: Callable[[int], None] | None = None) -> Played:
+    """Every cell's counts, in cell order; `progress(n)` as n more games finish.
+
+    Ctrl-C or SIGTERM (KeyboardInterrupt) stops the work at once: the chunks that came back,
+    and those that finished meanwhile (backend.finished()), are kept, and the result says it
+    was interrupted, so the sweep can write the cells that finished.
+    """
     size = chunk_size(games * len(cells), games, backend.slots, backend.chunk_scale, ctx.bots)
-    ncards = [len(Game(ctx.decks[c.variant], ctx.edition, c.players, ctx.options[c.variant]).codes) for c in cells]
-    merged = [CellCounts(c.players, n) for c, n in zip(cells, ncards)]
-    for index, counts in backend.map_chunks(play_chunk, ctx, make_chunks(cells, games, size)):
-        merged[index].merge(counts)
-        if progress:
-            progress(counts.games)
-    return merged
+    merged: list[CellCounts] = []
+    played = Played(merged, games)
+    try:
+        for c in cells:
+            merged.append(CellCounts(c.players, len(Game(ctx.decks[c.variant], ctx.edition, c.players,
+                                                         ctx.options[c.variant]).codes)))
+        for index, counts in backend.map_chunks(play_chunk, ctx, make_chunks(cells, games, size)):
+            merged[index].merge(counts)
+            if progress:
+                progress(counts.games)
+    except KeyboardInterrupt:
+        played.interrupted = True
+        late = backend.finished()  # before cancel(): a cluster forgets its tasks when they are cancelled
+        backend.cancel()
+        for index, counts in late:  # in chunk order, after the last chunk taken: a cell's chunks stay in order
+            merged[index].merge(counts)
+    return played
 
 
 def bots_of(mix: str, players: int) -> list[str]:

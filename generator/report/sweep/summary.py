@@ -18,6 +18,8 @@ from generator.report.sweep.grid import SweepCell, Variant
 from generator.report.sweep.run import CellCounts
 from generator.report.tally import Tally
 
+#: sweep.json's `format`.
+FORMAT = "county-uppy-sweep/1"
 #: Verdicts from best to worst, for ranking cells.
 VERDICT_ORDER = ("balanced", "small seat effect", "inconclusive", "unbalanced", "no data")
 
@@ -80,6 +82,20 @@ def summaries(cells: Sequence[SweepCell], variants: Sequence[Variant], counts: S
     for c in out:
         c.pop("sides", None)
     return out
+
+
+def document(settings: dict[str, Any], cells: Sequence[SweepCell], variants: Sequence[Variant],
+             counts: Sequence[CellCounts], done: Sequence[int], *, edition: str, bots: str) -> dict[str, Any]:
+    """sweep.json without its timing: the cells `done` (every cell, unless Ctrl-C cut the sweep
+    short) and the ones missing, with `complete` saying which it is. The verdicts' seat tests
+    are Holm-corrected over the cells listed."""
+    finished = set(done)
+    missing = [{"params": dict(variants[c.variant].params), "players": c.players, "seed": c.seed}
+               for k, c in enumerate(cells) if k not in finished]
+    return {"format": FORMAT, "complete": not missing, "cells_done": len(done), "cells_planned": len(cells),
+            "settings": settings,
+            "cells": summaries([cells[k] for k in done], variants, [counts[k] for k in done], edition=edition, bots=bots),
+            "missing": missing}
 
 
 def ranked(cells: Sequence[dict[str, Any]]) -> list[int]:
