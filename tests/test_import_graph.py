@@ -2,10 +2,11 @@
 
 Imports are read from the source with ast, wherever they stand: at the top, inside functions
 (they hide circles: a circle through a function-level import only bites when that function
-runs) and under `if TYPE_CHECKING:`. The last are left out of the graph: they never run, and an
-annotation naming the class that imports you (view.py's "State") is not a dependency of the
-code. `from generator.x import name` counts as an import of generator.x.name when that is a
-module, else of generator.x; a package's __init__ is the package's module.
+runs) and under `if TYPE_CHECKING:` (they never run, but a type checker and every static
+import-graph tool follow them, so a circle through one is a circle all the same: a module that
+state.py imports names the State by its Protocol, engine/state_protocol.py).
+`from generator.x import name` counts as an import of generator.x.name when that is a module,
+else of generator.x; a package's __init__ is the package's module.
 """
 
 from __future__ import annotations
@@ -39,10 +40,9 @@ def _type_checking_lines(tree: ast.Module) -> set[int]:
 
 
 def imports_of(name: str) -> list[tuple[str, int, bool]]:
-    """(imported generator module, line, inside a function) for every import of module `name` that runs."""
+    """(imported generator module, line, inside a function) for every import of module `name`."""
     path = MODULES[name]
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skip_lines = _type_checking_lines(tree)
     in_function: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -52,7 +52,7 @@ def imports_of(name: str) -> list[tuple[str, int, bool]]:
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = []
     for node in ast.walk(tree):
-        if not isinstance(node, (ast.Import, ast.ImportFrom)) or node.lineno in skip_lines:
+        if not isinstance(node, (ast.Import, ast.ImportFrom)):
             continue
         targets: list[str] = []
         if isinstance(node, ast.Import):
@@ -110,6 +110,18 @@ def test_the_cycle_finder_finds_a_circle():
 def test_the_graph_sees_function_level_imports():
     # commands import their engine lazily; the graph must still see it
     assert "generator.engine" in GRAPH["generator.commands.simulate"]
+
+
+def test_the_graph_sees_type_checking_imports():
+    seen = 0
+    for name, path in MODULES.items():
+        lines = _type_checking_lines(ast.parse(path.read_text(encoding="utf-8")))
+        imported = {line for target, line, _ in imports_of(name)}
+        wanted = {node.lineno for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                  if isinstance(node, ast.ImportFrom) and node.lineno in lines and (node.module or "").startswith("generator")}
+        assert wanted <= imported, f"{name}: TYPE_CHECKING imports on lines {sorted(wanted - imported)} left out"
+        seen += len(wanted)
+    assert seen, "no TYPE_CHECKING import of the project left to check the graph with"
 
 
 def test_generator_has_no_import_circle():

@@ -33,12 +33,10 @@ than left to the cycle collector.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from generator.engine.shuffling import shuffle
-
-if TYPE_CHECKING:  # only for annotations: state.py imports this module
-    from generator.engine.state import State
+from generator.engine.state_protocol import GameState
 
 
 class Turn:
@@ -46,7 +44,7 @@ class Turn:
 
     __slots__ = ("count", "match", "seat", "played", "hands", "_state")
 
-    def __init__(self, state: "State", count: int, match: int, seat: int, played: int):
+    def __init__(self, state: GameState, count: int, match: int, seat: int, played: int):
         self._state = state
         self.count = count  #: the count; the loop checks what the rule leaves here
         self.match = match  #: the match target (card index or START)

@@ -1,15 +1,13 @@
 """PlayerView: what one seat may see. Bots get this instead of the State.
 
-This module imports no State at run time (state.py imports it, for State.view).
+state.py imports this module (State.view), so it names the State by its Protocol, GameState.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # annotations only: state.py imports this module
-    from generator.engine.state import State
+from generator.engine.state_protocol import GameState
 
 
 class PlayerView:
@@ -21,7 +19,7 @@ class PlayerView:
 
     __slots__ = ("_state", "seat")
 
-    def __init__(self, state: "State", seat: int):
+    def __init__(self, state: GameState, seat: int):
         self._state = state
         self.seat = seat  #: the seat this view belongs to
 
@@ -119,9 +117,10 @@ class PlayerView:
     def next_in(self, seat: int) -> int:
         return self._state.next_in(seat)
 
-    def copy_state(self) -> "State":
+    def copy_state(self) -> GameState:
         """An independent copy of the whole game, hidden cards included, for a search that deals
-        again what this seat cannot see (search.determinize) before it looks at the copy."""
+        again what this seat cannot see (search.determinize) before it looks at the copy: the
+        State's clone(), the whole State (typed by its Protocol here, which names what views use)."""
         return self._state.clone()
 
     def unseen(self) -> Counter[int]:
@@ -137,6 +136,6 @@ class PlayerView:
         return f"<PlayerView seat={self.seat} hand={self.hand} count={self.count} match={self.match}>"
 
 
-def _custom(s: "State") -> bool:
+def _custom(s: GameState) -> bool:
     # A position may hold a stacked deck rather than the whole edition.
     return sum(len(h) for h in s.hands) + s.draw_size + len(s.discard) + len(s.in_play) != len(s.game.edition_cards)
