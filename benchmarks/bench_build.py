@@ -6,8 +6,10 @@ of a shared machine hits them alike:
 
 - cold: a full build (every product: deck.json, card images, Letter and A4 print PDFs, the
   print-on-demand files, the TTS deck, the rulebook) into an empty folder, through the public
-  `county-uppy build` entry (`generator.cli.main`) in this process (imports already loaded);
-- one-card edit: the cold build's folder rebuilt after changing one card's text;
+  `county-uppy build` entry (`generator.cli.main`) in this process (imports already loaded,
+  the faces and templates kept from earlier builds forgotten);
+- one-card edit: the cold build's folder rebuilt after changing one card's text, in the same
+  process (as `county-uppy watch` rebuilds);
 - cold CLI: the same cold build as a new `county-uppy build` process, start-up included
   (reference line; its ratio is not a target);
 - peak memory: the largest resident set of any process of a cold CLI build (the command run as
@@ -56,6 +58,17 @@ def cli(*args: str) -> None:
         status = main(list(args))
     if status != 0:
         raise SystemExit(f"build failed ({status}): {args}")
+
+
+def forget() -> None:
+    """Empty the caches a process keeps between builds (the drawn faces, the compiled templates),
+    so an in-process cold build pays for them as a new `county-uppy build` does."""
+    from generator.products import faces
+    from generator.products.rulebook import page
+
+    faces._face.cache_clear()
+    faces._back_face.cache_clear()
+    page._environment.cache_clear()
 
 
 def timed(fn) -> float:
@@ -114,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
             base = timed(lambda: floor(plain))
             shutil.rmtree(out, ignore_errors=True)
             manifest.write_text(text, encoding="utf-8")
+            forget()
             cold = timed(lambda: cli(*build))
             manifest.write_text(text.replace(EDITED_LINE, EDITED_LINE[:-1] + f" ({r}).", 1), encoding="utf-8")
             rebuild = timed(lambda: cli(*build))
