@@ -1,6 +1,6 @@
 """The raster images of the faces: every profile of profiles.py the build shows, drawn in one
-PDFium pass per face on worker processes, started early so the main process builds the PDFs
-while the workers draw.
+PDFium pass per face on worker processes, started first so the rest of the build goes on while
+they draw.
 
 A build calls start() as soon as it begins; a product asking images() for a profile waits for
 the drawing to finish. Each image goes through the face cache (OUT/.cache/PROFILE/KEY), keyed
@@ -75,8 +75,9 @@ class Drawing:
     """The images of some profiles: those in the cache, and the rest being drawn.
 
     Made, it looks up the cache and hands the missing faces to worker processes, a share each,
-    which draw the faces, make their PDF and rasterize it (the main process meanwhile draws the
-    same faces for the print PDFs); finish() waits for them and returns profile -> face key -> PNG.
+    which draw the faces (or find them drawn: faces.face keeps them, and forked workers inherit
+    that), make their PDF and rasterize it; finish() waits for them and returns profile -> face
+    key -> PNG.
     """
 
     def __init__(self, ctx: BuildContext, want: Wanted):
