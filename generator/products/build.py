@@ -148,7 +148,7 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
         staging.close()
     finally:
         stop_workers(ctx)  # workers still busy when a product failed
-        ctx.shared.pop("cache", None)  # it points into the staging folder
+        ctx.shared.pop("cache", None)  # the next build reads the cache afresh
         ctx.out, ctx.staging = dest, None
     artifacts.sort(key=lambda a: a.path)
     return artifacts

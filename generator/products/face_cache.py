@@ -1,22 +1,18 @@
-"""A cache of rendered images inside the output folder, keyed by what each image depends on.
+"""A cache of rendered images and PDF parts inside the output folder, keyed by what each depends on.
 
 The key is a hash of the renderer's version, the output variant and the face's display list,
-so editing one card re-renders one face. Files are written atomically; entries a build did
-not use are removed at its end, so the cache does not grow without bound.
-
-During `county-uppy build` new entries go to the build's staging folder and nothing in
-OUT/.cache is added or removed until the build has succeeded (`commit()`): a failed build
-leaves the cache as it was.
+so editing one card re-renders one face. Entries a build did not use are removed at its end, so
+the cache does not grow without bound; nothing in OUT/.cache changes until the build has
+succeeded (`commit()`): a failed build leaves the cache as it was.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 from functools import lru_cache
 from pathlib import Path
 
-from generator.products.outputs import write_atomic, write_new
+from generator.products.outputs import write_atomic
 
 CACHE_DIR = ".cache"
 
@@ -46,80 +42,106 @@ def key(*parts: object) -> str:
 
 
 class RenderCache:
-    """Bytes by (area, key), in OUT/.cache/AREA/KEY.
+    """Bytes by (area, key), kept in one pack file per area: OUT/.cache/AREA.pack.
 
-    With `stage`, new entries are written to STAGE/AREA/KEY and pruning waits for `commit()`,
-    which moves them into OUT/.cache and then prunes; without it both happen at once.
+    One file per area, not per entry: a build makes some 500 entries, and creating that many
+    small files cost more than drawing the faces. An area's pack is read once, at its first
+    get(); new entries wait in memory. Nothing in OUT/.cache changes until `commit()`, called
+    once the build's files are in place, which writes each pack that changed (atomically): a
+    failed build leaves the cache as it was. An area pruned (prune()) keeps only the entries
+    this build asked for, so the cache does not grow without bound. A pack that cannot be read
+    counts as empty and one that cannot be written is skipped: a cache only ever costs time.
+
+    `out` None: a cache that keeps nothing (images drawn outside a build).
     """
 
-    def __init__(self, out: Path | None, stage: Path | None = None):
-        """`out` None: a cache that keeps nothing (images drawn outside a build)."""
+    def __init__(self, out: Path | None):
         self.root = out / CACHE_DIR if out is not None else None
-        self.stage = stage
         self.used: dict[str, set[str]] = {}
-        self.pruned: set[str] = set()  #: areas to prune at commit()
+        self.pruned: set[str] = set()  #: areas to keep only the used entries of, at commit()
+        self._packs: dict[str, dict[str, bytes]] = {}  #: area -> the entries its pack held
+        self._new: dict[str, dict[str, bytes]] = {}  #: area -> entries put by this build
 
     def get(self, area: str, k: str) -> bytes | None:
         self.used.setdefault(area, set()).add(k)
-        for base in (self.root, self.stage):
-            if base is None:
-                continue
-            try:
-                return (base / area / k).read_bytes()
-            except OSError:
-                pass
-        return None
+        new = self._new.get(area, {}).get(k)
+        return new if new is not None else self._pack(area).get(k)
 
     def put(self, area: str, k: str, data: bytes) -> None:
         self.used.setdefault(area, set()).add(k)
-        if self.root is None:
-            return
-        try:
-            if self.stage is not None:
-                write_new(self.stage / area / k, data)  # the build's private staging folder
-            else:
-                write_atomic(self.root / area / k, data)
-        except OSError:
-            pass  # a cache that cannot be written only costs time
+        if self.root is not None:
+            self._new.setdefault(area, {})[k] = data
 
     def prune(self, area: str) -> None:
-        """Delete the area's entries this build did not ask for (with a stage: at commit())."""
-        if self.stage is not None:
-            self.pruned.add(area)
-        else:
-            self._prune(area)
-
-    def _prune(self, area: str) -> None:
-        if self.root is None:
-            return
-        keep = self.used.get(area, set())
-        folder = self.root / area
-        if folder.is_dir():
-            for f in folder.iterdir():
-                if f.is_file() and not f.name.startswith(".") and f.name not in keep:
-                    f.unlink(missing_ok=True)
+        """At commit(), keep only the area's entries this build asked for."""
+        self.pruned.add(area)
 
     def commit(self) -> None:
-        """Move the staged entries into OUT/.cache, then prune the areas asked for.
-
-        Only once the build's files are in place. A cache that cannot be written only costs time,
-        so a failure here is ignored.
-        """
-        if self.root is not None and self.stage is not None and self.stage.is_dir():
-            for folder in sorted(self.stage.iterdir()):
-                if not folder.is_dir():
+        """Write every pack this build changed: new entries added, entries not asked for pruned."""
+        if self.root is None:
+            return
+        for area in sorted(set(self._new) | self.pruned):
+            old = self._pack(area)
+            entries = {**old, **self._new.get(area, {})}
+            if area in self.pruned:
+                keep = self.used.get(area, set())
+                entries = {k: v for k, v in entries.items() if k in keep}
+            if entries.keys() != old.keys() or area in self._new:
+                try:
+                    write_atomic(self.root / f"{area}{PACK}", _packed(entries))
+                except OSError:
                     continue
-                for f in sorted(folder.iterdir()):
-                    if f.name.startswith("."):
-                        continue
-                    try:
-                        (self.root / folder.name).mkdir(parents=True, exist_ok=True)
-                        os.replace(f, self.root / folder.name / f.name)
-                    except OSError:
-                        pass
-        for area in sorted(self.pruned):
-            try:
-                self._prune(area)
-            except OSError:
-                pass
+                self._packs[area] = entries
+            _forget_entry_folder(self.root / area)
+        self._new.clear()
         self.pruned.clear()
+
+    def _pack(self, area: str) -> dict[str, bytes]:
+        if area not in self._packs:
+            entries: dict[str, bytes] = {}
+            if self.root is not None:
+                try:
+                    entries = _unpacked((self.root / f"{area}{PACK}").read_bytes())
+                except (OSError, ValueError):
+                    pass
+            self._packs[area] = entries
+        return self._packs[area]
+
+
+PACK = ".pack"
+_MAGIC = b"county-uppy-cache/1\n"
+
+
+def _packed(entries: dict[str, bytes]) -> bytes:
+    """KEY LENGTH\\n followed by the bytes, entry after entry, in key order, after a magic line."""
+    parts = [_MAGIC]
+    for k in sorted(entries):
+        parts += [f"{k} {len(entries[k])}\n".encode("ascii"), entries[k]]
+    return b"".join(parts)
+
+
+def _unpacked(data: bytes) -> dict[str, bytes]:
+    if not data.startswith(_MAGIC):
+        raise ValueError("not a cache pack")
+    out: dict[str, bytes] = {}
+    at = len(_MAGIC)
+    while at < len(data):
+        end = data.index(b"\n", at)
+        k, size = data[at:end].decode("ascii").split(" ")
+        start, at = end + 1, end + 1 + int(size)
+        if at > len(data):
+            raise ValueError("a cache pack cut short")
+        out[k] = data[start:at]
+    return out
+
+
+def _forget_entry_folder(folder: Path) -> None:
+    """Remove an area's folder of one file per entry, as builds before the packs kept them."""
+    if folder.is_dir() and not folder.is_symlink():
+        for f in folder.iterdir():
+            if f.is_file():
+                f.unlink(missing_ok=True)
+        try:
+            folder.rmdir()
+        except OSError:
+            pass

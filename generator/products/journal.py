@@ -101,6 +101,11 @@ def write(out: Path, staging: Path, moves: list[str], removes: list[str]) -> Pat
         finally:
             os.close(fd)
         os.replace(tmp, path)
+    except OSError as err:
+        tmp.unlink(missing_ok=True)
+        if err.filename is None:  # os.write names no file: the message must say which one failed
+            raise OSError(err.errno, err.strerror or str(err), str(path)) from err
+        raise
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

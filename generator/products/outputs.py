@@ -186,8 +186,7 @@ class Staging:
     Creating one takes OUT's lock (FolderLock: a second build exits with FolderBusy naming the
     holder's PID), finishes a commit a killed build left half-done (journal.roll_forward; the
     line to tell is in `recovered`) and removes staging folders killed builds left behind.
-    Products write into `files`, laid out as OUT is; the face cache writes its new entries into
-    `cache`. Nothing in OUT changes until `commit()`, which moves every new or changed file into
+    Products write into `files`, laid out as OUT is. Nothing in OUT changes until `commit()`, which moves every new or changed file into
     OUT through the commit journal (journal.py), `last` ones at the end, and removes the files
     the build no longer makes. Should a rename fail, the files already moved are put back, so
     OUT is as it was. `discard()` throws the staging folder away (and OUT itself when this build
@@ -210,7 +209,6 @@ class Staging:
                 self._times = None  # OUT did change: its times are not to be put back
             self.root = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=dest))
             self.files = self.root / "out"
-            self.cache = self.root / "cache"
             self._old = self.root / "old"
             self.files.mkdir()
             Staging.active[self.files] = self

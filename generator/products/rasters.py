@@ -27,6 +27,10 @@ PRODUCT_PROFILES = {"cards": "tgc", "pod": "mpc", "tts": "tts", "rulebook": "rul
 
 Wanted = dict[str, "frozenset[str] | None"]  #: profile -> the faces shown in it (None: every face)
 
+#: So few faces to draw (a rebuild after editing a card or two) that the main process draws them
+#: when they are first wanted, sooner than a worker competing with the PDF makers would.
+FEW = 2
+
 
 def wanted(ctx: BuildContext) -> Wanted:
     """The profiles this build shows, and in each which faces; known before anything is drawn,
@@ -99,7 +103,7 @@ class Drawing:
         n = max(1, min(workers(ctx), len(pages)))
         self.jobs = [(ctx.deck, pages[i::n], chars(ctx)) for i in range(n)] if pages else []
         self.pool = self.results = None
-        if workers(ctx) > 1:  # even one face: it is drawn while the build goes on
+        if workers(ctx) > 1 and len(pages) > FEW:
             import pypdfium2  # noqa: F401  # lazy: loaded once here, before the workers fork, not in each
             self.pool = started(ctx, pool(n, window=n))
             self.results = self.pool.map(_draw, self.jobs, start=True)

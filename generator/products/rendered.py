@@ -98,21 +98,34 @@ def pdf_forms(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dic
 
 
 def cache(ctx: BuildContext) -> RenderCache:
-    """The face cache in OUT/.cache; during a build its new entries wait in the staging folder."""
-    def make() -> RenderCache:
-        return RenderCache(ctx.target, stage=ctx.staging.cache if ctx.staging is not None else None)
-    return ctx.once("cache", make)
+    """The face cache in OUT/.cache; its new entries are written once the build is in place."""
+    return ctx.once("cache", lambda: RenderCache(ctx.target))
 
 
 def workers(ctx: BuildContext) -> int:
     return ctx.jobs or os.cpu_count() or 1
 
 
-def pool(n: int, window: int) -> WorkerPool:
+#: How much lower background() workers run than the rest of the build (os.nice): the PDFs they
+#: make are wanted only at the end, so the card images, which the other products wait for,
+#: get the cores first, and the PDF work fills the time the build would leave them idle.
+BACKGROUND_NICENESS = 5
+
+
+def pool(n: int, window: int, niceness: int = 0) -> WorkerPool:
     """n worker processes, forked where the system can (they start at once, with the build's
-    modules already loaded)."""
+    modules already loaded), `niceness` lower in priority than this one."""
     methods = multiprocessing.get_all_start_methods()
-    return WorkerPool(n, mp_context=multiprocessing.get_context("fork" if "fork" in methods else None), window=window)
+    return WorkerPool(n, mp_context=multiprocessing.get_context("fork" if "fork" in methods else None), window=window,
+                      initializer=_lower_priority if niceness else None, initargs=(niceness,) if niceness else ())
+
+
+def _lower_priority(niceness: int) -> None:
+    """Worker: run `niceness` steps below the build (where the system has priorities)."""
+    try:
+        os.nice(niceness)
+    except (AttributeError, OSError):
+        pass
 
 
 def run_jobs(ctx: BuildContext, fn: Callable, jobs: list[tuple], label: str) -> list:
@@ -159,7 +172,7 @@ def background(ctx: BuildContext, fn: Callable, jobs: list[tuple], label: str) -
     if workers(ctx) <= 1:
         return lambda: run_jobs(ctx, fn, jobs, label)
     n = min(workers(ctx), len(jobs))
-    workers_ = started(ctx, pool(n, window=n))
+    workers_ = started(ctx, pool(n, window=n, niceness=BACKGROUND_NICENESS))
     pending = workers_.map(_call_share, [(fn, jobs[i::n]) for i in range(n)], start=True)
 
     def finish() -> list:
