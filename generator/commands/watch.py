@@ -26,6 +26,8 @@ DEFAULT_PORT = 8716
 #: watchfiles: yield once no file has changed for STEP_MS, or after DEBOUNCE_MS of steady changes.
 STEP_MS = 300
 DEBOUNCE_MS = 2000
+#: With no change seen for this long, the watcher wakes to compare the files' times and sizes.
+IDLE_CHECK_MS = 500
 #: Names editors write next to the file they save (vim's 4913 probe, swap and backup files).
 _EDITOR_LITTER = ("4913",)
 
@@ -81,9 +83,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         print(f"county-uppy watch: preview at {server.url}", flush=True)
         print(escape(f"watching {manifest} and {templates}{os.sep} (Ctrl-C stops)"), flush=True)
+        built = _signature(manifest, templates)
         _rebuild(manifest, out, state)
-        for _ in _changes(manifest, templates):
-            _rebuild(manifest, out, state)
+        for changes in _changes(manifest, templates):
+            # a save the watcher could not see (made before it started, during the first build)
+            # still shows in the files' times and sizes, checked whenever the watcher is idle
+            now = _signature(manifest, templates)
+            if changes or now != built:
+                built = now
+                _rebuild(manifest, out, state)
     except KeyboardInterrupt as stop:
         from generator.products.outputs import InterruptedAfterCommit  # lazy: loaded by the build already
 
@@ -103,7 +111,29 @@ def _changes(manifest: Path, templates: Path) -> Iterator[set]:
     target = os.path.abspath(manifest)
     folders = watched_folders(target, templates)
     yield from watchfiles.watch(*folders, watch_filter=lambda _change, path: relevant(path, target, folders[1:]),
-                                debounce=DEBOUNCE_MS, step=STEP_MS, recursive=False, raise_interrupt=True)
+                                debounce=DEBOUNCE_MS, step=STEP_MS, recursive=False, raise_interrupt=True,
+                                rust_timeout=IDLE_CHECK_MS, yield_on_timeout=True)
+
+
+def _signature(manifest: Path, templates: Path) -> tuple:
+    """The watched files' times and sizes: what a save changes, however it was made."""
+    target = os.path.abspath(manifest)
+    folders = watched_folders(target, templates)
+    found = []
+    for folder in folders:
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(folder, name)
+            if relevant(path, target, folders[1:]):
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    continue
+                found.append((path, st.st_mtime_ns, st.st_size))
+    return tuple(found)
 
 
 def watched_folders(manifest: str, templates: Path) -> list[str]:

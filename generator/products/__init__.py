@@ -5,4 +5,4 @@ module (and reportlab, Pillow, jinja2) is loaded.
 """
 
 #: The products `county-uppy build --only` can name, in build order (build.PRODUCTS's keys).
-PRODUCTS = ("deck", "print", "pod", "tts", "rulebook", "cards")
+PRODUCTS = ("deck", "print", "pod", "rulebook", "tts", "cards")

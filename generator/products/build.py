@@ -65,8 +65,8 @@ PRODUCTS: dict[str, Product] = {
     "deck": build_deck_json,
     "print": build_print,  # the sheets' PDFs, made by workers
     "pod": build_pod,  # the DriveThruCards PDF, made by a worker, and the MakePlayingCards images
+    "rulebook": build_rulebook,  # plays its examples and compiles its templates, then waits for images
     "tts": build_tts,  # the deck sheets, made by workers once the card images are drawn
-    "rulebook": build_rulebook,
     "cards": build_cards,
 }
 

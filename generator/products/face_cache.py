@@ -47,10 +47,10 @@ class RenderCache:
     One file per area, not per entry: a build makes some 500 entries, and creating that many
     small files cost more than drawing the faces. An area's pack is read once, at its first
     get(); new entries wait in memory. Nothing in OUT/.cache changes until `commit()`, called
-    once the build's files are in place, which writes each pack that changed (atomically): a
-    failed build leaves the cache as it was. An area pruned (prune()) keeps only the entries
-    this build asked for, so the cache does not grow without bound. A pack that cannot be read
-    counts as empty and one that cannot be written is skipped: a cache only ever costs time.
+    once the build's files are in place: a failed build leaves the cache as it was. An area
+    pruned (prune()) keeps only the entries this build asked for, so the cache does not grow
+    without bound. A pack that cannot be read counts as empty and one that cannot be written is
+    skipped: a cache only ever costs time.
 
     `out` None: a cache that keeps nothing (images drawn outside a build).
     """
@@ -61,6 +61,7 @@ class RenderCache:
         self.pruned: set[str] = set()  #: areas to keep only the used entries of, at commit()
         self._packs: dict[str, dict[str, bytes]] = {}  #: area -> the entries its pack held
         self._new: dict[str, dict[str, bytes]] = {}  #: area -> entries put by this build
+        self._torn: set[str] = set()  #: areas whose pack could not be read whole: rewritten at commit()
 
     def get(self, area: str, k: str) -> bytes | None:
         self.used.setdefault(area, set()).add(k)
@@ -77,21 +78,35 @@ class RenderCache:
         self.pruned.add(area)
 
     def commit(self) -> None:
-        """Write every pack this build changed: new entries added, entries not asked for pruned."""
+        """Write what this build changed: new entries added, entries not asked for pruned.
+
+        New entries are appended to the area's pack; a crash half-way leaves a pack with a torn
+        last entry, which the next read drops (and the next commit then rewrites the pack whole).
+        Pruned entries stay in the file until they weigh as much as the live ones; then the pack
+        is rewritten with the live entries only (atomically), so it holds at most twice the cache.
+        """
         if self.root is None:
             return
         for area in sorted(set(self._new) | self.pruned):
             old = self._pack(area)
-            entries = {**old, **self._new.get(area, {})}
-            if area in self.pruned:
-                keep = self.used.get(area, set())
-                entries = {k: v for k, v in entries.items() if k in keep}
-            if entries.keys() != old.keys() or area in self._new:
-                try:
-                    write_atomic(self.root / f"{area}{PACK}", _packed(entries))
-                except OSError:
-                    continue
-                self._packs[area] = entries
+            added = {k: v for k, v in self._new.get(area, {}).items() if k not in old}
+            keep = self.used.get(area, set()) if area in self.pruned else old.keys() | added.keys()
+            dead = sum(len(v) for k, v in old.items() if k not in keep)
+            live = sum(len(v) for k, v in old.items() if k in keep) + sum(len(v) for v in added.values())
+            path = self.root / f"{area}{PACK}"
+            try:
+                if old and area not in self._torn and dead <= live:
+                    if added:
+                        with open(path, "ab") as fh:
+                            fh.write(_packed(added, magic=False))
+                        self._packs[area] = {**old, **added}
+                elif added or dead:
+                    entries = {k: v for k, v in {**old, **added}.items() if k in keep}
+                    write_atomic(path, _packed(entries))
+                    self._packs[area] = entries
+                    self._torn.discard(area)
+            except OSError:
+                continue
             _forget_entry_folder(self.root / area)
         self._new.clear()
         self.pruned.clear()
@@ -101,9 +116,11 @@ class RenderCache:
             entries: dict[str, bytes] = {}
             if self.root is not None:
                 try:
-                    entries = _unpacked((self.root / f"{area}{PACK}").read_bytes())
+                    entries, whole = _unpacked((self.root / f"{area}{PACK}").read_bytes())
+                    if not whole:
+                        self._torn.add(area)
                 except (OSError, ValueError):
-                    pass
+                    self._torn.add(area)
             self._packs[area] = entries
         return self._packs[area]
 
@@ -112,27 +129,32 @@ PACK = ".pack"
 _MAGIC = b"county-uppy-cache/1\n"
 
 
-def _packed(entries: dict[str, bytes]) -> bytes:
-    """KEY LENGTH\\n followed by the bytes, entry after entry, in key order, after a magic line."""
-    parts = [_MAGIC]
+def _packed(entries: dict[str, bytes], magic: bool = True) -> bytes:
+    """KEY LENGTH\\n followed by the bytes, entry after entry, in key order (after a magic line
+    that starts a pack; appended entries come without it)."""
+    parts = [_MAGIC] if magic else []
     for k in sorted(entries):
         parts += [f"{k} {len(entries[k])}\n".encode("ascii"), entries[k]]
     return b"".join(parts)
 
 
-def _unpacked(data: bytes) -> dict[str, bytes]:
+def _unpacked(data: bytes) -> tuple[dict[str, bytes], bool]:
+    """A pack's entries, and whether it was whole (False: a torn last entry was dropped)."""
     if not data.startswith(_MAGIC):
         raise ValueError("not a cache pack")
     out: dict[str, bytes] = {}
     at = len(_MAGIC)
     while at < len(data):
-        end = data.index(b"\n", at)
-        k, size = data[at:end].decode("ascii").split(" ")
-        start, at = end + 1, end + 1 + int(size)
+        end = data.find(b"\n", at)
+        try:
+            k, size = data[at:end].decode("ascii").split(" ") if end >= 0 else ("", "")
+            start, at = end + 1, end + 1 + int(size)
+        except ValueError:
+            return out, False
         if at > len(data):
-            raise ValueError("a cache pack cut short")
+            return out, False
         out[k] = data[start:at]
-    return out
+    return out, True
 
 
 def _forget_entry_folder(folder: Path) -> None:

@@ -69,9 +69,11 @@ def write_atomic(path: Path, data: bytes) -> str:
     return digest
 
 
-def json_bytes(value: Any) -> bytes:
-    """Stable JSON: sorted keys, two-space indent, trailing newline."""
-    return (json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+def json_bytes(value: Any, indent: int | None = 2) -> bytes:
+    """Stable JSON: sorted keys, two-space indent (None: compact, for files only programs read;
+    written by json's C encoder, several times faster), trailing newline."""
+    return (json.dumps(value, indent=indent, sort_keys=True, ensure_ascii=False,
+                       separators=None if indent else (",", ":")) + "\n").encode("utf-8")
 
 
 def write_new(path: Path, data: bytes) -> str:

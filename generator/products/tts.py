@@ -164,7 +164,7 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
     arts.append(write_artifact(ctx.out, "tts/back.png", hidden, "png", cards=1))
     url = ctx.tts_url.rstrip("/") if ctx.tts_url else (ctx.target.resolve() / "tts").as_uri()
     obj = saved_object(ctx.deck, sheets, url)
-    arts.append(write_artifact(ctx.out, "tts/county-uppy.json", json_bytes(obj), "tts", cards=ctx.deck.printed))
+    arts.append(write_artifact(ctx.out, "tts/county-uppy.json", json_bytes(obj, indent=None), "tts", cards=ctx.deck.printed))
 
     def finish() -> list[Artifact]:
         for (number, k), data in zip(todo, pending()):

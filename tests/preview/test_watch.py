@@ -148,3 +148,30 @@ def test_what_is_watched_and_what_a_save_rebuilds_for(tmp_path):
                  templates / ".rulebook.html.j2.swp", templates / "rulebook.html.j2~", templates / "4913",
                  templates / "__pycache__" / "x.pyc", tmp_path / "design" / ".cards.yaml.swp"):
         assert not relevant(str(path), manifest, folders[1:]), path
+
+
+def test_a_save_the_watcher_missed_still_shows_in_the_signature(tmp_path):
+    """A save made while the first build runs (before the watcher starts) is caught by the idle
+    check: the watched files' times and sizes differ from those the build started with."""
+    import os
+
+    from generator.commands.watch import _signature
+
+    manifest = tmp_path / "cards.yaml"
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "rulebook.html.j2").write_text("x", encoding="utf-8")
+    manifest.write_text("game: {}\n", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("not watched", encoding="utf-8")
+    before = _signature(manifest, templates)
+    assert [os.path.basename(p) for p, *_ in before] == ["cards.yaml", "rulebook.html.j2"]
+    assert _signature(manifest, templates) == before
+    (tmp_path / "notes.txt").write_text("still not watched", encoding="utf-8")
+    assert _signature(manifest, templates) == before
+    stat = manifest.stat()
+    manifest.write_text("game: {}\n", encoding="utf-8")  # saved again unchanged: a new time only
+    os.utime(manifest, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    assert _signature(manifest, templates) != before
+    after_manifest = _signature(manifest, templates)
+    (templates / "rulebook.html.j2").write_text("xy", encoding="utf-8")
+    assert _signature(manifest, templates) != after_manifest

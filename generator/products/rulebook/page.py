@@ -257,7 +257,10 @@ def _page(deck: Deck, pictures: Callable[[], Mapping[str, CardImage]], left_out:
     meanwhile, so the examples are played and the template compiled before waiting for them."""
     examples = play_examples(deck, left_out=left_out)
     quick = quick_reference(deck)
-    template = environment().get_template("rulebook.html.j2")
+    env = environment()
+    template = env.get_template("rulebook.html.j2")
+    for name in env.list_templates(filter_func=lambda n: n.startswith(("partials/", "examples/"))):
+        env.get_template(name)  # compiled now, not when render() first includes it
     return template.render(context(deck, dict(pictures()), examples, quick))
 
 
