@@ -153,6 +153,7 @@ def _front_rect(g: Grid, index: int) -> tuple[float, float]:
     return x, y
 
 
+@lru_cache(maxsize=4096)
 def slot(g: Grid, index: int, back: bool = False, filled: int = PER_PAGE) -> Slot:
     """Slot `index` (0..8, reading order) of a page holding `filled` cards; `back` for the
     other side of the sheet. An edge with no card beside it gets the full bleed; between two
@@ -274,6 +275,7 @@ def crop_marks(g: Grid, back: bool = False) -> list[tuple[float, float, float, f
     return sorted(marks)
 
 
+@lru_cache(maxsize=256)
 def footer_place(g: Grid, back: bool = False) -> tuple[float, float, int] | None:
     """Where the footer goes: (x, y of its baseline's middle, rotation); None when no margin
     has room for it (a wide gutter on Letter): the test page still names the file."""
