@@ -57,6 +57,19 @@ def encode(im: Image.Image, dpi: int = DPI, level: int = COMPRESS_LEVEL) -> byte
     return buf.getvalue()
 
 
+def pack_pixels(im: Image.Image) -> bytes:
+    """A palette image as its 768-byte palette and its pixels, compressed (fast both ways)."""
+    palette = bytes((im.getpalette() or [])[:768]).ljust(768, b"\0")
+    return palette + zlib.compress(im.tobytes(), 1)
+
+
+def unpack_pixels(data: bytes, size: tuple[int, int]) -> Image.Image:
+    """pack_pixels() undone: the palette image of `size`."""
+    im = Image.frombytes("P", size, zlib.decompress(data[768:]))
+    im.putpalette(data[:768])
+    return im
+
+
 #: One page of the faces PDF to rasterize: its index, the face's colours, the profiles wanted.
 PageJob = tuple[int, tuple[str, ...], tuple[str, ...]]
 
@@ -88,7 +101,8 @@ def render_pages(doc: bytes, pages: list[PageJob]) -> Iterator[dict[str, bytes]]
                         out[p.name] = encode(_centre(full, p.size), dpi=p.dpi)
                 for p in profiles:
                     if p.trim_only:
-                        out[p.name] = encode(_trim(page, p, own), dpi=p.dpi)
+                        small = _trim(page, p, own)
+                        out[p.name] = pack_pixels(small) if p.raw else encode(small, dpi=p.dpi)
                 yield out
             finally:
                 page.close()

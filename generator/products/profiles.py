@@ -21,6 +21,10 @@ class Profile:
     #: face with its bleed, trim centred
     trim_only: bool
     dpi: int  #: written into the PNG
+    #: True: kept as the palette and its compressed pixels (png.pack_pixels), not as a PNG: an
+    #: image only ever pasted into another (a TTS cell), where decoding a PNG would cost more
+    #: than pasting it
+    raw: bool = False
 
 
 #: The Game Crafter's poker template (output/cards): 825×1125 at 300 dpi, the trim and its bleed.
@@ -33,7 +37,7 @@ TTS_COLUMNS = 10
 TTS_MAX_WIDTH = 4096
 _CELL_W = TTS_MAX_WIDTH // TTS_COLUMNS  # 409
 #: One TTS sheet cell: the trim at 409×573 (about 164 dpi).
-TTS = Profile("tts", (_CELL_W, round(_CELL_W * TRIM_H / TRIM_W)), trim_only=True, dpi=72)
+TTS = Profile("tts", (_CELL_W, round(_CELL_W * TRIM_H / TRIM_W)), trim_only=True, dpi=72, raw=True)
 
 #: Rulebook pictures: the trim at 0.4 px per dot, 300×420 px: sharp at 2.5× on a screen 120 px
 #: wide and at over 250 dpi on paper.

@@ -7,7 +7,6 @@ most 69 faces. Sheets stay within 4096 px, the widest texture TTS loads everywhe
 
 from __future__ import annotations
 
-import io
 import math
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -18,7 +17,7 @@ from generator.deck.model import Deck
 from generator.products.context import BuildContext
 from generator.products.face_cache import key
 from generator.products.outputs import Artifact, json_bytes, write_artifact
-from generator.products.png import encode, palette_for
+from generator.products.png import encode, palette_for, unpack_pixels
 from generator.products.profiles import TTS, TTS_COLUMNS, TTS_MAX_WIDTH
 from generator.products.rasters import images
 from generator.products.rendered import background, cache, face_keys, face_of
@@ -124,7 +123,7 @@ def _sheet_png(cells: list[bytes], sheet: Sheet, hidden: bytes, colours: tuple[s
     im = Image.new("P", sheet.size, 0)
     im.putpalette(palette.getpalette() or [])
     for slot, data in enumerate([*cells, hidden]):
-        im.paste(_in_palette(Image.open(io.BytesIO(data)), palette),
+        im.paste(_in_palette(unpack_pixels(data, TTS.size), palette),
                  sheet.cell(sheet.hidden_slot if slot == len(cells) else slot))
     return encode(im, dpi=72)
 
@@ -153,7 +152,7 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
     done: dict[int, bytes] = {}
     for sheet in sheets:
         cells = [cells_by_key[k] for k in sheet.keys]
-        k = key("tts-sheet-2", sheet, cells, hidden, colours)
+        k = key("tts-sheet-3", sheet, cells, hidden, colours)
         data = store.get("tts-sheet", k)
         if data is None:
             jobs.append((cells, sheet, hidden, colours))
@@ -161,7 +160,8 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
         else:
             done[sheet.number] = data
     pending = background(ctx, _sheet_png, jobs, "tts sheets")
-    arts.append(write_artifact(ctx.out, "tts/back.png", hidden, "png", cards=1))
+    back_png = encode(unpack_pixels(hidden, TTS.size), dpi=TTS.dpi)
+    arts.append(write_artifact(ctx.out, "tts/back.png", back_png, "png", cards=1))
     url = ctx.tts_url.rstrip("/") if ctx.tts_url else (ctx.target.resolve() / "tts").as_uri()
     obj = saved_object(ctx.deck, sheets, url)
     arts.append(write_artifact(ctx.out, "tts/county-uppy.json", json_bytes(obj, indent=None), "tts", cards=ctx.deck.printed))
