@@ -229,6 +229,11 @@ class WorkerPool:
         else:
             self.abort()
 
+    @property
+    def forks(self) -> bool:
+        """Do the workers start as forks of this process (sharing its memory as it is)?"""
+        return self._ctx.get_start_method() == "fork"
+
     def _start(self) -> None:
         with interrupts_held():  # a stop while the workers start is raised once they all exist
             for _ in range(self._size):

@@ -7,6 +7,7 @@ after editing one card redraws that card only. The raster images are rasters.py'
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 from typing import Callable
@@ -173,7 +174,15 @@ def background(ctx: BuildContext, fn: Callable, jobs: list[tuple], label: str) -
         return lambda: run_jobs(ctx, fn, jobs, label)
     n = min(workers(ctx), len(jobs))
     workers_ = started(ctx, pool(n, window=n, niceness=BACKGROUND_NICENESS))
-    pending = workers_.map(_call_share, [(fn, jobs[i::n]) for i in range(n)], start=True)
+    if workers_.forks:  # the workers are forked with the jobs in memory: only their place goes by pipe
+        token = next(_TOKENS)
+        _INHERITED[token] = (fn, jobs)
+        try:
+            pending = workers_.map(_call_inherited, [(token, i, n) for i in range(n)], start=True)
+        finally:
+            del _INHERITED[token]  # the workers have their copy
+    else:
+        pending = workers_.map(_call_share, [(fn, jobs[i::n]) for i in range(n)], start=True)
 
     def finish() -> list:
         out: list = [None] * len(jobs)
@@ -189,6 +198,20 @@ def _call_share(task: tuple[Callable, list[tuple]]) -> list:
     """Worker: a share of background()'s jobs, one after the other."""
     fn, jobs = task
     return [fn(*job) for job in jobs]
+
+
+#: background()'s jobs by token, while its workers fork: they inherit them with the parent's
+#: memory, so megabytes of forms and images are not pickled through a pipe (which also made
+#: the main process wait until each worker had started and read them).
+_INHERITED: dict[int, tuple[Callable, list[tuple]]] = {}
+_TOKENS = itertools.count()
+
+
+def _call_inherited(task: tuple[int, int, int]) -> list:
+    """Worker: share i of n of the jobs inherited under `token`, one after the other."""
+    token, i, n = task
+    fn, jobs = _INHERITED[token]
+    return [fn(*job) for job in jobs[i::n]]
 
 
 def started(ctx: BuildContext, workers_: WorkerPool) -> WorkerPool:

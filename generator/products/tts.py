@@ -7,6 +7,7 @@ most 69 faces. Sheets stay within 4096 px, the widest texture TTS loads everywhe
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -128,6 +129,10 @@ def _sheet_png(cells: list[bytes], sheet: Sheet, hidden: bytes, colours: tuple[s
     return encode(im, dpi=72)
 
 
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 def _in_palette(cell: Image.Image, palette: Image.Image) -> Image.Image:
     """A palette image's pixels as indices into `palette`: each of its colours to the nearest there.
 
@@ -152,7 +157,7 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
     done: dict[int, bytes] = {}
     for sheet in sheets:
         cells = [cells_by_key[k] for k in sheet.keys]
-        k = key("tts-sheet-3", sheet, cells, hidden, colours)
+        k = key("tts-sheet-3", sheet, [_digest(c) for c in cells], _digest(hidden), colours)
         data = store.get("tts-sheet", k)
         if data is None:
             jobs.append((cells, sheet, hidden, colours))
