@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import sys
 from pathlib import Path, PurePosixPath
 
@@ -36,18 +37,30 @@ class JournalError(Exception):
     """OUT holds a commit journal this version cannot read; nothing was changed."""
 
 
+#: At most this many new files are flushed one by one; more, and the whole file system is.
+FEW_FILES = 64
+
+
 def sync_tree(folder: Path) -> None:
     """Flush every file written under `folder` to disk.
 
-    Linux: one syncfs() of the file system holding it (much faster than an fsync per file for
-    a cold build's hundreds of files); elsewhere an fsync per file.
+    A file with a second name (a build's unchanged file, hard-linked to the one in OUT) was
+    flushed when it was first written. The new ones: an fsync each when they are few (a
+    rebuild's); for a cold build's hundreds, on Linux, one syncfs() of the file system, much
+    faster than an fsync per file (though it also waits for whatever else is being written).
     """
-    if sys.platform.startswith("linux") and _syncfs(folder):
+    files, folders = [], [folder]
+    for path in folder.rglob("*"):
+        st = path.lstat()
+        if stat.S_ISDIR(st.st_mode):
+            folders.append(path)
+        elif stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
+            files.append(path)
+    if len(files) > FEW_FILES and sys.platform.startswith("linux") and _syncfs(folder):
         return
-    for path in sorted(folder.rglob("*")):
-        if path.is_file() and not path.is_symlink():
-            _fsync(path)
-    sync_folders([folder, *(p for p in folder.rglob("*") if p.is_dir())])
+    for path in sorted(files):
+        _fsync(path)
+    sync_folders(folders)
 
 
 def _syncfs(folder: Path) -> bool:
