@@ -68,7 +68,6 @@ def tree_rss(root: int) -> tuple[int, int]:
     pages with the parent, and RSS would count those once per process."""
     children: dict[int, list[int]] = {}
     rss: dict[int, int] = {}
-    pss: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue

@@ -27,6 +27,7 @@ from generator.products import journal
 from generator.products.folder_lock import LOCK_NAME, FolderLock
 from generator.products.journal import JOURNAL_NAME, STAGING_PREFIX
 from generator.products.mirror import PRODUCT_FOLDERS
+from tests.processes import children
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "cards.yaml"
@@ -65,17 +66,6 @@ def alive(pid: int) -> bool:
     return text.rpartition(")")[2].split()[0] != "Z"
 
 
-def children(pid: int) -> list[int]:
-    kids = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                text = Path(f"/proc/{name}/stat").read_text()
-            except OSError:
-                continue
-            if int(text.rpartition(")")[2].split()[1]) == pid:
-                kids.append(int(name))
-    return kids
 
 
 def all_gone(pids: list[int], within: float = 5.0) -> bool:

@@ -19,6 +19,7 @@ import pytest
 from generator.cli import main
 from generator.engine import Game
 from generator.engine.simulate import MAX_GAMES, _Counts
+from tests.processes import children
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = str(ROOT / "cards.yaml")
@@ -34,17 +35,6 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 # --- Ctrl-C with worker processes ------------------------------------------------------------
-def children(pid: int) -> list[int]:
-    kids = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                stat = Path(f"/proc/{name}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rpartition(")")[2].split()[1]) == pid:
-                kids.append(int(name))
-    return kids
 
 
 def interrupt(argv: list[str], cwd: Path, *, group: bool, settle: float = 0.3) -> tuple[int, str, str, float]:

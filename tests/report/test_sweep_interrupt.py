@@ -18,6 +18,7 @@ import pytest
 
 from generator.cli import main
 from tests.conftest import MANIFEST
+from tests.processes import children
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = 400
@@ -32,16 +33,6 @@ def _default_stop_signals() -> None:
         signal.signal(s, signal.SIG_DFL)
 
 
-def children(pid: int) -> int:
-    count = 0
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                stat = Path(f"/proc/{name}/stat").read_text()
-            except OSError:
-                continue
-            count += int(stat.rpartition(")")[2].split()[1]) == pid
-    return count
 
 
 def sweep_stopped(argv: list[str], cwd: Path, signum: int, ready) -> tuple[int, str, str]:
@@ -71,7 +62,7 @@ def sweep_stopped(argv: list[str], cwd: Path, signum: int, ready) -> tuple[int, 
                 counts = re.findall(rb"(\d+)/\d+", seen)  # the bar's done/total
                 done = int(counts[-1]) if counts else 0
                 assert proc.poll() is None or sent, f"the sweep ended before the signal: {seen[-300:]!r}"
-                if ready(done, children(proc.pid)):
+                if ready(done, len(children(proc.pid))):
                     proc.send_signal(signum)
                     sent = True
         out, _ = proc.communicate(timeout=60)
