@@ -87,9 +87,9 @@ def escape_json(text: str) -> str:
 
     json.dumps escapes the C0 controls but, with ensure_ascii=False, leaves DEL, the C1 controls
     (a terminal may read U+009B as ESC [), line separators, bidi overrides and lone surrogates
-    raw. Each such character, only ever inside a string, becomes a JSON `\\uXXXX` escape (a
-    surrogate pair past U+FFFF), so the output parses to exactly the values that were dumped and
-    printable text such as 'é' stays as it is.
+    raw. Each such character, only ever inside a string, becomes a JSON `\\u` escape of four
+    hex digits (a surrogate pair past U+FFFF), so the output parses to exactly the values that
+    were dumped and printable text such as 'é' stays as it is.
     """
     return _JSON_CANDIDATES.sub(_json_char, text)
 
