@@ -74,9 +74,9 @@ def parse_axis(text: str, deck: Deck) -> Axis:
         try:
             tweakable(deck).check(name)
         except TweakError as exc:
-            if "." not in name:
-                exc = TweakError(f"unknown parameter '{name}'{suggest(name, [*tweakable(deck).names(), *CHOICES])}")
-            raise GridError(f"{where}: {exc}; parameters are target, hand_size, copies.CODE, params.CODE.NAME "
+            problem = str(exc) if "." in name else \
+                f"unknown parameter '{name}'{suggest(name, [*tweakable(deck).names(), *CHOICES])}"
+            raise GridError(f"{where}: {problem}; parameters are target, hand_size, copies.CODE, params.CODE.NAME "
                             f"and the rule options {', '.join(CHOICES)}") from None
     values: list[Any] = []
     for item in (v.strip() for v in raw.split(",")):
