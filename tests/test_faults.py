@@ -471,7 +471,7 @@ def test_a_read_only_output_folder_is_a_message_and_nothing_changes(shared_dir, 
 
 @pytest.mark.parametrize("disk", ["tmpfs", "file-size-limit"])
 def test_a_full_disk_is_a_message_and_nothing_changes(shared_dir, as_user, disk):
-    """tmpfs: a 3 MB file system (needs root to mount; the build itself runs unprivileged), so the
+    """tmpfs: a 2 MB file system (the files asked for come to about 3 MB) (needs root to mount; the build itself runs unprivileged), so the
     build meets ENOSPC. file-size-limit: RLIMIT_FSIZE on the build process, so a write past 64 KB
     fails with EFBIG, where mounting is not allowed."""
     preexec = None
@@ -480,7 +480,7 @@ def test_a_full_disk_is_a_message_and_nothing_changes(shared_dir, as_user, disk)
             pytest.skip("mounting a small tmpfs needs root")
         root = shared_dir / "disk"
         root.mkdir()
-        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m,mode=0777", "tmpfs", str(root)],
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m,mode=0777", "tmpfs", str(root)],
                                  capture_output=True, text=True)
         if mounted.returncode != 0:
             pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")

@@ -18,7 +18,7 @@ CACHE_DIR = ".cache"
 
 
 #: Files whose contents decide how a face looks; any change to them invalidates the cache.
-_CODE = ("faces.py", "png.py", "profiles.py", "pdf.py", "typeface.py", "quickref.py", "units.py", "sheets.py",
+_CODE = ("faces.py", "png.py", "profiles.py", "pdf.py", "pdf_file.py", "typeface.py", "quickref.py", "units.py", "sheets.py",
          "test_page.py", "cmyk.py", "font_metrics.py", "fonts/DejaVuSans.ttf",
          "fonts/DejaVuSans-Bold.ttf", "fonts/metrics.json")
 

@@ -1,33 +1,26 @@
-"""PDF backend: faces drawn as vectors with reportlab, imposed on sheets by sheets.py.
+"""PDF backend: faces drawn as vectors, imposed on sheets by sheets.py, written by pdf_file.py.
 
 Each distinct face becomes one form XObject, drawn wherever a copy of the card sits, so the
-files stay small and every copy is identical. `invariant=1` and fixed fonts make the bytes
-depend on the inputs only.
+files stay small and every copy is identical. Fixed dates and fonts make the bytes depend on
+the inputs only.
 """
 
 from __future__ import annotations
 
-import io
 from functools import lru_cache
 
-from reportlab import rl_config
-from reportlab.lib.colors import HexColor
-from reportlab.lib.rl_accel import escapePDF
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.pdfdoc import PDFArray, PDFDate, PDFDictionary, PDFInfo, PDFName, PDFString
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.lib.rl_accel import fp_str
 
 from generator.products import sheets, test_page
 from generator.products.cmyk import to_cmyk
 from generator.products import typeface as tf
 from generator.products.faces import Face, Poly, Stroke, Text
-from generator.products.units import BLEED, PAPERS, TRIM_H, TRIM_W, dots_to_pt
+from generator.products.pdf_file import FIXED_DATE, PdfFile, array, encoding_canvas, form_body, text_run, text_string
+from generator.products.units import BLEED, TRIM_H, TRIM_W, dots_to_pt
 
 FOOTER_INK = "#444444"
 CROP_INK = "#000000"
 SEAM_OVERLAP = 0.4  #: points
-#: Binary (not ASCII85) compressed streams: smaller files, less work.
-rl_config.useA85 = 0
 
 
 def _xy(x: float, y: float) -> tuple[float, float]:
@@ -38,8 +31,8 @@ def _xy(x: float, y: float) -> tuple[float, float]:
 def face_ops(face: Face, doc, cmyk: bool = False) -> str:
     """The face as PDF operators, the trim's bottom-left corner at the origin.
 
-    Text is encoded for `doc`'s font subsets; every file warms them with the same character
-    set first (prepare_fonts), so the operators are the same in every file of one deck.
+    Text is encoded for `doc`'s font subsets; every file sets them up with the same characters
+    first (pdf_file.encoding_canvas), so the operators are the same in every file of one deck.
     `cmyk`: every colour as DeviceCMYK (cmyk.py), for the print-shop file.
     """
     return "\n".join(_text_ops(item, doc, cmyk) if isinstance(item, Text) else _path_ops(item, cmyk)
@@ -75,7 +68,6 @@ def _path_ops(item: Poly | Stroke, cmyk: bool = False) -> str:
 
 
 def _text_ops(t: Text, doc, cmyk: bool = False) -> str:
-    font = pdfmetrics.getFont(tf.pdf_font(t.bold))
     size = dots_to_pt(t.size)
     x, y = _xy(t.x, t.y)
     w = tf.width(t.text, size, t.bold)
@@ -84,102 +76,64 @@ def _text_ops(t: Text, doc, cmyk: bool = False) -> str:
     ops = ["q", _fill(t.fill, cmyk), f"{turn} {x:.2f} {y:.2f} cm"]
     if t.stroke:
         ops += [_stroke(t.stroke_colour, cmyk), f"{2 * dots_to_pt(t.stroke):.3f} w", "1 j", "2 Tr"]
-    ops += ["BT", f"{dx:.2f} 0 Td"]
-    for subset, chunk in font.splitString(t.text, doc):
-        ops.append(f"{font.getSubsetInternalName(subset, doc)} {size:.2f} Tf ({escapePDF(chunk)}) Tj")
-    ops += ["ET", "Q"]
+    ops += ["BT", f"{dx:.2f} 0 Td", text_run(doc, t.text, size, t.bold), "ET", "Q"]
     return " ".join(ops)
 
 
-def prepare_fonts(c: Canvas, chars: str) -> None:
-    """Register both faces and encode `chars` in a fixed order, so text encodes alike in
-    every file built from the same deck (and cached operators stay valid)."""
-    for bold in (False, True):
-        font = pdfmetrics.getFont(tf.pdf_font(bold))
-        font.splitString(chars, c._doc)
-        font.getSubsetInternalName(0, c._doc)
-
-
-_SCRATCH: dict[str, Canvas] = {}
+_SCRATCH: dict[str, object] = {}
 
 
 def form_ops(faces: list[Face], chars: str, cmyk: bool = False) -> dict[str, str]:
-    """Operators of each face (key -> ops), encoded as prepare_fonts(chars) sets up."""
-    c = _SCRATCH.get(chars)
-    if c is None:
-        c = new_canvas(io.BytesIO(), PAPERS["letter"], "", "")
-        prepare_fonts(c, chars)
+    """Operators of each face (key -> ops), encoded as every file built with `chars` encodes text
+    (pdf_file.encoding_canvas)."""
+    doc = _SCRATCH.get(chars)
+    if doc is None:
+        doc = encoding_canvas(chars)._doc
         _SCRATCH.clear()
-        _SCRATCH[chars] = c
-    return {face.key: face_ops(face, c._doc, cmyk) for face in faces}
+        _SCRATCH[chars] = doc
+    return {face.key: face_ops(face, doc, cmyk) for face in faces}
 
 
-def define_forms(c: Canvas, ops: dict[str, str]) -> dict[str, str]:
-    """One form XObject per face, clipped to trim plus bleed; return key -> form name."""
-    b = dots_to_pt(BLEED)
-    w, h = dots_to_pt(TRIM_W), dots_to_pt(TRIM_H)
-    names = {}
-    for i, (k, text) in enumerate(ops.items()):
-        name = f"face{i}"
-        c.beginForm(name, -b, -b, w + b, h + b)
-        c.addLiteral(text)
-        c.endForm()
-        names[k] = name
-    return names
+#: A face form's box: the trim plus the bleed, the trim's bottom-left corner at the origin.
+FORM_BOX = (-dots_to_pt(BLEED), -dots_to_pt(BLEED), dots_to_pt(TRIM_W) + dots_to_pt(BLEED),
+            dots_to_pt(TRIM_H) + dots_to_pt(BLEED))
 
 
-def _form_object(c: Canvas, name: str):
-    return c._doc.idToObject[c._doc.getXObjectName(name)]
+def format_forms(ops: dict[str, str], chars: str = "") -> dict[str, bytes]:
+    """Each face's form XObject as the bytes every file writes for it (pdf_file.form_body).
 
-
-def format_forms(ops: dict[str, str], chars: str) -> dict[str, bytes]:
-    """Each face's form XObject as the bytes reportlab writes for it.
-
-    They depend on the operators only (the one reference inside, to the font list, is the
-    same object in every file), so they are formatted once and reused by every file.
+    The one reference inside, to the font list, is the same object in every file, so they are
+    formatted once and reused by every file. (`chars` is unused: kept for the callers' calls.)
     """
-    c = new_canvas(io.BytesIO(), PAPERS["letter"], "", "")
-    prepare_fonts(c, chars)
-    names = define_forms(c, ops)
-    return {k: _form_object(c, name).format(c._doc) for k, name in names.items()}
+    return {k: form_body(text, FORM_BOX) for k, text in ops.items()}
 
 
-def reuse_forms(c: Canvas, formatted: dict[str, bytes]) -> dict[str, str]:
-    """Declare one form per face whose object is written from `formatted` as it stands."""
-    names = define_forms(c, dict.fromkeys(formatted, ""))
-    for k, name in names.items():
-        _form_object(c, name).format = lambda document, data=formatted[k]: data
-    return names
+def _add_forms(f: PdfFile, formatted: dict[str, bytes]) -> tuple[dict[str, str], dict[str, int]]:
+    """The forms written into the file: key -> the resource name a page draws it by, and
+    resource name -> object number."""
+    names = {k: f"Fm{i}" for i, k in enumerate(formatted)}
+    return names, {names[k]: f.add(body) for k, body in formatted.items()}
 
 
-def new_canvas(buf: io.BytesIO, size: tuple[float, float], title: str, subject: str,
-               duplex: str = "", enforce_cmyk: bool = False) -> Canvas:
-    """A canvas with the project's settings: invariant output, and the embedded face as the
-    initial font, so no page refers to reportlab's default (unembedded Helvetica).
-
-    Viewers and printer drivers read /PrintScaling /None (print at 100%) and the duplex
-    preference: `duplex` "long" or "short" for a double-sided file, "" for one-sided.
-    """
-    c = Canvas(buf, pagesize=size, invariant=1, pageCompression=1, initialFontName=tf.pdf_font(False),
-               initialFontSize=sheets.FOOTER_SIZE, initialLeading=sheets.FOOTER_SIZE * 1.2,
-               enforceColorSpace="cmyk" if enforce_cmyk else None)
-    c.setTitle(title)
-    c.setSubject(subject)
-    c.setAuthor("county-uppy")
-    c.setCreator("county-uppy")
-    c.setViewerPreference("PrintScaling", "None")
-    c.setViewerPreference("Duplex", {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}.get(duplex, "Simplex"))
-    return c
+def _viewer(duplex: str) -> str:
+    """Viewers and printer drivers read /PrintScaling /None (print at 100%) and the duplex
+    preference: `duplex` "long" or "short" for a double-sided file, "" for one-sided."""
+    side = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}.get(duplex, "Simplex")
+    return f"/ViewerPreferences << /PrintScaling /None /Duplex /{side} >> "
 
 
-def place(c: Canvas, form: str, s: sheets.Slot) -> None:
-    """Draw a card in its slot, its bleed clipped to what the slot allows on each edge."""
+def _info(title: str, subject: str, **extra: str) -> dict[str, str]:
+    return {"Title": text_string(title), "Author": "(county-uppy)", "Subject": text_string(subject),
+            "Creator": "(county-uppy)", "Producer": "(county-uppy)", "CreationDate": f"({FIXED_DATE})",
+            "ModDate": f"({FIXED_DATE})", "Trapped": "/False", **extra}
+
+
+def place(form: str, s: sheets.Slot) -> str:
+    """Operators drawing a card in its slot, its bleed clipped to what the slot allows on each edge."""
     # Butted edges overlap the neighbour by a hair, so rasterizers show no seam between cards.
     left, bottom, right, top = (b if b > 0 else SEAM_OVERLAP for b in s.bleed)
-    c.addLiteral(f"q {s.x - left:.3f} {s.y - bottom:.3f} {s.w + left + right:.3f} {s.h + bottom + top:.3f} re W n "
-                 f"1 0 0 1 {s.x:.3f} {s.y:.3f} cm")
-    c.doForm(form)
-    c.addLiteral("Q")
+    return (f"q {s.x - left:.3f} {s.y - bottom:.3f} {s.w + left + right:.3f} {s.h + bottom + top:.3f} re W n "
+            f"1 0 0 1 {s.x:.3f} {s.y:.3f} cm /{form} Do Q")
 
 
 @lru_cache(maxsize=None)
@@ -190,18 +144,16 @@ def _mark_ops(g: sheets.Grid, back: bool) -> str:
             f"{_rgb(CROP_INK)} RG {sheets.MARK_WIDTH} w {path} S Q")
 
 
-def _footer(c: Canvas, g: sheets.Grid, back: bool, text: str) -> None:
+def _footer(doc, g: sheets.Grid, back: bool, text: str) -> str:
+    """The footer line, centred on its place in the widest free margin ("" if there is none)."""
     place_ = sheets.footer_place(g, back)
     if place_ is None:
-        return
+        return ""
     x, y, rot = place_
-    c.saveState()
-    c.translate(x, y)
-    c.rotate(rot)
-    c.setFont(tf.pdf_font(False), sheets.FOOTER_SIZE)
-    c.setFillColor(HexColor(FOOTER_INK))
-    c.drawCentredString(0, 0, text)
-    c.restoreState()
+    cos, sin = {0: (1, 0), 90: (0, 1), -90: (0, -1), 270: (0, -1), 180: (-1, 0)}[rot]
+    w = tf.width(text, sheets.FOOTER_SIZE, False)
+    return (f"q {cos} {sin} {-sin} {cos} {x:.3f} {y:.3f} cm {_rgb(FOOTER_INK)} rg "
+            f"BT {-w / 2:.3f} 0 Td {text_run(doc, text, sheets.FOOTER_SIZE, False)} ET Q")
 
 
 def sheet_pdf(forms_in: dict[str, bytes], pages: list[sheets.Page], set_names: dict[str, str], g: sheets.Grid,
@@ -211,29 +163,26 @@ def sheet_pdf(forms_in: dict[str, bytes], pages: list[sheets.Page], set_names: d
     The test page leads (test_page.py): its front, and in a duplex file its back. `forms_in`
     holds the formatted form of every face on the pages and of "back" (format_forms).
     """
-    buf = io.BytesIO()
-    c = new_canvas(buf, g.size, filename, f"County Uppy print sheets, {g.paper}, {mode}",
-                   g.duplex if mode == "duplex" else "")
-    prepare_fonts(c, chars)
+    f = PdfFile(chars, g.size, sheets.FOOTER_SIZE)
     sides = {"duplex": (False, True), "fronts": (False,), "backs": (True,)}[mode]
     used = [] if mode == "backs" else [k for k in forms_in if any(k in p.codes for p in pages)]
-    forms = reuse_forms(c, {k: forms_in[k] for k in [*used, "back"]})
+    names, forms = _add_forms(f, {k: forms_in[k] for k in [*used, "back"]})
+    resources = f.resources(forms)
     total = (len(pages) + 1) * len(sides)
-    for is_back in sides:
-        test_page.draw(c, g, is_back, mode, filename)
-        c.showPage()
+    contents = [f.drawn(lambda c, is_back=is_back: test_page.draw(c, g, is_back, mode, filename)) for is_back in sides]
     n = len(sides)
     for page in pages:
         for is_back in sides:
             n += 1
-            for i, code in enumerate(page.codes):
-                place(c, forms["back" if is_back else code], sheets.slot(g, i, is_back, len(page.codes)))
-            c.addLiteral(_mark_ops(g, is_back))
+            ops = [place(names["back" if is_back else code], sheets.slot(g, i, is_back, len(page.codes)))
+                   for i, code in enumerate(page.codes)]
+            ops.append(_mark_ops(g, is_back))
             side = "backs" if is_back else "fronts"
-            _footer(c, g, is_back, f"{filename} · {set_names[page.set]} · {side} · page {n} of {total}")
-            c.showPage()
-    c.save()
-    return buf.getvalue(), total
+            ops.append(_footer(f.doc, g, is_back, f"{filename} · {set_names[page.set]} · {side} · page {n} of {total}"))
+            contents.append("\n".join(ops))
+    tree = f.page_tree([c.encode("latin-1") for c in contents], g.size, resources)
+    info = _info(filename, f"County Uppy print sheets, {g.paper}, {mode}")
+    return f.finish(tree, info, _viewer(g.duplex if mode == "duplex" else "")), total
 
 
 #: PDF/X-1a:2003 output intent: a registered printing condition, so no ICC profile is embedded.
@@ -243,52 +192,25 @@ OUTPUT_CONDITION_INFO = "U.S. Web Coated (SWOP) v2"
 PDFX_VERSION = "PDF/X-1a:2003"
 
 
-class _PDFXInfo(PDFInfo):
-    """The document info of a PDF/X file: reportlab's keys plus /GTS_PDFXVersion."""
-
-    def format(self, document):
-        d = {
-            "Title": PDFString(self.title), "Author": PDFString(self.author), "Subject": PDFString(self.subject),
-            "Creator": PDFString(self.creator), "Producer": PDFString(self.producer),
-            "Keywords": PDFString(self.keywords), "Trapped": PDFName("False"),
-            "GTS_PDFXVersion": PDFString(PDFX_VERSION),
-        }
-        d["ModDate"] = d["CreationDate"] = PDFDate(ts=document._timeStamp, dateFormatter=self._dateFormatter)
-        return PDFDictionary(d).format(document)
+def _face_pages(f: PdfFile, forms_in: dict[str, bytes], keys: list[str], boxes: str = "") -> int:
+    """Pages of one face each, in `keys` order: the trim plus its 1/8 in bleed. Returns the page tree."""
+    b = dots_to_pt(BLEED)
+    size = (dots_to_pt(TRIM_W) + 2 * b, dots_to_pt(TRIM_H) + 2 * b)
+    names, forms = _add_forms(f, forms_in)
+    resources = f.resources(forms)
+    return f.page_tree([f"1 0 0 1 {fp_str(b)} {fp_str(b)} cm /{names[k]} Do".encode("ascii") for k in keys], size,
+                       resources, boxes)
 
 
-def _pdfx(c: Canvas) -> None:
-    """Mark the file PDF/X-1a:2003: its info keys and the output intent in the catalog."""
-    info = _PDFXInfo()
-    old = c._doc.info
-    for attr in ("title", "author", "subject", "creator", "producer", "keywords"):
-        setattr(info, attr, getattr(old, attr))
-    c._doc.info = info
-    intent = PDFDictionary({
-        "Type": PDFName("OutputIntent"), "S": PDFName("GTS_PDFX"),
-        "OutputConditionIdentifier": PDFString(OUTPUT_CONDITION), "OutputCondition": PDFString(OUTPUT_CONDITION_INFO),
-        "RegistryName": PDFString("http://www.color.org"), "Info": PDFString(OUTPUT_CONDITION_INFO),
-    })
-    catalog = c._doc.Catalog
-    catalog.__NoDefault__ = [*catalog.__NoDefault__, "OutputIntents"]  # reportlab writes the keys it lists
-    catalog.OutputIntents = PDFArray([intent])
+FACE_PAGE = (dots_to_pt(TRIM_W) + 2 * dots_to_pt(BLEED), dots_to_pt(TRIM_H) + 2 * dots_to_pt(BLEED))
 
 
 def faces_pdf(forms_in: dict[str, bytes], chars: str) -> bytes:
     """One face per page, each page the trim plus its 1/8 in bleed: what the card images are
     rasterized from (png.rasterize_pdf), so the PNGs are the PDF faces exactly."""
-    b = dots_to_pt(BLEED)
-    w, h = dots_to_pt(TRIM_W) + 2 * b, dots_to_pt(TRIM_H) + 2 * b
-    buf = io.BytesIO()
-    c = new_canvas(buf, (w, h), "faces", "County Uppy faces for rasterizing")
-    prepare_fonts(c, chars)
-    forms = reuse_forms(c, forms_in)
-    for key in forms_in:
-        c.translate(b, b)
-        c.doForm(forms[key])
-        c.showPage()
-    c.save()
-    return buf.getvalue()
+    f = PdfFile(chars, FACE_PAGE)
+    tree = _face_pages(f, forms_in, list(forms_in))
+    return f.finish(tree, _info("faces", "County Uppy faces for rasterizing"), _viewer(""))
 
 
 def single_cards_pdf(forms_in: dict[str, bytes], codes: list[str], filename: str, chars: str) -> tuple[bytes, int]:
@@ -296,21 +218,18 @@ def single_cards_pdf(forms_in: dict[str, bytes], codes: list[str], filename: str
     per page with its 1/8 in bleed (the page is the bleed box, the TrimBox the cut).
 
     `forms_in` must hold CMYK forms (form_ops(..., cmyk=True)): the file is PDF/X-1a:2003,
-    CMYK only, fonts embedded, no transparency.
+    CMYK only, fonts embedded, no transparency, with its output intent (a registered printing
+    condition) in the catalog and the PDF/X keys in its document information.
     """
     b = dots_to_pt(BLEED)
-    w, h = dots_to_pt(TRIM_W) + 2 * b, dots_to_pt(TRIM_H) + 2 * b
-    buf = io.BytesIO()
-    c = new_canvas(buf, (w, h), filename, "County Uppy cards for DriveThruCards: the common back, then every front",
-                   enforce_cmyk=True)
-    _pdfx(c)
-    prepare_fonts(c, chars)
-    forms = reuse_forms(c, {k: forms_in[k] for k in ["back", *dict.fromkeys(codes)]})
-    c.setTrimBox((b, b, w - b, h - b))  # every page from here on
-    c.setBleedBox((0, 0, w, h))
-    for key in ["back", *codes]:
-        c.translate(b, b)
-        c.doForm(forms[key])
-        c.showPage()
-    c.save()
-    return buf.getvalue(), 1 + len(codes)
+    w, h = FACE_PAGE
+    f = PdfFile(chars, FACE_PAGE)
+    keys = ["back", *codes]
+    boxes = f"/TrimBox {array((b, b, w - b, h - b))} /BleedBox {array((0, 0, w, h))} "
+    tree = _face_pages(f, {k: forms_in[k] for k in dict.fromkeys(keys)}, keys, boxes)
+    intent = (f"<< /Type /OutputIntent /S /GTS_PDFX /OutputConditionIdentifier {text_string(OUTPUT_CONDITION)} "
+              f"/OutputCondition {text_string(OUTPUT_CONDITION_INFO)} /RegistryName (http://www.color.org) "
+              f"/Info {text_string(OUTPUT_CONDITION_INFO)} >>")
+    info = _info(filename, "County Uppy cards for DriveThruCards: the common back, then every front",
+                 GTS_PDFXVersion=text_string(PDFX_VERSION))
+    return f.finish(tree, info, _viewer("") + f"/OutputIntents [ {intent} ] "), len(keys)

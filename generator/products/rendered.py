@@ -72,7 +72,7 @@ def chars(ctx: BuildContext) -> str:
 def pdf_forms(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dict[str, bytes]:
     """Card code (and "back") -> its face as a formatted PDF form, from the cache where possible.
 
-    Every PDF of the build writes these bytes as they are (pdf.reuse_forms), so a face is
+    Every PDF of the build writes these bytes as they are (pdf_file.PdfFile.add), so a face is
     turned into PDF once, not once per file. `light`: the ink-saver faces; `cmyk`: colours as
     DeviceCMYK (the print-shop file).
     """

@@ -1,0 +1,194 @@
+"""Writing a PDF file object by object, with only what the build's PDFs are made of.
+
+Every PDF the build writes is a few shared objects (the embedded font subsets, one form XObject
+per face) and pages that draw them. They are written here as bytes, not through reportlab's tree
+of Python objects, which cost more to format than the pages hold: a face's form is formatted
+once (form_body) and copied as it stands into every file that shows it, and a file costs little
+more than its pages' content. reportlab still does the text: it assigns each character its code
+in the font subsets (a PdfFile's `doc`), subsets the TrueType fonts, and draws the print test page
+(PdfFile.drawn).
+
+The bytes depend on the inputs only: fixed dates, and a file identifier hashed from the content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import zlib
+from functools import lru_cache
+from typing import Callable
+
+from reportlab.lib.rl_accel import escapePDF, fp_str
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import SUBSETN, makeToUnicodeCMap
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.products import typeface as tf
+
+#: The font list's object number: every form and page refers to it, so forms formatted once fit any file.
+FONT_LIST = 1
+#: What reportlab writes for a date when its output is invariant; kept so no file carries a build time.
+FIXED_DATE = "D:20000101000000+00'00'"
+HEADER = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"
+
+
+def encoding_canvas(chars: str, size: tuple[float, float] = (612.0, 792.0), initial_size: float = 10.0) -> Canvas:
+    """A canvas whose font subsets give every character of `chars` its code, both faces in a
+    fixed order, so text encodes alike in every file built with the same characters (and a face's
+    form, encoded once, is valid in all of them). Its doc is never written."""
+    c = Canvas(io.BytesIO(), pagesize=size, invariant=1, initialFontName=tf.pdf_font(False),
+               initialFontSize=initial_size, initialLeading=initial_size * 1.2)
+    for bold in (False, True):
+        font = pdfmetrics.getFont(tf.pdf_font(bold))
+        font.splitString(chars, c._doc)
+        font.getSubsetInternalName(0, c._doc)
+    return c
+
+
+def text_run(doc, text: str, size: float, bold: bool) -> str:
+    """`text` shown in the current text position: a Tf and Tj per font subset it needs."""
+    font = pdfmetrics.getFont(tf.pdf_font(bold))
+    return " ".join(f"{font.getSubsetInternalName(subset, doc)} {size:.2f} Tf ({escapePDF(chunk)}) Tj"
+                    for subset, chunk in font.splitString(text, doc))
+
+
+def stream(entries: str, data: bytes, compress: bool = True) -> bytes:
+    """A stream object's body: `entries` (dictionary keys and values) plus its data, deflated."""
+    if compress:
+        data = zlib.compress(data)
+        entries = f"/Filter /FlateDecode {entries}"
+    return b"".join((f"<< {entries} /Length {len(data)} >>\nstream\n".encode("ascii"), data, b"\nendstream"))
+
+
+def form_body(ops: str, bbox: tuple[float, float, float, float]) -> bytes:
+    """A form XObject drawing `ops`, clipped to `bbox`, its text in the font list's fonts."""
+    box = " ".join(fp_str(v) for v in bbox)
+    return stream(f"/Type /XObject /Subtype /Form /FormType 1 /BBox [ {box} ] /Matrix [ 1 0 0 1 0 0 ] "
+                  f"/Resources << /Font {FONT_LIST} 0 R /ProcSet [ /PDF /Text ] >>", ops.encode("latin-1"))
+
+
+def text_string(value: str) -> str:
+    """A PDF text string: literal when ASCII, else UTF-16 with its byte-order mark."""
+    if value.isascii():
+        return f"({escapePDF(value)})"
+    return "<" + ("\ufeff" + value).encode("utf-16-be").hex().upper() + ">"
+
+
+def array(values) -> str:
+    return "[ " + " ".join(fp_str(v) for v in values) + " ]"
+
+
+class PdfFile:
+    """One PDF being written: add objects (their bodies as bytes), then finish() it.
+
+    `chars`: the characters the file's text may use, encoded as encoding_canvas(chars) does;
+    text drawn later (drawn, text_run on `doc`) may add more. The font list is object 1, and the
+    fonts are written at finish(), with the characters the file has used by then.
+    """
+
+    def __init__(self, chars: str, size: tuple[float, float] = (612.0, 792.0), initial_size: float = 10.0):
+        self.canvas = encoding_canvas(chars, size, initial_size)
+        self.doc = self.canvas._doc
+        self._bodies: list[bytes] = [b""]  # object n at index n - 1; the font list's is set at finish()
+
+    def add(self, body: bytes) -> int:
+        """Add an object; return its number."""
+        self._bodies.append(body)
+        return len(self._bodies)
+
+    def reserve(self) -> int:
+        """A number for an object whose body comes later (put)."""
+        return self.add(b"")
+
+    def put(self, number: int, body: bytes) -> None:
+        self._bodies[number - 1] = body
+
+    def drawn(self, draw: Callable[[Canvas], None]) -> str:
+        """The content operators `draw` makes on reportlab's canvas (one page's worth)."""
+        c = self.canvas
+        draw(c)
+        ops = "\n".join(c._code)
+        c._startPage()  # an empty page, in the initial graphics state, for the next drawing
+        return ops
+
+    def page_tree(self, pages: list[bytes], media: tuple[float, float], resources: int, boxes: str = "") -> int:
+        """The page tree of `pages` (each page's content operators), all `media` in size
+        and sharing one resource dictionary; returns its object number. `boxes`: page entries
+        such as a TrimBox, the same on every page."""
+        tree = self.reserve()
+        kids = []
+        for ops in pages:
+            content = self.add(stream("", ops))
+            kids.append(self.add(f"<< /Type /Page /Parent {tree} 0 R /MediaBox {array((0, 0, *media))} {boxes}"
+                                 f"/Resources {resources} 0 R /Contents {content} 0 R >>".encode("ascii")))
+        refs = " ".join(f"{k} 0 R" for k in kids)
+        self.put(tree, f"<< /Type /Pages /Count {len(kids)} /Kids [ {refs} ] >>".encode("ascii"))
+        return tree
+
+    def resources(self, forms: dict[str, int]) -> int:
+        """A resource dictionary with the fonts and the forms (name -> object number)."""
+        xobjects = " ".join(f"/{name} {num} 0 R" for name, num in forms.items())
+        return self.add(f"<< /Font {FONT_LIST} 0 R /XObject << {xobjects} >> /ProcSet [ /PDF /Text ] >>".encode("ascii"))
+
+    def finish(self, pages: int, info: dict[str, str], catalog: str = "") -> bytes:
+        """The file: the fonts added, the catalog (`catalog`: its entries beyond the page tree)
+        and the document information (key -> value as written, e.g. a text_string), then the
+        cross-reference table and trailer."""
+        self._add_fonts()
+        root = self.add(f"<< /Type /Catalog /Pages {pages} 0 R /PageMode /UseNone {catalog}>>".encode("latin-1"))
+        entries = " ".join(f"/{k} {v}" for k, v in info.items())
+        info_num = self.add(f"<< {entries} >>".encode("latin-1"))
+        out = bytearray(HEADER)
+        offsets = []
+        for n, body in enumerate(self._bodies, 1):
+            offsets.append(len(out))
+            out += b"%d 0 obj\n%s\nendobj\n" % (n, body)
+        ident = hashlib.md5(bytes(out), usedforsecurity=False).hexdigest().upper()
+        xref = len(out)
+        out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(offsets) + 1)
+        out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+        out += (f"trailer\n<< /Size {len(offsets) + 1} /Root {root} 0 R /Info {info_num} 0 R "
+                f"/ID [ <{ident}> <{ident}> ] >>\nstartxref\n{xref}\n%%EOF\n").encode("ascii")
+        return bytes(out)
+
+    def _add_fonts(self) -> None:
+        """The embedded subsets of both faces, as far as the file's text used them, and the font list."""
+        listed = []
+        for bold in (False, True):
+            font = pdfmetrics.getFont(tf.pdf_font(bold))
+            state = font.state.pop(self.doc, None)  # reportlab keeps one per document until it is written
+            if state is None:
+                continue
+            for n, subset in enumerate(state.subsets):
+                name = f"{state.internalName}+{n}"
+                listed.append(f"/{name} {self._add_subset(font, name, n, tuple(subset))} 0 R")
+        self.put(FONT_LIST, f"<< {' '.join(listed)} >>".encode("ascii"))
+
+    def _add_subset(self, font, name: str, n: int, subset: tuple[int, ...]) -> int:
+        file_body, descriptor, cmap_body, font_dict = _subset_objects(font.fontName, name, n, subset)
+        file_num = self.add(file_body)
+        descriptor_num = self.add(descriptor.replace(b"@FILE@", b"%d" % file_num))
+        cmap_num = self.add(cmap_body)
+        return self.add(font_dict.replace(b"@DESCRIPTOR@", b"%d" % descriptor_num).replace(b"@CMAP@", b"%d" % cmap_num))
+
+
+@lru_cache(maxsize=16)
+def _subset_objects(font_name: str, name: str, n: int, subset: tuple[int, ...]) -> tuple[bytes, bytes, bytes, bytes]:
+    """Subset `n` of a TrueType font, known in the file as `name`: its objects (font file,
+    descriptor, ToUnicode map, font), made once per process. The references between them are
+    the placeholders @FILE@, @DESCRIPTOR@ and @CMAP@."""
+    face = pdfmetrics.getFont(font_name).face
+    base = (SUBSETN(n) + b"+" + face.name + face.subfontNameX).decode("latin-1")
+    data = face.makeSubset(list(subset))
+    file_body = stream(f"/Length1 {len(data)}", data)
+    flags = (face.flags & ~(1 << 5)) | (1 << 2)  # symbolic, not non-symbolic: the subset has its own encoding
+    descriptor = (f"<< /Type /FontDescriptor /FontName /{base} /Flags {flags} /FontBBox {array(face.bbox)} "
+                  f"/ItalicAngle {fp_str(face.italicAngle)} /Ascent {fp_str(face.ascent)} "
+                  f"/Descent {fp_str(face.descent)} /CapHeight {fp_str(face.capHeight)} /StemV {fp_str(face.stemV)} "
+                  f"/MissingWidth {fp_str(face.defaultWidth)} /FontFile2 @FILE@ 0 R >>").encode("ascii")
+    cmap_body = stream("", makeToUnicodeCMap(base, list(subset)).encode("ascii"))
+    widths = " ".join(fp_str(face.getCharWidth(code)) for code in subset)
+    font_dict = (f"<< /Type /Font /Subtype /TrueType /Name /{name} /BaseFont /{base} /FirstChar 0 /LastChar {len(subset) - 1} "
+                 f"/Widths [ {widths} ] /FontDescriptor @DESCRIPTOR@ 0 R /ToUnicode @CMAP@ 0 R >>").encode("ascii")
+    return file_body, descriptor, cmap_body, font_dict
