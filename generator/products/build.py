@@ -84,12 +84,13 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
     """
     started = time.perf_counter()
     dest = ctx.out
-    staging = Staging(dest)  # takes the folder's lock; finishes a killed build's commit first
-    if staging.recovered:
-        (ctx.tell or ctx.notes.append)(staging.recovered)
-    ctx.staging, ctx.out = staging, staging.files
     committed = False
+    staging = Staging(dest)  # takes the folder's lock; finishes a killed build's commit first
     try:
+        if staging.recovered:
+            (ctx.tell or ctx.notes.append)(staging.recovered)
+        ctx.staging, ctx.out = staging, staging.files
+        staging.trust(*mirror.listed_digests(dest, BUILD_JSON))  # so an unchanged file needs no hashing
         artifacts: list[Artifact] = []
         ctx.shared["products"] = tuple(n for n in PRODUCTS if not only or n in only)  # so shared work fits the build
         rasters.start(ctx)  # the card images, drawn by workers while the products start here

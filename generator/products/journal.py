@@ -44,17 +44,17 @@ FEW_FILES = 64
 def sync_tree(folder: Path) -> None:
     """Flush every file written under `folder` to disk.
 
-    A file with a second name (a build's unchanged file, hard-linked to the one in OUT) was
-    flushed when it was first written. The new ones: an fsync each when they are few (a
-    rebuild's); for a cold build's hundreds, on Linux, one syncfs() of the file system, much
-    faster than an fsync per file (though it also waits for whatever else is being written).
+    The folder holds only new and changed files (Staging.write stages no unchanged one): an
+    fsync each when they are few (a rebuild's); for a cold build's hundreds, on Linux, one
+    syncfs() of the file system, much faster than an fsync per file (though it also waits for
+    whatever else is being written).
     """
     files, folders = [], [folder]
     for path in folder.rglob("*"):
         st = path.lstat()
         if stat.S_ISDIR(st.st_mode):
             folders.append(path)
-        elif stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
+        elif stat.S_ISREG(st.st_mode):
             files.append(path)
     if len(files) > FEW_FILES and sys.platform.startswith("linux") and _syncfs(folder):
         return

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass, field, fields
 from pathlib import Path, PurePosixPath
 
@@ -70,6 +71,19 @@ def previous_artifacts(out: Path, build_json: str) -> list[Artifact]:
         except TypeError:
             continue
     return found
+
+
+def listed_digests(out: Path, build_json: str) -> tuple[dict[str, str], int]:
+    """path -> sha256 of the files the previous build.json in OUT lists, and the time its status
+    last changed (st_ctime_ns; 0 when there is none), for Staging.trust."""
+    try:
+        written = (out / build_json).stat().st_ctime_ns
+    except OSError:
+        return {}, 0
+    return {a.path: a.sha256 for a in previous_artifacts(out, build_json) if isinstance(a.sha256, str) and _SHA256.fullmatch(a.sha256)}, written
+
+
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 def plan(out: Path, made: list[Artifact], built: set[str], build_json: str, partial: bool) -> Mirror:

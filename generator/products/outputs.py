@@ -81,8 +81,8 @@ def write_new(path: Path, data: bytes) -> str:
 
     Nothing else reads the staging folder before the commit, and a failed or killed build's
     staging folder is thrown away whole, so a new file there needs no temporary name and rename.
-    The file is created exclusively: an existing one (which may be a hard link to a file in the
-    output folder) is never written into, but replaced through write_atomic.
+    The file is created exclusively: an existing one is never written into, but replaced through
+    write_atomic.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -172,9 +172,7 @@ def _set_times(path: Path, times: tuple[int, int]) -> None:
 
 def _same_file(new: Path, old: Path) -> bool:
     try:
-        st_new, st_old = new.lstat(), old.lstat()
-        if os.path.samestat(st_new, st_old):
-            return True  # staged as a second name for OUT's file: Staging.write found it unchanged
+        st_new = new.lstat()
         if not old.is_file() or old.stat().st_size != st_new.st_size:
             return False
         return old.read_bytes() == new.read_bytes()
@@ -203,7 +201,10 @@ class Staging:
         self._times = _times(dest)
         self._made = make_dirs(dest)
         self.lock: FolderLock | None = None
+        self.root: Path | None = None
         self.recovered: str | None = None  #: the line that says a killed build's commit was finished
+        self._listed: dict[str, str] = {}  # see trust()
+        self._listed_at = 0
         try:
             self.lock = FolderLock(dest)
             self.recovered = journal.roll_forward(dest)
@@ -222,7 +223,10 @@ class Staging:
             raise
 
     def _let_go(self) -> None:
-        """Release the lock and remove the folders this build created (only those still empty)."""
+        """Remove the staging folder, release the lock and remove the folders this build created
+        (only those still empty)."""
+        if self.root is not None:
+            shutil.rmtree(self.root, ignore_errors=True)
         if self.lock is not None:
             self.lock.release()
             self.lock = None
@@ -233,21 +237,28 @@ class Staging:
     def write(self, rel: str, data: bytes) -> str:
         """Stage `data` as OUT/rel; return its sha256.
 
-        When OUT/rel already holds exactly these bytes, the staged file is a second name (a hard
-        link) for it rather than a copy: nothing is written and commit() leaves it alone. The
-        staged file is only ever replaced, never written in place, so OUT's file cannot change.
+        When OUT/rel already holds exactly these bytes, nothing is staged: commit() leaves the
+        file alone. Its sha256 is then the one the previous build listed for it (trust()), when
+        the file has not changed since that list was written; else it is computed.
         """
         old, new = self.dest / rel, self.files / rel
         try:
-            st = old.lstat()
+            st = os.lstat(old)
             if stat.S_ISREG(st.st_mode) and st.st_size == len(data) and not os.path.lexists(new) \
                     and old.read_bytes() == data:
-                new.parent.mkdir(parents=True, exist_ok=True)
-                os.link(old, new, follow_symlinks=False)
+                listed = self._listed.get(rel)
+                if listed is not None and st.st_ctime_ns < self._listed_at:
+                    return listed
                 return hashlib.sha256(data).hexdigest()
         except OSError:
-            pass  # no such file, or no hard links here: write a copy
+            pass  # no such file: write it
         return write_new(new, data)
+
+    def trust(self, listed: dict[str, str], written_ns: int) -> None:
+        """The sha256 of OUT's files as the previous build listed them (path -> sha256), in a list
+        whose status last changed at `written_ns` (st_ctime_ns). A file whose status changed
+        before that was not written since, so its listed sha256 is its content's."""
+        self._listed, self._listed_at = listed, written_ns
 
     def public(self, path: str | os.PathLike | None) -> str | None:
         """The OUT path a path inside the staging folder stands for (other paths as they are)."""
@@ -362,7 +373,6 @@ class Staging:
         """Remove the staging folder, and OUT and its parents if this build created them; let the lock go."""
         with interrupts_held(reraise=False):
             Staging.active.pop(self.files, None)
-            shutil.rmtree(self.root, ignore_errors=True)
             self._let_go()
 
     def close(self) -> None:
