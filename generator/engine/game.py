@@ -7,6 +7,7 @@ values and effects are looked up in tables built once per Game, so a turn alloca
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any, Mapping
 
 from generator.deck.effects import CATALOGUE
@@ -72,12 +73,12 @@ class Game:
         #: matches[target][card]: does `card` match the match target (a card index or START)?
         self.matches: tuple[tuple[bool, ...], ...] = t["matches"]
         #: Interned actions, so legal_actions() allocates nothing but its list.
-        self.play_actions, self.discard_actions, self.give_actions = _action_tables(self.deck, self.codes, self.players)
+        self.play_actions, self.discard_actions, self.give_actions = _action_tables(self.codes, self.players)
         self.late_action = Action(LATE)
         #: play_actions[card][0]: the play of a card that names no seat.
         self.plain_plays = tuple(row[0] for row in self.play_actions)
         #: full_seat_plays[card][me]: the plays of a seat-naming card by `me` while nobody is out.
-        self.full_seat_plays = _full_seat_plays(self.deck, self.players, self.play_actions, self.seat_kind)
+        self.full_seat_plays = _full_seat_plays(self.codes, self.players, self.seat_kind)
         #: misses[target][card]: 1 if `card` does not match the match target (the discard a mismatch costs), else 0.
         self.misses = t["misses"]
         n = self.players
@@ -156,10 +157,10 @@ class Game:
         return f"<Game {self.edition.key} players={self.players} options={self.options.to_dict()}>"
 
 
-# Tables depend only on the (immutable) deck, and actions on the deck and player count; both are
-# cached so that loading many positions or replaying many records stays cheap.
+# Tables depend only on the (immutable) deck, and actions on the card codes and player count; both
+# are cached so that loading many positions or replaying many records stays cheap.
 _TABLE_CACHE: dict[int, tuple[Deck, dict]] = {}
-_ACTION_CACHE: dict[tuple[int, int], tuple[Deck, tuple]] = {}
+_TABLE_CACHE_SIZE = 8  #: decks whose tables are kept (the oldest go first: a watch loop makes a deck per build)
 
 
 def _deck_tables(deck: Deck) -> dict:
@@ -195,6 +196,8 @@ def _deck_tables(deck: Deck) -> dict:
         "matches": tuple(rows),
         "misses": tuple(tuple(0 if m else 1 for m in row) for row in rows),
     }
+    while len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
+        del _TABLE_CACHE[next(iter(_TABLE_CACHE))]
     _TABLE_CACHE[id(deck)] = (deck, tables)
     return tables
 
@@ -211,26 +214,19 @@ def _rule(name: str):
 #: What a seat-naming play may name (the catalogue's `seat`), as actions.py counts it.
 _SEAT_KINDS = {None: NO_SEAT, "other": OTHER_SEAT, "any": ANY_SEAT}
 
-_SEAT_PLAY_CACHE: dict[tuple[int, int], tuple[Deck, tuple]] = {}
-
-
-def _full_seat_plays(deck: Deck, n: int, play_actions: tuple, seat_kind: tuple) -> tuple:
-    hit = _SEAT_PLAY_CACHE.get((id(deck), n))
-    if hit is not None and hit[0] is deck:
-        return hit[1]
-    full = tuple(
+@lru_cache(maxsize=16)
+def _full_seat_plays(codes: tuple[str, ...], n: int, seat_kind: tuple) -> tuple:
+    play_actions = _action_tables(codes, n)[0]
+    return tuple(
         tuple(tuple(row[s + 1] for s in range(n) if k == ANY_SEAT or s != me) for me in range(n)) if k else ()
         for row, k in zip(play_actions, seat_kind))
-    _SEAT_PLAY_CACHE[(id(deck), n)] = (deck, full)
-    return full
 
 
-def _action_tables(deck: Deck, codes: tuple[str, ...], players: int) -> tuple:
-    hit = _ACTION_CACHE.get((id(deck), players))
-    if hit is not None and hit[0] is deck:
-        return hit[1]
+@lru_cache(maxsize=16)
+def _action_tables(codes: tuple[str, ...], players: int) -> tuple:
+    """The interned actions of these cards and players: the same for any deck with the same codes,
+    so a deck changed only in its texts (a rebuild after an edit) finds them made."""
     plays = tuple(tuple(Action(PLAY, code, None if s < 0 else s, i, s) for s in range(-1, players)) for i, code in enumerate(codes))
     discards = tuple(Action(DISCARD, code, None, i) for i, code in enumerate(codes))
     gives = tuple(tuple(Action(GIVE, code, g, i) for i, code in enumerate(codes)) for g in range(players))
-    _ACTION_CACHE[(id(deck), players)] = (deck, (plays, discards, gives))
     return plays, discards, gives

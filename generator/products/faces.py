@@ -440,17 +440,17 @@ def blank_face(card: CardType, deck: Deck, light: bool = False) -> Face:
 
 def back_face(deck: Deck, light: bool = False) -> Face:
     """The one back; `light` (ink-saver) draws it as outlines on white in the same navy."""
-    return _back_face(deck, light)
+    return _back_face(deck.colours, deck.params, light)
 
 
 @lru_cache(maxsize=16)
-def _back_face(deck: Deck, light: bool) -> Face:
+def _back_face(colours: tuple, params, light: bool) -> Face:  # back_inputs: all the back shows
     bg, ink = (LIGHT_BACK_BG, BACK_BG) if light else (BACK_BG, BACK_INK)
     items: list[Item] = [background(bg)]
     inset = 62.0
     items.append(Stroke(rounded_rect(inset, inset, W - inset, H - inset, 36), 8, ink, True))
     items.append(Stroke(rounded_rect(inset + 22, inset + 22, W - inset - 22, H - inset - 22, 24), 3, ink, True))
-    words = deck.params.name.split() or [deck.params.name]
+    words = params.name.split() or [params.name]
     size = min(tf.fit_size(w, 500, 150, bold=True) for w in words)
     lead = size * 1.1
     top = H / 2 - lead * len(words) / 2
@@ -458,8 +458,8 @@ def _back_face(deck: Deck, light: bool) -> Face:
         items.append(Text(W / 2, round(top + k * lead + tf.ASCENT * size + (lead - size) / 2, 2), word, size,
                           ink, bold=True))
     row: list[Item] = []
-    n = len(deck.colours)
-    for k, c in enumerate(deck.colours):
+    n = len(colours)
+    for k, c in enumerate(colours):
         row += shape(c.shape, W / 2 + (k - (n - 1) / 2) * 120, 250, 42, c.rgb, ink)
     items += row + [rotate180(i) for i in row]
     return Face("back", tuple(items))
@@ -471,8 +471,12 @@ FACES = {"number": number_face, "dual": number_face, "wild": wild_face, "referen
 
 def face_inputs(card: CardType, deck: Deck) -> tuple:
     """Everything a card's face depends on (with this module's code): a cache key that costs
-    no drawing. Other cards do not matter, except the wilds on the quick reference."""
-    extra = quick_reference(deck) if card.kind == "reference" else None
+    no drawing. Other cards do not matter, except to a quick-reference card: the summary, the
+    set names that head its wilds, and which of its two faces it shows (reference_face)."""
+    extra = None
+    if card.kind == "reference":
+        extra = (quick_reference(deck), tuple((s.key, s.name) for s in deck.sets),
+                 tuple(c.code for c in deck.cards if c.kind == "reference"))
     return (card, deck.colours, deck.card_set(card.set), deck.params, extra)
 
 
@@ -490,15 +494,30 @@ def charset(deck: Deck) -> str:
 def face(card: CardType, deck: Deck, light: bool = False) -> Face:
     """The face of one card type; `light` for the ink-saver print sheets.
 
-    Drawn once per process for a card of a deck (Face, CardType and Deck are frozen): the
-    check that every text fits before a build, the build's PDFs and its forked workers
-    share one drawing."""
-    return _face(card, deck, light)
+    Drawn once per process for the same inputs (face_inputs): the check that every text fits
+    before a build, the build's PDFs and its forked workers share one drawing, and a deck
+    edited in one card (a rebuild) redraws that card only."""
+    return _face(_Keyed(face_inputs(card, deck), card, deck), light)
+
+
+class _Keyed:
+    """A card of a deck, equal to another wherever their face inputs are equal."""
+
+    __slots__ = ("inputs", "card", "deck")
+
+    def __init__(self, inputs: tuple, card: CardType, deck: Deck):
+        self.inputs, self.card, self.deck = inputs, card, deck
+
+    def __hash__(self) -> int:
+        return hash(self.inputs)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Keyed) and self.inputs == other.inputs
 
 
 @lru_cache(maxsize=2048)
-def _face(card: CardType, deck: Deck, light: bool) -> Face:
-    return FACES[card.kind](card, deck, light)
+def _face(keyed: _Keyed, light: bool) -> Face:
+    return FACES[keyed.card.kind](keyed.card, keyed.deck, light)
 
 
 def all_faces(deck: Deck) -> list[Face]:

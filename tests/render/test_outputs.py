@@ -114,3 +114,23 @@ def test_worker_processes_and_one_process_build_the_same_bytes(built, deck, tmp_
     pooled = {a["path"]: a["sha256"] for a in json.loads((built / "build.json").read_text())["artifacts"]}
     assert len(serial) > 100 and serial.keys() <= pooled.keys()
     assert {p: h for p, h in serial.items() if pooled[p] != h} == {}
+
+
+def test_renaming_a_set_redraws_the_quick_reference_that_names_it(built, deck, tmp_path):
+    """The wilds face of the quick reference heads each set's wilds with the set's name: a rename
+    redraws it, and the rebuild equals a build from scratch."""
+    import dataclasses
+
+    from generator.deck.model import Deck
+
+    out, fresh = tmp_path / "renamed", tmp_path / "fresh"
+    run_build(deck, out, only=("cards",), jobs=1)
+    sets = tuple(dataclasses.replace(s, name="Mayhem") if s.key == "chaos" else s for s in deck.sets)
+    renamed = Deck(deck.params, deck.colours, sets, deck.cards, deck.editions)
+    ctx = run_build(renamed, out, only=("cards",), jobs=1)
+    refs = [c.code for c in deck.cards if c.kind == "reference"]
+    assert refs[1] in ctx.shared["rendered"]["tgc"]  # the second reference card: the wilds face
+    run_build(renamed, fresh, only=("cards",), jobs=1)
+    listed = [{a["path"]: a["sha256"] for a in json.loads((o / "build.json").read_text())["artifacts"]
+               if a["path"] != "changes.json"} for o in (out, fresh)]
+    assert listed[0] == listed[1]
