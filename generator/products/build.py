@@ -64,8 +64,8 @@ Product = Callable[[BuildContext], "list[Artifact] | Callable[[], list[Artifact]
 PRODUCTS: dict[str, Product] = {
     "deck": build_deck_json,
     "print": build_print,  # the sheets' PDFs, made by workers
-    "pod": build_pod,  # the DriveThruCards PDF, made by a worker, and the MakePlayingCards images
-    "rulebook": build_rulebook,  # plays its examples and compiles its templates, then waits for images
+    "pod": build_pod,  # the DriveThruCards PDF, written at once, and the MakePlayingCards images
+    "rulebook": build_rulebook,  # plays its examples and compiles its templates; waits for images at the end
     "tts": build_tts,  # the deck sheets, made by workers once the card images are drawn
     "cards": build_cards,
 }

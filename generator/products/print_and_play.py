@@ -58,7 +58,8 @@ def build_print(ctx: BuildContext) -> Callable[[], list[Artifact]]:
                 if data is None:
                     jobs.append(({u: ops[u] for u in needs}, pages, set_names, g, mode, name, cs))
                 meta.append((name, count, (len(pages) + 1) * (2 if mode == "duplex" else 1), k, data))
-    pending = background(ctx, _sheet_job, jobs, "print sheets")
+    # one process: a file takes milliseconds (pdf_file.py), less than starting a second would cost
+    pending = background(ctx, _sheet_job, jobs, "print sheets", processes=1)
 
     def finish() -> list[Artifact]:
         results = iter(pending())

@@ -160,19 +160,21 @@ def _call(task: tuple[Callable, tuple]) -> object:
     return fn(*args)
 
 
-def background(ctx: BuildContext, fn: Callable, jobs: list[tuple], label: str) -> Callable[[], list]:
+def background(ctx: BuildContext, fn: Callable, jobs: list[tuple], label: str,
+               processes: int = 0) -> Callable[[], list]:
     """Start fn(*job) for every job on worker processes now; return a function that waits for
     the results, in job order. The build goes on with other products meanwhile.
 
     Each worker is handed its whole share at once (jobs[i::n]), so the work goes on whether
-    or not anyone waits for it; even one job gets a process of its own. With one process asked
-    for (--jobs 1), the jobs run here when their results are asked for.
+    or not anyone waits for it; even one job gets a process of its own. `processes`: at most
+    this many (0: one per core), for jobs too quick to be worth starting more. With one process
+    asked for (--jobs 1), the jobs run here when their results are asked for.
     """
     if not jobs:
         return list
     if workers(ctx) <= 1:
         return lambda: run_jobs(ctx, fn, jobs, label)
-    n = min(workers(ctx), len(jobs))
+    n = min(workers(ctx), len(jobs), processes or len(jobs))
     workers_ = started(ctx, pool(n, window=n, niceness=BACKGROUND_NICENESS))
     if workers_.forks:  # the workers are forked with the jobs in memory: only their place goes by pipe
         token = next(_TOKENS)

@@ -7,7 +7,6 @@ most 69 faces. Sheets stay within 4096 px, the widest texture TTS loads everywhe
 
 from __future__ import annotations
 
-import hashlib
 import math
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -18,7 +17,7 @@ from generator.deck.model import Deck
 from generator.products.context import BuildContext
 from generator.products.face_cache import key
 from generator.products.outputs import Artifact, json_bytes, write_artifact
-from generator.products.png import encode, palette_for, unpack_pixels
+from generator.products.png import RENDERER_VERSION, encode, palette_for, unpack_pixels
 from generator.products.profiles import TTS, TTS_COLUMNS, TTS_MAX_WIDTH
 from generator.products.rasters import images
 from generator.products.rendered import background, cache, face_keys, face_of
@@ -129,10 +128,6 @@ def _sheet_png(cells: list[bytes], sheet: Sheet, hidden: bytes, colours: tuple[s
     return encode(im, dpi=72)
 
 
-def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 def _in_palette(cell: Image.Image, palette: Image.Image) -> Image.Image:
     """A palette image's pixels as indices into `palette`: each of its colours to the nearest there.
 
@@ -155,9 +150,10 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
     hidden = cells_by_key["back"]
     jobs, todo, arts = [], [], []
     done: dict[int, bytes] = {}
+    faces = face_keys(ctx)  # a cell is its face drawn in the TTS profile (rasters.py): its key stands for its pixels
     for sheet in sheets:
         cells = [cells_by_key[k] for k in sheet.keys]
-        k = key("tts-sheet-3", sheet, [_digest(c) for c in cells], _digest(hidden), colours)
+        k = key("tts-sheet-4", sheet, RENDERER_VERSION, TTS, [faces[c] for c in sheet.keys], faces["back"], colours)
         data = store.get("tts-sheet", k)
         if data is None:
             jobs.append((cells, sheet, hidden, colours))

@@ -249,19 +249,20 @@ def render(deck: Deck, images: Mapping[str, CardImage] | None = None, left_out: 
     A worked example the engine no longer plays as its caption says raises ExampleError, or
     with a `left_out` list is left out of the page and explained in that list.
     """
-    return _page(deck, lambda: images if images is not None else card_images(deck), left_out)
+    page = _prepared(deck, left_out)
+    return page(images if images is not None else card_images(deck))
 
 
-def _page(deck: Deck, pictures: Callable[[], Mapping[str, CardImage]], left_out: list[str] | None) -> str:
-    """render(), asking for the pictures last: in a build they are drawn on worker processes
-    meanwhile, so the examples are played and the template compiled before waiting for them."""
+def _prepared(deck: Deck, left_out: list[str] | None) -> Callable[[Mapping[str, CardImage]], str]:
+    """The examples played and the templates compiled; returns the function that renders the page
+    once it has the pictures (in a build they are drawn on worker processes meanwhile)."""
     examples = play_examples(deck, left_out=left_out)
     quick = quick_reference(deck)
     env = environment()
     template = env.get_template("rulebook.html.j2")
     for name in env.list_templates(filter_func=lambda n: n.startswith(("partials/", "examples/"))):
         env.get_template(name)  # compiled now, not when render() first includes it
-    return template.render(context(deck, dict(pictures()), examples, quick))
+    return lambda pictures: template.render(context(deck, dict(pictures), examples, quick))
 
 
 def quick_reference(deck: Deck) -> Any:
@@ -276,9 +277,14 @@ def card_images(deck: Deck) -> dict[str, CardImage]:
     return {code: card_image(data) for code, data in pngs.items()}
 
 
-def build_rulebook(ctx: "BuildContext") -> list[Artifact]:
+def build_rulebook(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
+    """output/rulebook.html: the examples are played and the templates compiled now; the function
+    returned waits for the card pictures and writes the page."""
     left_out: list[str] = []
-    html = _page(ctx.deck, lambda: {code: card_image(data) for code, data in rasters.images(ctx, "rulebook").items()},
-                 left_out)
+    page = _prepared(ctx.deck, left_out)
     ctx.notes.extend(f"rulebook: {why}; the example is left out" for why in left_out)
-    return [write_artifact(ctx.out, RULEBOOK, html.encode("utf-8"), "html", cards=ctx.deck.printed)]
+
+    def finish() -> list[Artifact]:
+        html = page({code: card_image(data) for code, data in rasters.images(ctx, "rulebook").items()})
+        return [write_artifact(ctx.out, RULEBOOK, html.encode("utf-8"), "html", cards=ctx.deck.printed)]
+    return finish
