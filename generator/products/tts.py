@@ -14,6 +14,7 @@ from typing import Any, Callable
 from PIL import Image
 
 from generator.deck.model import Deck
+from generator.products import png_bands
 from generator.products.context import BuildContext
 from generator.products.face_cache import key
 from generator.products.outputs import Artifact, json_bytes, write_artifact
@@ -117,17 +118,6 @@ def deck_colours(ctx: BuildContext) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def _sheet_png(cells: list[bytes], sheet: Sheet, hidden: bytes, colours: tuple[str, ...]) -> bytes:
-    """Worker: one deck sheet in the deck-wide palette; each cell PNG comes in its face's own."""
-    palette = palette_for(list(colours))
-    im = Image.new("P", sheet.size, 0)
-    im.putpalette(palette.getpalette() or [])
-    for slot, data in enumerate([*cells, hidden]):
-        im.paste(_in_palette(unpack_pixels(data, TTS.size), palette),
-                 sheet.cell(sheet.hidden_slot if slot == len(cells) else slot))
-    return encode(im, dpi=72)
-
-
 def _in_palette(cell: Image.Image, palette: Image.Image) -> Image.Image:
     """A palette image's pixels as indices into `palette`: each of its colours to the nearest there.
 
@@ -140,38 +130,78 @@ def _in_palette(cell: Image.Image, palette: Image.Image) -> Image.Image:
 
 
 def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
-    """output/tts/: deck sheets, the back, and county-uppy.json (a TTS saved object); the sheets
-    the cache lacks are made by workers, and the function returned waits for them."""
+    """output/tts/: deck sheets, the back, and county-uppy.json (a TTS saved object).
+
+    A sheet is assembled from bands, one per row of cards (png_bands.py), each cached under the
+    keys of its faces: a rebuild after editing a card compresses the one band that shows it.
+    Many bands to make (a cold build) go to workers; the function returned waits for them."""
     cells_by_key = images(ctx, "tts")
-    keys = [c.code for c in ctx.deck.cards]
-    sheets = layout(keys)
+    sheets = layout([c.code for c in ctx.deck.cards])
     store = cache(ctx)
     colours = deck_colours(ctx)
-    hidden = cells_by_key["back"]
-    jobs, todo, arts = [], [], []
-    done: dict[int, bytes] = {}
     faces = face_keys(ctx)  # a cell is its face drawn in the TTS profile (rasters.py): its key stands for its pixels
+    jobs: list[tuple] = []
+    bands: dict[str, bytes] = {}
+    wanted: list[tuple[Sheet, list[str]]] = []  # per sheet, its bands' cache keys, top to bottom
     for sheet in sheets:
-        cells = [cells_by_key[k] for k in sheet.keys]
-        k = key("tts-sheet-4", sheet, RENDERER_VERSION, TTS, [faces[c] for c in sheet.keys], faces["back"], colours)
-        data = store.get("tts-sheet", k)
-        if data is None:
-            jobs.append((cells, sheet, hidden, colours))
-            todo.append((sheet.number, k))
-        else:
-            done[sheet.number] = data
-    pending = background(ctx, _sheet_png, jobs, "tts sheets")
-    back_png = encode(unpack_pixels(hidden, TTS.size), dpi=TTS.dpi)
-    arts.append(write_artifact(ctx.out, "tts/back.png", back_png, "png", cards=1))
+        keys = []
+        for row in range(sheet.rows):
+            cells = _row_cells(sheet, row)
+            k = key("tts-band-1", sheet.size[0], RENDERER_VERSION, TTS, [(x, faces[c]) for x, c in cells], colours)
+            keys.append(k)
+            if k in bands:
+                continue
+            data = store.get("tts-band", k)
+            if data is None:
+                jobs.append((k, [(x, cells_by_key[c]) for x, c in cells], sheet.size[0], colours))
+                data = b""  # made below
+            bands[k] = data
+        wanted.append((sheet, keys))
+    if len(jobs) > FEW_BANDS:
+        pending = background(ctx, _band_job, jobs, "tts sheets")
+    else:
+        made = [_band_job(*job) for job in jobs]
+        pending = lambda: made  # noqa: E731
+    back_png = encode(unpack_pixels(cells_by_key["back"], TTS.size), dpi=TTS.dpi)
+    arts = [write_artifact(ctx.out, "tts/back.png", back_png, "png", cards=1)]
     url = ctx.tts_url.rstrip("/") if ctx.tts_url else (ctx.target.resolve() / "tts").as_uri()
     obj = saved_object(ctx.deck, sheets, url)
     arts.append(write_artifact(ctx.out, "tts/county-uppy.json", json_bytes(obj, indent=None), "tts", cards=ctx.deck.printed))
 
     def finish() -> list[Artifact]:
-        for (number, k), data in zip(todo, pending()):
-            store.put("tts-sheet", k, data)
-            done[number] = data
-        store.prune("tts-sheet")
-        return arts + [write_artifact(ctx.out, f"tts/{sheet.filename}", done[sheet.number], "png",
-                                      cards=len(sheet.keys)) for sheet in sheets]
+        for (k, *_), data in zip(jobs, pending()):
+            store.put("tts-band", k, data)
+            bands[k] = data
+        store.prune("tts-band")
+        palette = bytes(palette_for(list(colours)).getpalette() or [])
+        for sheet, keys in wanted:
+            data = png_bands.png(sheet.size, palette, [bands[k] for k in keys], dpi=72)
+            arts.append(write_artifact(ctx.out, f"tts/{sheet.filename}", data, "png", cards=len(sheet.keys)))
+        return arts
     return finish
+
+
+#: So few bands to compress (a rebuild's: a few milliseconds each) that they are made here.
+FEW_BANDS = 2
+
+
+def _row_cells(sheet: Sheet, row: int) -> list[tuple[int, str]]:
+    """The cells of one row of a sheet: (x, face code), the hidden slot showing the back."""
+    out = []
+    for col in range(sheet.cols):
+        slot = row * sheet.cols + col
+        code = "back" if slot == sheet.hidden_slot else sheet.keys[slot] if slot < len(sheet.keys) else None
+        if code is not None:
+            out.append((col * CELL_W, code))
+    return out
+
+
+def _band_job(k: str, cells: list[tuple[int, bytes]], width: int, colours: tuple[str, ...]) -> bytes:
+    """Worker: one row of cards of a sheet, in the deck-wide palette, as a PNG band; each cell
+    comes in its face's own palette."""
+    palette = palette_for(list(colours))
+    im = Image.new("P", (width, CELL_H), 0)
+    im.putpalette(palette.getpalette() or [])
+    for x, data in cells:
+        im.paste(_in_palette(unpack_pixels(data, TTS.size), palette), (x, 0))
+    return png_bands.band(im)
