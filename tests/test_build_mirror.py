@@ -185,3 +185,23 @@ def test_mistakes_in_the_build_section_are_located(tmp_path, capsys, section, me
     status, _, err = run(capsys, "validate", "--manifest", str(manifest))
     assert status == 1
     assert f"{manifest}:{line}{message}" in err
+
+
+def test_a_rebuild_reuses_listed_sha256s_only_from_the_build_json_it_left(tmp_path, capsys):
+    """A rebuild takes an unchanged file's sha256 from the previous build.json instead of hashing
+    it again, but only from a build.json as that build left it: an edited one is not trusted."""
+    from generator.products import mirror
+
+    out = tmp_path / "out"
+    assert run(capsys, "build", "--manifest", str(MANIFEST), "--out", str(out), "--only", "deck,cards")[0] == 0
+    listed, _ = mirror.listed_digests(out, "build.json")
+    assert len(listed) > 90 and listed["cards/back.png"] == hashlib.sha256((out / "cards/back.png").read_bytes()).hexdigest()
+    record = json.loads((out / "build.json").read_text())
+    for artifact in record["artifacts"]:
+        if artifact["path"] == "cards/back.png":
+            artifact["sha256"] = "0" * 64  # somebody's edit
+    (out / "build.json").write_text(json.dumps(record, indent=2))
+    assert mirror.listed_digests(out, "build.json") == ({}, 0)
+    assert run(capsys, "build", "--manifest", str(MANIFEST), "--out", str(out), "--only", "deck,cards")[0] == 0
+    assert unlisted_and_wrong(out) == ([], [])
+    assert len(mirror.listed_digests(out, "build.json")[0]) == len(listed)

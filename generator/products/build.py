@@ -126,6 +126,7 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
             store = ctx.shared.get("cache")  # the face cache (rendered.cache): its new entries, its pruning
             if store is not None:
                 store.commit()
+            mirror.stamp_listing(dest, BUILD_JSON)  # the next build may trust the sha256s it lists
         ctx.notes.extend(mirror.messages(plan, dest, tuple(e.key for e in ctx.deck.editions)))
     except PartlyWritten:
         staging.keep_for_roll_forward()  # the journal names its staging folder: the next build finishes the move

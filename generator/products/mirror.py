@@ -20,7 +20,8 @@ import re
 from dataclasses import dataclass, field, fields
 from pathlib import Path, PurePosixPath
 
-from generator.products.outputs import KINDS, Artifact
+from generator.products.face_cache import CACHE_DIR
+from generator.products.outputs import KINDS, Artifact, write_atomic
 
 #: Folders of OUT that only the build's products write into.
 PRODUCT_FOLDERS = ("cards", "pod", "print", "tts")
@@ -75,15 +76,37 @@ def previous_artifacts(out: Path, build_json: str) -> list[Artifact]:
 
 def listed_digests(out: Path, build_json: str) -> tuple[dict[str, str], int]:
     """path -> sha256 of the files the previous build.json in OUT lists, and the time its status
-    last changed (st_ctime_ns; 0 when there is none), for Staging.trust."""
+    last changed (st_ctime_ns), for Staging.trust; nothing when build.json is not as that build
+    left it (stamp_listing), since an edited list says nothing about the files."""
     try:
-        written = (out / build_json).stat().st_ctime_ns
-    except OSError:
+        st = (out / build_json).stat()
+        stamp = (out / LISTING_STAMP).read_text(encoding="ascii")
+    except (OSError, ValueError):
         return {}, 0
-    return {a.path: a.sha256 for a in previous_artifacts(out, build_json) if isinstance(a.sha256, str) and _SHA256.fullmatch(a.sha256)}, written
+    if stamp != _stamp(st):
+        return {}, 0
+    listed = previous_artifacts(out, build_json)
+    return {a.path: a.sha256 for a in listed if isinstance(a.sha256, str) and _SHA256.fullmatch(a.sha256)}, st.st_ctime_ns
 
 
+def stamp_listing(out: Path, build_json: str) -> None:
+    """Note build.json as this build left it (its inode, size and times), for listed_digests,
+    beside the face cache (a build that keeps none, such as `--only deck`, has no files worth it)."""
+    if not (out / CACHE_DIR).is_dir():
+        return
+    try:
+        write_atomic(out / LISTING_STAMP, _stamp((out / build_json).stat()).encode("ascii"))
+    except OSError:
+        pass  # without the stamp, the next build computes every sha256
+
+
+#: Where stamp_listing notes build.json, beside the face cache.
+LISTING_STAMP = f"{CACHE_DIR}/build-json.stamp"
 _SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def _stamp(st: os.stat_result) -> str:
+    return f"{st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}\n"
 
 
 def plan(out: Path, made: list[Artifact], built: set[str], build_json: str, partial: bool) -> Mirror:

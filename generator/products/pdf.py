@@ -99,11 +99,11 @@ FORM_BOX = (-dots_to_pt(BLEED), -dots_to_pt(BLEED), dots_to_pt(TRIM_W) + dots_to
             dots_to_pt(TRIM_H) + dots_to_pt(BLEED))
 
 
-def format_forms(ops: dict[str, str], chars: str = "") -> dict[str, bytes]:
+def format_forms(ops: dict[str, str]) -> dict[str, bytes]:
     """Each face's form XObject as the bytes every file writes for it (pdf_file.form_body).
 
     The one reference inside, to the font list, is the same object in every file, so they are
-    formatted once and reused by every file. (`chars` is unused: kept for the callers' calls.)
+    formatted once and reused by every file.
     """
     return {k: form_body(text, FORM_BOX) for k, text in ops.items()}
 
@@ -150,7 +150,7 @@ def _footer(doc, g: sheets.Grid, back: bool, text: str) -> str:
     if place_ is None:
         return ""
     x, y, rot = place_
-    cos, sin = {0: (1, 0), 90: (0, 1), -90: (0, -1), 270: (0, -1), 180: (-1, 0)}[rot]
+    cos, sin = {0: (1, 0), 90: (0, 1), 270: (0, -1)}[rot]
     w = tf.width(text, sheets.FOOTER_SIZE, False)
     return (f"q {cos} {sin} {-sin} {cos} {x:.3f} {y:.3f} cm {_rgb(FOOTER_INK)} rg "
             f"BT {-w / 2:.3f} 0 Td {text_run(doc, text, sheets.FOOTER_SIZE, False)} ET Q")
@@ -192,17 +192,17 @@ OUTPUT_CONDITION_INFO = "U.S. Web Coated (SWOP) v2"
 PDFX_VERSION = "PDF/X-1a:2003"
 
 
+#: A page of one face: the trim plus its 1/8 in bleed on every side.
+FACE_PAGE = (dots_to_pt(TRIM_W) + 2 * dots_to_pt(BLEED), dots_to_pt(TRIM_H) + 2 * dots_to_pt(BLEED))
+
+
 def _face_pages(f: PdfFile, forms_in: dict[str, bytes], keys: list[str], boxes: str = "") -> int:
-    """Pages of one face each, in `keys` order: the trim plus its 1/8 in bleed. Returns the page tree."""
+    """Pages of one face each (FACE_PAGE), in `keys` order. Returns the page tree."""
     b = dots_to_pt(BLEED)
-    size = (dots_to_pt(TRIM_W) + 2 * b, dots_to_pt(TRIM_H) + 2 * b)
     names, forms = _add_forms(f, forms_in)
     resources = f.resources(forms)
-    return f.page_tree([f"1 0 0 1 {fp_str(b)} {fp_str(b)} cm /{names[k]} Do".encode("ascii") for k in keys], size,
-                       resources, boxes)
-
-
-FACE_PAGE = (dots_to_pt(TRIM_W) + 2 * dots_to_pt(BLEED), dots_to_pt(TRIM_H) + 2 * dots_to_pt(BLEED))
+    return f.page_tree([f"1 0 0 1 {fp_str(b)} {fp_str(b)} cm /{names[k]} Do".encode("ascii") for k in keys],
+                       FACE_PAGE, resources, boxes)
 
 
 def faces_pdf(forms_in: dict[str, bytes], chars: str) -> bytes:

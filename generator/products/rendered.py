@@ -89,7 +89,7 @@ def pdf_forms(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dic
             else:
                 out[code] = data
         ops = pdf.form_ops([face_of(ctx, code, light) for code, _ in todo], cs, cmyk)
-        made = pdf.format_forms({code: ops[code] for code, _ in todo}, cs) if todo else {}
+        made = pdf.format_forms({code: ops[code] for code, _ in todo}) if todo else {}
         for code, k in todo:
             store.put("pdf-form", k, made[code])
             out[code] = made[code]
