@@ -188,11 +188,10 @@ FEW_BANDS = 2
 def _row_cells(sheet: Sheet, row: int) -> list[tuple[int, str]]:
     """The cells of one row of a sheet: (x, face code), the hidden slot showing the back."""
     out = []
-    for col in range(sheet.cols):
-        slot = row * sheet.cols + col
+    for slot in range(row * sheet.cols, (row + 1) * sheet.cols):
         code = "back" if slot == sheet.hidden_slot else sheet.keys[slot] if slot < len(sheet.keys) else None
         if code is not None:
-            out.append((col * CELL_W, code))
+            out.append((sheet.cell(slot)[0], code))
     return out
 
 
