@@ -108,6 +108,11 @@ class RenderCache:
             except OSError:
                 continue
             _forget_entry_folder(self.root / area)
+        for area in RETIRED:
+            try:
+                (self.root / f"{area}{PACK}").unlink(missing_ok=True)
+            except OSError:
+                pass  # a cache it cannot tidy costs disk space only
         self._new.clear()
         self.pruned.clear()
 
@@ -126,6 +131,8 @@ class RenderCache:
 
 
 PACK = ".pack"
+#: Areas earlier versions kept and no build asks for any more: their packs are removed.
+RETIRED = ("tts-sheet",)  # whole TTS sheets, now joined from cached bands ("tts-band")
 _MAGIC = b"county-uppy-cache/1\n"
 
 

@@ -75,3 +75,16 @@ def test_a_cache_without_a_folder_keeps_nothing(tmp_path):
     store.put("tgc", "a" * 40, b"x")
     store.commit()
     assert store.get("tgc", "a" * 40) is None
+
+
+def test_packs_of_retired_areas_are_removed(tmp_path):
+    from generator.products.face_cache import RETIRED
+
+    root = tmp_path / CACHE_DIR
+    root.mkdir()
+    old = root / f"{RETIRED[0]}{PACK}"
+    old.write_bytes(b"whole TTS sheets an earlier version cached")
+    cache = RenderCache(tmp_path)
+    cache.put("tgc", "1" * 40, b"x")
+    cache.commit()
+    assert not old.exists() and RenderCache(tmp_path).get("tgc", "1" * 40) == b"x"
