@@ -195,3 +195,17 @@ def test_chunks_are_smaller_with_slow_bots_and_never_span_cells():
     assert chunk_size(1_000_000, 10_000, 2, 1, "greedy,search") == CHUNK // 100
     assert chunk_size(800, 100, 2) == 100  # four chunks per slot would be 100 each: one cell
     assert chunk_size(30, 3, 8) == 1
+
+
+def test_a_smaller_sweep_into_the_same_folder_leaves_no_stale_page(tmp_path, capsys):
+    out = tmp_path / "sweep"
+    common = ["--players", "3", "--games", "10", "--bots", "random", "--out", str(out), "--json"]
+    assert main([*BASE, "--param", "target=14..16", "--param", "hand_size=4,5", *common]) == 0
+    (out / "cells" / "notes.txt").write_text("mine")
+    assert len(list((out / "cells").glob("cell-*.html"))) == 6 and len(list((out / "manifests").glob("*.yaml"))) == 6
+    assert main([*BASE, "--param", "target=15,16", *common]) == 0
+    capsys.readouterr()
+    assert sorted(p.name for p in (out / "cells").iterdir()) == ["cell-0000.html", "cell-0001.html", "notes.txt"]
+    assert sorted(p.name for p in (out / "manifests").iterdir()) == ["variant-0000.yaml", "variant-0001.yaml"]
+    html = (out / "sweep.html").read_text()
+    assert set(re.findall(r'href="(cells/cell-\d+\.html)"', html)) == {"cells/cell-0000.html", "cells/cell-0001.html"}

@@ -9,6 +9,7 @@ gets its manifest written under manifests/, so its games replay with `county-upp
 from __future__ import annotations
 
 import itertools
+import re
 import tempfile
 from pathlib import Path
 from typing import Any, Sequence
@@ -96,6 +97,7 @@ def write(data: dict[str, Any], cells: Sequence[SweepCell], variants: Sequence[V
                            length_chart=charts.length_chart([turns]), simulate=simulate_command(summary, manifest),
                            replay=replay_command(summary, manifest), marks=MARKS)
         write_text_atomic(folder / cell_page(k), html)
+    _remove_stale(folder, {cell_page(k) for k in range(len(data["cells"]))} | set(manifests.values()))
     write_text_atomic(folder / "sweep.json", json_text + "\n")
     html_path = folder / "sweep.html"
     missing = [f"{_label(m['params'])} · {m['players']} players" for m in data["missing"][:MISSING_SHOWN]]
@@ -103,6 +105,23 @@ def write(data: dict[str, Any], cells: Sequence[SweepCell], variants: Sequence[V
         data=data, game_name=game_name, heatmaps=heatmaps(data), best=best_rows(data), tolerance=round(TOLERANCE * 100),
         marks=MARKS, missing=missing))
     return html_path
+
+
+#: The names of the files a sweep writes per cell and per manifest variant (cell_page, manifest_file).
+_OWN = re.compile(r"(cells/cell-\d{4}\.html|manifests/variant-\d{4}\.yaml)")
+
+
+def _remove_stale(folder: Path, written: set[str]) -> None:
+    """Remove the cell pages and manifests an earlier sweep into this folder wrote and this one
+    did not (a smaller grid), so no page is left that sweep.html does not describe. Files of
+    any other name are left alone."""
+    for sub in ("cells", "manifests"):
+        if not (folder / sub).is_dir():
+            continue
+        for path in (folder / sub).iterdir():
+            rel = f"{sub}/{path.name}"
+            if _OWN.fullmatch(rel) and rel not in written and path.is_file() and not path.is_symlink():
+                path.unlink(missing_ok=True)
 
 
 def _label(params: dict[str, Any]) -> str:
