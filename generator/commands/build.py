@@ -22,6 +22,12 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("build", help="write cards, print sheets, rulebook and deck.json into output/",
                        description="Build every product of the manifest into the output folder.")
     p.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
+    add_build_options(p)
+    return p
+
+
+def add_build_options(p: argparse.ArgumentParser) -> None:
+    """What a build makes and how (every option of `build` but --out); `watch` takes them too."""
     p.add_argument("--edition", action="append", default=[], metavar="KEY",
                    help="also build print files for this edition, this time only (repeatable; "
                         "cards.yaml's build: editions: are built every time)")
@@ -44,7 +50,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="print sheets: MM of space between neighbouring cards, with crop marks in the gutters (default: 0, butted)")
     p.add_argument("--ink-saver", action="store_true",
                    help="print sheets: light backs and light chaos interiors, to save ink on a home printer")
-    return p
 
 
 MAX_OFFSET_MM = 10.0
@@ -65,62 +70,81 @@ def parse_offset(text: str) -> tuple[float, float] | str:
     return (x + 0.0, y + 0.0)
 
 
+def option_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the build options that needs no manifest to see (None: nothing)."""
+    if any(not item.strip(", ") for item in args.only):
+        return f"--only needs a product name; choose from {', '.join(PRODUCTS)}"
+    for name in _only(args):
+        if name not in PRODUCTS:
+            return f"unknown product '{name}'{suggest(name, PRODUCTS)}; choose from {', '.join(PRODUCTS)}"
+    if args.jobs < 0:
+        return "--jobs must be 0 (one per core) or more"
+    offset = parse_offset(args.back_offset)
+    if isinstance(offset, str):
+        return offset
+    if not 0 <= args.gutter <= MAX_GUTTER_MM:  # also rejects nan
+        return f"--gutter must be 0..{MAX_GUTTER_MM:g} mm, not {args.gutter:g}"
+    return None
+
+
+def build_settings(args: argparse.Namespace, deck) -> tuple[tuple[str, ...], dict] | str:
+    """The products asked for and the BuildContext's settings for `deck` (its `build:` section
+    plus the options); or what is wrong with the options, in one line."""
+    from generator.products import sheets  # lazy: start-up (the deck model), only when a build runs
+
+    problem = option_problem(args)
+    if problem is not None:
+        return problem
+    editions = {e.key for e in deck.editions}
+    for key in args.edition:
+        if key not in editions:
+            return f"unknown edition '{key}'{suggest(key, editions)}; choose from {', '.join(sorted(editions))}"
+    offset = parse_offset(args.back_offset)
+    assert not isinstance(offset, str)  # option_problem checked it
+    papers = tuple(dict.fromkeys(args.paper)) or deck.build.papers  # cards.yaml's build: papers:, else both
+    for paper in papers:
+        try:
+            sheets.grid(paper, args.gutter, args.duplex, offset)
+        except sheets.LayoutError as err:
+            return str(err)
+    # the manifest's build: section says what every build makes; --edition adds to it for this build only
+    return _only(args), {
+        "editions": tuple(dict.fromkeys([*deck.build.editions, *args.edition])), "papers": papers,
+        "jobs": args.jobs, "pod": tuple(dict.fromkeys(args.pod)) or ("tgc", "mpc", "dtc"), "tts_url": args.tts_url,
+        "gutter": args.gutter, "duplex": args.duplex, "back_offset": offset, "ink_saver": args.ink_saver,
+    }
+
+
+def _only(args: argparse.Namespace) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(x for item in args.only for x in item.split(",") if x))
+
+
 def run(args: argparse.Namespace) -> int:
     # lazy: start-up (reportlab, Pillow, jinja2)
     from generator.products.build import (BuildContext, FolderBusy, InterruptedAfterCommit, JournalError,
                                           PartlyWritten, ProductFailed, build)
     from generator.products.outputs import cannot_write  # lazy: start-up
     from generator.products.rendered import CardFailed  # lazy: start-up
-    from generator.products import sheets  # lazy: start-up (the deck model), only when a build runs
 
     try:
         deck = load_printable_deck(args.manifest)
     except InputError as err:
         print("county-uppy: nothing was built", file=sys.stderr)
         return report(err)
-    editions = {e.key for e in deck.editions}
-    for key in args.edition:
-        if key not in editions:
-            print(escape(f"county-uppy build: unknown edition '{key}'{suggest(key, editions)}; choose from {', '.join(sorted(editions))}"), file=sys.stderr)
-            return 2
     if args.out == "":
         print("county-uppy build: --out needs a folder name (use --out . for the current folder)", file=sys.stderr)
         return 2
-    if any(not item.strip(", ") for item in args.only):
-        print(f"county-uppy build: --only needs a product name; choose from {', '.join(PRODUCTS)}", file=sys.stderr)
-        return 2
-    only = tuple(dict.fromkeys(x for item in args.only for x in item.split(",") if x))
-    for name in only:
-        if name not in PRODUCTS:
-            print(escape(f"county-uppy build: unknown product '{name}'{suggest(name, PRODUCTS)}; choose from {', '.join(PRODUCTS)}"), file=sys.stderr)
-            return 2
-    if args.jobs < 0:
-        print("county-uppy build: --jobs must be 0 (one per core) or more", file=sys.stderr)
-        return 2
-    offset = parse_offset(args.back_offset)
-    if isinstance(offset, str):
-        print(f"county-uppy build: {offset}", file=sys.stderr)
-        return 2
-    if not 0 <= args.gutter <= MAX_GUTTER_MM:  # also rejects nan
-        print(f"county-uppy build: --gutter must be 0..{MAX_GUTTER_MM:g} mm, not {args.gutter:g}", file=sys.stderr)
-        return 2
-    papers = tuple(dict.fromkeys(args.paper)) or deck.build.papers  # cards.yaml's build: papers:, else both
-    for paper in papers:
-        try:
-            sheets.grid(paper, args.gutter, args.duplex, offset)
-        except sheets.LayoutError as err:
-            print(escape(f"county-uppy build: {err}"), file=sys.stderr)
-            return 2
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         print(escape(f"county-uppy build: {out} exists and is not a folder"), file=sys.stderr)
         return 2
-    # the manifest's build: section says what every build makes; --edition adds to it for this build only
-    editions = tuple(dict.fromkeys([*deck.build.editions, *args.edition]))
-    ctx = BuildContext(deck, out, Path(args.manifest), editions, papers,
-                       args.jobs, progress=is_terminal(), pod=tuple(dict.fromkeys(args.pod)) or ("tgc", "mpc", "dtc"),
-                       tts_url=args.tts_url, gutter=args.gutter, duplex=args.duplex, back_offset=offset,
-                       ink_saver=args.ink_saver, tell=lambda line: print(escape(line), file=sys.stderr, flush=True))
+    settings = build_settings(args, deck)
+    if isinstance(settings, str):
+        print(escape(f"county-uppy build: {settings}"), file=sys.stderr)
+        return 2
+    only, options = settings
+    ctx = BuildContext(deck, out, Path(args.manifest), progress=is_terminal(),
+                       tell=lambda line: print(escape(line), file=sys.stderr, flush=True), **options)
     unchanged = f"nothing in {out} was changed"
     try:
         artifacts = build(ctx, only)

@@ -1,5 +1,5 @@
 """`county-uppy watch`: build, rebuild on every save of the manifest or templates/, and serve a
-self-updating preview on 127.0.0.1.
+self-updating preview on 127.0.0.1. It takes every option of `build`, for every rebuild.
 
 Each rebuild is an ordinary all-or-nothing build into the output folder, so it reuses the face
 cache (a one-card edit redraws one face), a manifest with a mistake never touches the last good
@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
+from generator.commands.build import add_build_options, build_settings, option_problem
 from generator.deck.problems import escape
 
 if TYPE_CHECKING:
@@ -41,6 +42,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, metavar="N",
                    help=f"port of the preview on 127.0.0.1 (default: {DEFAULT_PORT}; 0 picks a free one)")
+    add_build_options(p)  # every rebuild is `county-uppy build` with these
     return p
 
 
@@ -50,6 +52,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.out == "":
         print("county-uppy watch: --out needs a folder name (use --out . for the current folder)", file=sys.stderr)
+        return 2
+    problem = option_problem(args)
+    if problem is not None:
+        print(escape(f"county-uppy watch: {problem}"), file=sys.stderr)
         return 2
     out, manifest = Path(args.out), Path(args.manifest)
     if out.exists() and not out.is_dir():
@@ -84,14 +90,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"county-uppy watch: preview at {server.url}", flush=True)
         print(escape(f"watching {manifest} and {templates}{os.sep} (Ctrl-C stops)"), flush=True)
         built = _signature(manifest, templates)
-        _rebuild(manifest, out, state)
+        _rebuild(manifest, out, state, args)
         for changes in _changes(manifest, templates):
             # a save the watcher could not see (made before it started, during the first build)
             # still shows in the files' times and sizes, checked whenever the watcher is idle
             now = _signature(manifest, templates)
             if changes or now != built:
                 built = now
-                _rebuild(manifest, out, state)
+                _rebuild(manifest, out, state, args)
     except KeyboardInterrupt as stop:
         from generator.products.outputs import InterruptedAfterCommit  # lazy: loaded by the build already
 
@@ -157,8 +163,9 @@ def relevant(path: str, manifest: str, template_folders: list[str]) -> bool:
             and not name.endswith(("~", ".swp", ".swx", ".tmp")) and name not in _EDITOR_LITTER)
 
 
-def _rebuild(manifest: Path, out: Path, state: PreviewState) -> None:
-    """One rebuild: the build, one line in the terminal, the page's state."""
+def _rebuild(manifest: Path, out: Path, state: PreviewState, args: argparse.Namespace) -> None:
+    """One rebuild, with the build options `args` holds: the build, one line in the terminal,
+    the page's state."""
     # lazy: start-up (the build's libraries)
     from generator.preview.output import read_output, sheet_hashes
     from generator.preview.rebuild import rebuild
@@ -166,7 +173,8 @@ def _rebuild(manifest: Path, out: Path, state: PreviewState) -> None:
     from generator.products.face_cache import CACHE_DIR
 
     state.update(status="building", message=f"building {manifest} …")
-    outcome = rebuild(manifest, out, tell=lambda line: print(escape(line), file=sys.stderr, flush=True))
+    outcome = rebuild(manifest, out, tell=lambda line: print(escape(line), file=sys.stderr, flush=True),
+                      settings=lambda deck: build_settings(args, deck))
     stamp = time.strftime("%H:%M:%S")
     output = read_output(out)
     if outcome.status == "ok":

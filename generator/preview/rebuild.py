@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from generator.deck.manifest import load
+from generator.deck.model import Deck
 from generator.deck.problems import InputError, Problem, escape, one_line
 from generator.products.build import (BuildContext, FolderBusy, JournalError, PartlyWritten, ProductFailed,
                                       build)
@@ -41,8 +42,18 @@ class Outcome:
     internal: tuple[BaseException, str] | None = None
 
 
-def rebuild(manifest: Path, out: Path, tell: Callable[[str], None], jobs: int = 0) -> Outcome:
-    """Build every product of `manifest` into `out`, as `county-uppy build` does with no options.
+#: The deck -> the products to build and the BuildContext's settings, or what is wrong with them
+#: for this deck (an edition the options name and the manifest no longer has).
+Settings = Callable[[Deck], "tuple[tuple[str, ...], dict[str, Any]] | str"]
+
+
+def _plain(deck: Deck) -> tuple[tuple[str, ...], dict[str, Any]]:
+    return (), {"editions": deck.build.editions, "papers": deck.build.papers}
+
+
+def rebuild(manifest: Path, out: Path, tell: Callable[[str], None], settings: Settings = _plain) -> Outcome:
+    """Build `manifest` into `out`, as `county-uppy build` does with the options `settings` gives
+    for the deck (by default none: every product, the manifest's `build:` section).
 
     Ctrl-C and SIGTERM are let through (KeyboardInterrupt, or InterruptedAfterCommit when the new
     build was already moved in); the build leaves `out` whole either way.
@@ -59,11 +70,15 @@ def rebuild(manifest: Path, out: Path, tell: Callable[[str], None], jobs: int = 
             raise InputError(found, deck=deck)
     except InputError as err:
         return invalid(err.problems, manifest, took())
-    ctx = BuildContext(deck, out, manifest, deck.build.editions, deck.build.papers, jobs, progress=False, tell=tell)
+    chosen = settings(deck)
+    if isinstance(chosen, str):
+        return Outcome("failed", f"{chosen}; {out} still holds the last good build", took())
+    only, options = chosen
+    ctx = BuildContext(deck, out, manifest, progress=False, tell=tell, **options)
     unchanged = f"{out} still holds the last good build"
     try:
         with PDFIUM:  # the build draws faces with PDFium in this process; thumbnails wait for it
-            build(ctx)
+            build(ctx, only)
     except FolderBusy as err:
         return Outcome("busy", f"{err}; trying again after the next change", took())
     except JournalError as err:

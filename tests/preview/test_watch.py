@@ -92,6 +92,10 @@ def test_a_port_in_use_is_said(tmp_path, capsys):
     (["--port", "-1"], "--port must be 0..65535"),
     (["--out", ""], "--out needs a folder name"),
     (["--manifest", "/nonexistent-folder/cards.yaml"], "is not a folder"),
+    (["--gutter", "99"], "--gutter must be 0..20 mm"),
+    (["--back-offset", "1"], "--back-offset needs two numbers"),
+    (["--only", "cardz"], "unknown product 'cardz' (did you mean 'cards'?)"),
+    (["--jobs", "-1"], "--jobs must be 0"),
 ])
 def test_bad_options_are_refused(argv, message, capsys):
     assert main(["watch", *argv]) == 2
@@ -175,3 +179,24 @@ def test_a_save_the_watcher_missed_still_shows_in_the_signature(tmp_path):
     after_manifest = _signature(manifest, templates)
     (templates / "rulebook.html.j2").write_text("xy", encoding="utf-8")
     assert _signature(manifest, templates) != after_manifest
+
+
+def test_every_rebuild_is_built_with_builds_options(tmp_path: Path):
+    """`watch` takes `build`'s options for every rebuild; an option the edited manifest no longer
+    fits (an edition it dropped) is a failed rebuild that names it, and the last build stays."""
+    import json
+
+    manifest, out = tmp_path / "cards.yaml", tmp_path / "out"
+    shutil.copy(MANIFEST, manifest)
+    with Watch(manifest, out, "--only", "deck,print", "--paper", "a4", "--edition", "only-chaos",
+               "--gutter", "2", "--ink-saver") as watch:
+        watch.wait_for(lambda s: s["status"] == "ok", seconds=60, what="the first build")
+        listed = sorted(a["path"] for a in json.loads((out / "build.json").read_text())["artifacts"])
+        assert "deck.json" in listed and not any(p.startswith(("cards/", "tts/", "pod/")) for p in listed)
+        prints = [p for p in listed if p.startswith("print/")]
+        assert prints and all("-a4" in p for p in prints) and "print/county-uppy-a4-only-chaos.pdf" in prints
+        edit(manifest, "  - key: only-chaos\n", "  - key: just-chaos\n")
+        state = watch.wait_for(lambda s: s["status"] == "failed", what="the rebuild without the edition")
+        assert "unknown edition 'only-chaos'" in state["message"] and "just-chaos" in state["message"]
+        assert watch.stop() == 130
+    assert sorted(a["path"] for a in json.loads((out / "build.json").read_text())["artifacts"]) == listed
