@@ -198,14 +198,17 @@ class DaskBackend(Backend):
         return result
 
     def finished(self):
-        return [f.result() for f in self._futures if f.status == "finished"]
+        return [f.result() for f in [*self._done_early, *self._futures] if f.status == "finished"]
 
     def cancel(self):
-        """Cancel every task of the run on the cluster (a task already running finishes, unused)."""
+        """Cancel every task of the run on the cluster that has not finished (a task already
+        running finishes, unused); those that finished stay for finished()."""
         futures, self._futures = list(self._futures), deque()
-        if futures:
+        self._done_early = [f for f in futures if f.status == "finished"]
+        unfinished = [f for f in futures if f.status != "finished"]
+        if unfinished:
             try:
-                self.client.cancel(futures, force=True)
+                self.client.cancel(unfinished, force=True)
             except Exception:  # noqa: BLE001 - the connection may be gone already; closing is all that is left
                 pass
 

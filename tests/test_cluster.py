@@ -291,3 +291,47 @@ def test_a_cluster_that_gives_up_on_a_chunk_is_a_clear_error(capsys, monkeypatch
     assert status == 1 and out == ""
     assert "the Dask cluster at tcp://127.0.0.1:4000 failed during the run (KilledWorker" in err
     assert "Traceback" not in err
+
+
+def test_ctrl_c_on_the_cluster_keeps_the_chunks_that_had_finished(deck):
+    """Ctrl-C while the first chunk still runs on the cluster: the chunks after it that had
+    finished are counted (as on local processes), the others cancelled."""
+    from collections import deque
+
+    from generator import backends
+    from generator.report.run import Variant, run
+    from generator.report.summarize import Cell
+
+    class Future:
+        def __init__(self, result=None):
+            self.status = "pending" if result is None else "finished"
+            self._result = result
+
+        def result(self):
+            assert self.status == "finished"
+            return self._result
+
+    cancelled: list = []
+
+    class Cluster(backends.DaskBackend):
+        def __init__(self):
+            self.address, self.slots, self._futures, self._done_early = "tcp://127.0.0.1:4000", 2, deque(), []
+            self.client = type("Client", (), {"cancel": lambda _self, futures, force: cancelled.extend(futures)})()
+
+        def map_chunks(self, fn, context, chunks):
+            chunks = list(chunks)
+            self._futures.append(Future())  # the first chunk: still running
+            self._futures.extend(Future(fn(context, c)) for c in chunks[1:3])  # two done after it
+            self._futures.extend(Future() for _ in chunks[3:])
+            raise KeyboardInterrupt  # Ctrl-C while waiting for the first
+            yield  # pragma: no cover -- a generator, as the real one
+
+    from generator.report.run import CHUNK
+
+    size = CHUNK * Cluster.chunk_scale  # games per chunk on a cluster
+    cell = Cell("the-og", 4, "random")
+    outcome = run([Variant("design", "cards.yaml", deck, {})], [cell], {cell: 10 * size}, seed=7, workers=None,
+                  backend=Cluster())
+    assert outcome.interrupted and outcome.games_planned == 10 * size
+    assert outcome.games_done == 2 * size  # the two chunks that had finished
+    assert len(cancelled) == 8 and all(f.status == "pending" for f in cancelled)
