@@ -247,7 +247,7 @@ class Staging:
             if stat.S_ISREG(st.st_mode) and st.st_size == len(data) and not os.path.lexists(new) \
                     and old.read_bytes() == data:
                 listed = self._listed.get(rel)
-                if listed is not None and st.st_ctime_ns < self._listed_at:
+                if listed is not None and max(st.st_ctime_ns, st.st_mtime_ns) < self._listed_at:
                     return listed
                 return hashlib.sha256(data).hexdigest()
         except OSError:
@@ -256,8 +256,10 @@ class Staging:
 
     def trust(self, listed: dict[str, str], written_ns: int) -> None:
         """The sha256 of OUT's files as the previous build listed them (path -> sha256), in a list
-        whose status last changed at `written_ns` (st_ctime_ns). A file whose status changed
-        before that was not written since, so its listed sha256 is its content's."""
+        whose status last changed at `written_ns` (st_ctime_ns). A file whose status and content
+        both last changed before that (st_ctime_ns, and st_mtime_ns, which is what changes on
+        systems where st_ctime is the creation time) was not written since, so its listed sha256
+        is its content's."""
         self._listed, self._listed_at = listed, written_ns
 
     def public(self, path: str | os.PathLike | None) -> str | None:
