@@ -90,7 +90,8 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
         if staging.recovered:
             (ctx.tell or ctx.notes.append)(staging.recovered)
         ctx.staging, ctx.out = staging, staging.files
-        staging.trust(*mirror.listed_digests(dest, BUILD_JSON))  # so an unchanged file needs no hashing
+        previous = mirror.previous_artifacts(dest, BUILD_JSON)  # read once: the lock keeps it as it is
+        staging.trust(*mirror.listed_digests(dest, BUILD_JSON, previous))  # so an unchanged file needs no hashing
         artifacts: list[Artifact] = []
         ctx.shared["products"] = tuple(n for n in PRODUCTS if not only or n in only)  # so shared work fits the build
         rasters.start(ctx)  # the card images, drawn by workers while the products start here
@@ -112,7 +113,7 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
                 raise ProductFailed(name, staging.public_error(err) if isinstance(err, OSError) else err) from err
             artifacts.extend(dataclasses.replace(a, product=name) for a in made)
         built = {name for name in PRODUCTS if not only or name in only}
-        plan = mirror.plan(dest, artifacts, built, BUILD_JSON, partial=bool(only))
+        plan = mirror.plan(dest, artifacts, built, previous, partial=bool(only))
         changes = write_changes(ctx, [*artifacts, *plan.carried], BUILD_JSON)  # against the previous build, still in place
         artifacts.append(changes)
         plan.remove = [r for r in plan.remove if r != changes.path]  # made anew by every build

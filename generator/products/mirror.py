@@ -74,10 +74,11 @@ def previous_artifacts(out: Path, build_json: str) -> list[Artifact]:
     return found
 
 
-def listed_digests(out: Path, build_json: str) -> tuple[dict[str, str], int]:
-    """path -> sha256 of the files the previous build.json in OUT lists, and the time its status
-    last changed (st_ctime_ns), for Staging.trust; nothing when build.json is not as that build
-    left it (stamp_listing), since an edited list says nothing about the files."""
+def listed_digests(out: Path, build_json: str, listed: list[Artifact]) -> tuple[dict[str, str], int]:
+    """path -> sha256 of the files the previous build.json in OUT lists (`listed`:
+    previous_artifacts), and the time its status last changed (st_ctime_ns), for Staging.trust;
+    nothing when build.json is not as that build left it (stamp_listing), since an edited list
+    says nothing about the files."""
     try:
         st = (out / build_json).stat()
         stamp = (out / LISTING_STAMP).read_text(encoding="ascii")
@@ -85,8 +86,8 @@ def listed_digests(out: Path, build_json: str) -> tuple[dict[str, str], int]:
         return {}, 0
     if stamp != _stamp(st):
         return {}, 0
-    listed = previous_artifacts(out, build_json)
-    return {a.path: a.sha256 for a in listed if isinstance(a.sha256, str) and _SHA256.fullmatch(a.sha256)}, st.st_ctime_ns
+    digests = {a.path: a.sha256 for a in listed if isinstance(a.sha256, str) and _SHA256.fullmatch(a.sha256)}
+    return digests, st.st_ctime_ns
 
 
 def stamp_listing(out: Path, build_json: str) -> None:
@@ -109,12 +110,13 @@ def _stamp(st: os.stat_result) -> str:
     return f"{st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}\n"
 
 
-def plan(out: Path, made: list[Artifact], built: set[str], build_json: str, partial: bool) -> Mirror:
-    """What to carry, remove and warn about, given the files this build made and the products it
-    built (`partial`: not every product, `--only`)."""
+def plan(out: Path, made: list[Artifact], built: set[str], previous: list[Artifact], partial: bool) -> Mirror:
+    """What to carry, remove and warn about, given the files this build made, the products it
+    built (`partial`: not every product, `--only`) and the files the previous build.json lists
+    (previous_artifacts)."""
     mirror = Mirror()
     made_paths = {a.path for a in made}
-    for old in previous_artifacts(out, build_json):
+    for old in previous:
         if old.path in made_paths:
             continue
         path = out / old.path
