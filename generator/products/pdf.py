@@ -205,9 +205,11 @@ def _face_pages(f: PdfFile, forms_in: dict[str, bytes], keys: list[str], boxes: 
                        FACE_PAGE, resources, boxes)
 
 
-def faces_pdf(forms_in: dict[str, bytes], chars: str) -> bytes:
+def faces_pdf(faces: list[Face], chars: str) -> bytes:
     """One face per page, each page the trim plus its 1/8 in bleed: what the card images are
-    rasterized from (png.rasterize_pdf), so the PNGs are the PDF faces exactly."""
+    rasterized from (png.render_pages), so the PNGs are the PDF faces exactly. `chars`: the
+    characters the faces' text may use (faces.charset)."""
+    forms_in = format_forms(form_ops(faces, chars))
     f = PdfFile(chars, FACE_PAGE)
     tree = _face_pages(f, forms_in, list(forms_in))
     return f.finish(tree, _info("faces", "County Uppy faces for rasterizing"), _viewer(""))

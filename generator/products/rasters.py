@@ -67,7 +67,7 @@ def standalone_images(deck: Deck, profile: str, codes: frozenset[str] | None = N
 def face_png(face: Face, profile: str = "tgc") -> bytes:
     """One face drawn alone as a PNG in a profile, by the same PDFium pass a build uses."""
     chars_ = "".join(sorted({ch for t in face.texts() for ch in t.text} | {" "}))
-    doc = pdf.faces_pdf(pdf.format_forms(pdf.form_ops([face], chars_)), chars_)
+    doc = pdf.faces_pdf([face], chars_)
     return next(png.render_pages(doc, [(0, face.colours(), (profile,))]))[profile]
 
 
@@ -137,7 +137,6 @@ def _draw(job: tuple[Deck, list[tuple[str, tuple[str, ...]]], str]) -> list[dict
     """Worker: faces drawn, made into a PDF and rasterized; per face, profile -> PNG bytes."""
     deck, pages, chars_ = job
     faces = [draw(deck, code) for code, _ in pages]
-    ops = pdf.form_ops(faces, chars_)
-    doc = pdf.faces_pdf(pdf.format_forms(ops), chars_)
+    doc = pdf.faces_pdf(faces, chars_)
     return list(png.render_pages(doc, [(i, face.colours(), wanted) for i, (face, (_, wanted))
                                        in enumerate(zip(faces, pages))]))

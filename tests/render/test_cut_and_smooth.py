@@ -75,8 +75,7 @@ def test_shapes_are_anti_aliased(built, deck):
 def test_png_is_its_pdf_face(built, deck, code):
     faces = {f.key: f for f in all_faces(deck)}
     cs = charset(deck)
-    forms = pdf.format_forms(pdf.form_ops([faces[code]], cs))
-    doc = pdfium.PdfDocument(pdf.faces_pdf(forms, cs))
+    doc = pdfium.PdfDocument(pdf.faces_pdf([faces[code]], cs))
     page = doc[0]
     want = page.render(scale=DPI / 72).to_pil().convert("RGB").crop((0, 0, 825, 1125))
     doc.close()
@@ -157,8 +156,7 @@ def test_quantizing_the_rgbx_render_equals_pillows_own_quantize(deck):
     from generator.products.faces import face
 
     f = face(deck.card("GM-4"), deck)
-    forms = pdf.format_forms(pdf.form_ops([f], charset(deck)))
-    doc = pdfium.PdfDocument(pdf.faces_pdf(forms, charset(deck)))
+    doc = pdfium.PdfDocument(pdf.faces_pdf([f], charset(deck)))
     bitmap = doc[0].render(scale=DPI / 72, rev_byteorder=True, prefer_bgrx=True)
     rgbx = bitmap.to_pil()
     assert rgbx.mode == "RGBX"
