@@ -24,11 +24,12 @@ _CODE = ("faces.py", "png.py", "profiles.py", "pdf.py", "pdf_file.py", "typeface
 
 
 @lru_cache(maxsize=None)
-def code_version() -> str:
-    """A hash of the rendering code and fonts, part of every cache key."""
+def code_version(*more: str) -> str:
+    """A hash of the rendering code and fonts, part of every cache key; `more`: the files (in
+    this folder) of what assembles an entry from faces, such as a TTS sheet's bands."""
     root = Path(__file__).resolve().parent
     h = hashlib.sha256()
-    for name in _CODE:
+    for name in (*_CODE, *more):
         h.update((root / name).read_bytes())
     return h.hexdigest()[:16]
 

@@ -16,9 +16,9 @@ from PIL import Image
 from generator.deck.model import Deck
 from generator.products import png_bands
 from generator.products.context import BuildContext
-from generator.products.face_cache import key
+from generator.products.face_cache import code_version, key
 from generator.products.outputs import Artifact, json_bytes, write_artifact
-from generator.products.png import RENDERER_VERSION, encode, palette_for, unpack_pixels
+from generator.products.png import encode, palette_for, unpack_pixels
 from generator.products.profiles import TTS, TTS_COLUMNS, TTS_MAX_WIDTH
 from generator.products.rasters import images
 from generator.products.rendered import background, cache, face_keys, face_of
@@ -139,7 +139,9 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
     sheets = layout([c.code for c in ctx.deck.cards])
     store = cache(ctx)
     colours = deck_colours(ctx)
-    faces = face_keys(ctx)  # a cell is its face drawn in the TTS profile (rasters.py): its key stands for its pixels
+    # a cell is its face drawn in the TTS profile (rasters.py): its face key stands for its pixels, and the
+    # code that assembles a band (this module, png_bands.py) is in the band's key
+    faces = face_keys(ctx)
     jobs: list[tuple] = []
     bands: dict[str, bytes] = {}
     wanted: list[tuple[Sheet, list[str]]] = []  # per sheet, its bands' cache keys, top to bottom
@@ -147,7 +149,8 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
         keys = []
         for row in range(sheet.rows):
             cells = _row_cells(sheet, row)
-            k = key("tts-band-1", sheet.size[0], RENDERER_VERSION, TTS, [(x, faces[c]) for x, c in cells], colours)
+            k = key("tts-band", code_version("tts.py", "png_bands.py"), sheet.size[0], [(x, faces[c]) for x, c in cells],
+                    colours)
             keys.append(k)
             if k in bands:
                 continue
