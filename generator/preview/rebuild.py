@@ -47,13 +47,9 @@ class Outcome:
 Settings = Callable[[Deck], "tuple[tuple[str, ...], dict[str, Any]] | str"]
 
 
-def _plain(deck: Deck) -> tuple[tuple[str, ...], dict[str, Any]]:
-    return (), {"editions": deck.build.editions, "papers": deck.build.papers}
-
-
-def rebuild(manifest: Path, out: Path, tell: Callable[[str], None], settings: Settings = _plain) -> Outcome:
+def rebuild(manifest: Path, out: Path, tell: Callable[[str], None], settings: Settings) -> Outcome:
     """Build `manifest` into `out`, as `county-uppy build` does with the options `settings` gives
-    for the deck (by default none: every product, the manifest's `build:` section).
+    for the deck (commands/build.py's build_settings).
 
     Ctrl-C and SIGTERM are let through (KeyboardInterrupt, or InterruptedAfterCommit when the new
     build was already moved in); the build leaves `out` whole either way.
