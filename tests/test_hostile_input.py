@@ -202,7 +202,7 @@ def test_a_huge_search_budget_on_the_command_line_is_refused(capsys, tmp_path, a
 
 
 def test_the_largest_manifest_the_limits_accept_validates(tmp_path, capsys):
-    """benchmarks/largest_manifest.py measures the README's memory bound on this manifest: it must pass."""
+    """benchmarks/largest_manifest.py measures docs/commands.md's memory bound on this manifest: it must pass."""
     import importlib.util
 
     from generator.deck.manifest import MAX_CARD_TYPES, MAX_PRINTED, load

@@ -30,7 +30,7 @@ _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
 #: Card values print in a corner index: at most three digits. A range makes at most MAX_RUN card types.
 MAX_VALUE, MAX_RUN = 999, 100
 #: Card types (one face each) and printed cards (copies counted) a manifest may define: the
-#: largest manifest accepted still builds in minutes within the memory the README states (the
+#: largest manifest accepted still builds in minutes within the memory docs/commands.md states (the
 #: shipped one has 113 card types and 212 printed cards).
 MAX_CARD_TYPES, MAX_PRINTED = 400, 2000
 #: Fields whose text may run over several lines (line breaks fold into spaces); every other
