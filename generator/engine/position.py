@@ -349,7 +349,7 @@ def compare_expected(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> 
             continue
         got = actual[key]
         if key == "hands":
-            if [sorted(h) for h in want] != [sorted(h) for h in got]:
+            if _multisets(want) != _multisets(got):
                 problems.append(f"hands: expected {want}, got {got}")
         elif key == "pending" and isinstance(want, dict):
             for k, v in want.items():
@@ -362,6 +362,13 @@ def compare_expected(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> 
         elif want != got:
             problems.append(f"{key}: expected {want!r}, got {got!r}")
     return problems
+
+
+def _multisets(hands: Any) -> Any:
+    """Each hand as a multiset of codes; anything else (a mistyped `expected`) as itself, never equal to one."""
+    if not isinstance(hands, list) or not all(isinstance(h, list) and all(isinstance(c, str) for c in h) for h in hands):
+        return ("not a list of hands", repr(hands))
+    return [sorted(h) for h in hands]
 
 
 #: Every rule option's default, for scenarios that expect an option they did not set.

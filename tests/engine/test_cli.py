@@ -51,6 +51,33 @@ def test_scenario_errors_are_one_line(capsys, tmp_path, content, status, message
     assert "Traceback" not in err
 
 
+def test_scenario_checks_its_expected_result(capsys, tmp_path):
+    """docs/formats.md: `expected` lists keys of the resulting position; a difference exits 1 naming it."""
+    scenario = json.loads(SCENARIO.read_text(encoding="utf-8"))
+    status, out, err = run(capsys, "scenario", str(SCENARIO))
+    assert status == 0 and err == ""
+    wrong = dict(scenario, expected=dict(scenario["expected"], count=5, hands=[["G1"], ["M2"], ["G2"]]))
+    status, out, err = run(capsys, "scenario", write(tmp_path, "wrong.json", wrong), "--json")
+    assert status == 1
+    assert json.loads(out)["count"] == 0  # the position is still printed
+    assert err.count("\n") == 1 and "the result differs from 'expected'" in err
+    assert "count: expected 5, got 0" in err and "hands: expected" in err
+    odd = dict(scenario, expected={"hands": 7, "bogus": 1})
+    status, _, err = run(capsys, "scenario", write(tmp_path, "odd.json", odd))
+    assert status == 1 and "hands: expected 7" in err and "unknown expected key 'bogus'" in err
+    status, _, err = run(capsys, "scenario", write(tmp_path, "list.json", dict(scenario, expected=[1])))
+    assert status == 2 and "'expected' must be an object" in err
+
+
+def test_scenario_checks_its_expected_error(capsys, tmp_path):
+    legal = {"hands": [["C5"], ["M1"]], "draw": ["G1"], "decisions": ["play C5"], "expected_error": "has no C5"}
+    status, _, err = run(capsys, "scenario", write(tmp_path, "legal.json", legal))
+    assert status == 1 and "every decision was legal, but the scenario expects an error containing 'has no C5'" in err
+    other = dict(legal, decisions=["play C5", "play C5"], expected_error="not your turn")
+    status, _, err = run(capsys, "scenario", write(tmp_path, "other.json", other))
+    assert status == 1 and "seat 1 has no C5" in err and "expects an error containing 'not your turn'" in err
+
+
 def test_simulate_record_and_replay(capsys, tmp_path):
     status, out, err = run(capsys, "simulate", "--games", "6", "--players", "3", "--seed", "4", "--workers", "1",
                            "--bots", "greedy,random", "--json", "--record", str(tmp_path))
