@@ -34,7 +34,7 @@ def load_printable_deck(path: str) -> Deck:
     from generator.products.printable import problems  # lazy: the fonts' glyph tables, only for build
 
     deck = load_deck(path)
-    found = problems(deck, path)
+    found = problems(deck)
     if found:
         raise InputError(found, deck=deck)
     return deck

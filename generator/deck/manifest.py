@@ -116,14 +116,14 @@ class _Checker:
         deck = Deck(params, tuple(colour_objs.values()), tuple(set_objs.values()), tuple(card_types), tuple(edition_objs),
                     settings)
         missed = [
-            self.src.at(("editions", i, "expect"), f"edition '{e.key}' has {n} playing cards, but expect says {e.expect}")
-            for i, e in enumerate(deck.editions)
+            Problem.at(e.origin.of("expect"), f"edition '{e.key}' has {n} playing cards, but expect says {e.expect}")
+            for e in deck.editions
             if e.expect is not None and (n := deck.edition_count(e.key)) != e.expect
         ]
         deal = params.hand_size * params.max_players
         missed += [  # R3.1: every player is dealt hand_size cards, at the largest table too
-            self.src.at(("game", "hand_size"), f"edition '{e.key}' has {n} playing cards, too few to deal "
-                        f"{params.hand_size} to each of {params.max_players} players ({deal})")
+            Problem.at(params.origin.of("hand_size"), f"edition '{e.key}' has {n} playing cards, too few to deal "
+                       f"{params.hand_size} to each of {params.max_players} players ({deal})")
             for e in deck.editions if (n := deck.edition_count(e.key)) < deal
         ]
         if missed:
@@ -272,7 +272,8 @@ class _Checker:
             self.fail(("game", "players"), f"players: min ({game.players.min}) is larger than max ({game.players.max})")
         if game.players.min < 2:
             self.fail(("game", "players", "min"), "County Uppy needs at least 2 players")
-        return GameParams(game.name, game.target, game.hand_size, game.players.min, game.players.max)
+        return GameParams(game.name, game.target, game.hand_size, game.players.min, game.players.max,
+                          origin=self.src.origin(("game",)))
 
     def build_settings(self, entry: schema.BuildEntry | None, editions: list[str]) -> BuildSettings:
         """The manifest's `build:` section: editions always built must exist, each listed once."""
@@ -287,7 +288,7 @@ class _Checker:
                           f"choose from {', '.join(editions)}")
             seen.add(key)
         papers = tuple(dict.fromkeys(entry.papers)) if entry.papers else BuildSettings.papers
-        return BuildSettings(tuple(dict.fromkeys(entry.editions)), papers)
+        return BuildSettings(tuple(dict.fromkeys(entry.editions)), papers, origin=self.src.origin(("build",)))
 
     def colours(self, entries: list[tuple[int, schema.ColourEntry]]) -> dict[str, Colour]:
         out: dict[str, Colour] = {}
@@ -301,7 +302,7 @@ class _Checker:
                 self.broken.add(c.name)
                 continue
             letters[c.code] = c.name
-            out[c.name] = Colour(c.name, c.code, c.print.upper(), c.shape)
+            out[c.name] = Colour(c.name, c.code, c.print.upper(), c.shape, origin=self.src.origin(("colours", i)))
         return out
 
     def sets(self, entries: list[tuple[int, schema.SetEntry]]) -> dict[str, CardSet]:
@@ -310,7 +311,7 @@ class _Checker:
             if s.key in out:
                 self.fail(("sets", i, "key"), f"set '{s.key}' is defined twice")
                 continue
-            out[s.key] = CardSet(s.key, s.name, s.interior)
+            out[s.key] = CardSet(s.key, s.name, s.interior, origin=self.src.origin(("sets", i)))
         return out
 
     def cards(self, entries, colours: dict[str, Colour], sets: dict[str, CardSet], params: GameParams | None) -> list[CardType]:
@@ -361,18 +362,24 @@ class _Checker:
                     self.fail(where, f"unknown colour '{name}'{suggest(name, colours)}")
                 return []
             found.append(colours[name])
-        values = self.values(loc + ("values",), e.values)
+        values = self.placed_values(loc + ("values",), e.values)
         letters = "".join(c.letter for c in found)
         title = "/".join(c.name.capitalize() for c in found)
-        return [CardType(f"{letters}{v}", e.kind, e.set, e.copies, f"{title} {v}", tuple(names), v) for v in values]
+        return [CardType(f"{letters}{v}", e.kind, e.set, e.copies, f"{title} {v}", tuple(names), v,
+                         origin=self.src.origin(loc, at=where)) for v, where in values]
 
     def values(self, loc: Loc, raw: Any) -> list[int]:
+        return [v for v, _ in self.placed_values(loc, raw)]
+
+    def placed_values(self, loc: Loc, raw: Any) -> list[tuple[int, Loc]]:
+        """The card values of a `values:` entry, each with the item of the entry that makes it:
+        a number card's own place in the manifest."""
         items = raw if isinstance(raw, list) else [raw]
-        out: list[int] = []
+        out: list[tuple[int, Loc]] = []
         for j, item in enumerate(items):
             where = loc + (j,) if isinstance(raw, list) else loc
             if isinstance(item, int):
-                out.append(item)
+                out.append((item, where))
                 continue
             m = _RANGE.match(item)
             if not m:
@@ -388,8 +395,8 @@ class _Checker:
             if hi - lo >= MAX_RUN:
                 self.fail(where, f"bad range '{item}': it holds {hi - lo + 1} values; a range holds at most {MAX_RUN}")
                 continue
-            out.extend(range(lo, hi + 1))
-        big = next((v for v in out if not -MAX_VALUE <= v <= MAX_VALUE), None)
+            out.extend((v, where) for v in range(lo, hi + 1))
+        big = next((v for v, _ in out if not -MAX_VALUE <= v <= MAX_VALUE), None)
         if big is not None:
             self.fail(loc, f"card value {big} does not fit on a card: values are -{MAX_VALUE}..{MAX_VALUE}")
             return []
@@ -428,13 +435,15 @@ class _Checker:
                     bad = True
             if bad:
                 return []
-            effect = Effect(e.effect, tuple((k, given[k]) for k in wanted))
+            effect = Effect(e.effect, tuple((k, given[k]) for k in wanted),
+                            origin=self.src.origin(loc + ("params",), at=loc + ("effect",)))
             fill.update(given)
         name = self.fill(loc + ("name",), e.name, fill)
         text = self.fill(loc + ("text",), e.text or "", fill)
         if name is None or text is None:
             return []
-        return [CardType(e.code, e.kind, e.set, e.copies, name, (), None, effect, " ".join(text.split()))]
+        return [CardType(e.code, e.kind, e.set, e.copies, name, (), None, effect, " ".join(text.split()),
+                         origin=self.src.origin(loc))]
 
     def fill(self, loc: Loc, text: str, values: dict[str, int]) -> str | None:
         try:
@@ -473,7 +482,7 @@ class _Checker:
             )
             if not codes and cards and not self.broken:
                 self.fail(loc + ("include",), f"edition '{ed.key}' selects no playing cards")
-            out.append(Edition(ed.key, ed.name, ed.description, codes, ed.expect))
+            out.append(Edition(ed.key, ed.name, ed.description, codes, ed.expect, origin=self.src.origin(loc)))
         return out
 
 

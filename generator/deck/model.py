@@ -8,11 +8,44 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 #: Kinds of card. Only the first three are ever shuffled into a game.
 PLAYING_KINDS = ("number", "dual", "wild")
 KINDS = PLAYING_KINDS + ("reference", "blank")
+
+@dataclass(frozen=True)
+class Place:
+    """Where a value stands in the manifest: its file, line and column (counted from 1)."""
+
+    path: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a part of the deck was written: its entry (for a number card, its own item of
+    `values:`) and the value of each of the entry's keys, so a later check (the typeface's,
+    say) reports at the card's own line without reading the manifest again."""
+
+    at: Place
+    fields: tuple[tuple[str, Place], ...] = ()
+
+    def of(self, name: str) -> Place:
+        """Where the entry's `name` value stands; the entry's own place when it has no such key."""
+        return next((place for key, place in self.fields if key == name), self.at)
+
+
+def _origin() -> Any:
+    """The `origin` field of every part of a deck: where the manifest wrote it (None for a deck
+    made in code). Left out of equality, hashing and repr, so a card moved to another line is
+    the same card, and nothing keyed by a card's content (the face cache) sees its line."""
+    return field(default=None, compare=False, repr=False)
+
 
 @dataclass(frozen=True)
 class Colour:
@@ -22,6 +55,7 @@ class Colour:
     letter: str  #: one upper-case letter used in card codes, e.g. "C"
     rgb: str  #: print colour as "#RRGGBB" (sRGB)
     shape: str  #: shape symbol for colour-blind players: circle, triangle, square, ...
+    origin: Origin | None = _origin()
 
 
 @dataclass(frozen=True)
@@ -31,6 +65,7 @@ class CardSet:
     key: str  #: "base" or "chaos"
     name: str
     interior: str  #: "white" or "black"
+    origin: Origin | None = _origin()
 
 
 @dataclass(frozen=True)
@@ -39,6 +74,7 @@ class Effect:
 
     name: str
     params: tuple[tuple[str, int], ...] = ()
+    origin: Origin | None = _origin()
 
     def param(self, key: str) -> int:
         return dict(self.params)[key]
@@ -57,6 +93,7 @@ class CardType:
     value: int | None = None  #: printed number of number and dual cards
     effect: Effect | None = None  #: wild cards only
     text: str = ""  #: effect text as printed (placeholders already filled in)
+    origin: Origin | None = _origin()
 
     @property
     def playing(self) -> bool:
@@ -76,6 +113,7 @@ class Edition:
     description: str
     codes: tuple[str, ...]  #: selected card types, in manifest order
     expect: int | None = None  #: the playing-card count the designer expects
+    origin: Origin | None = _origin()
 
 
 @dataclass(frozen=True)
@@ -85,6 +123,7 @@ class GameParams:
     hand_size: int  #: cards dealt to each player (5)
     min_players: int
     max_players: int
+    origin: Origin | None = _origin()
 
 
 @dataclass(frozen=True)
@@ -93,6 +132,7 @@ class BuildSettings:
 
     editions: tuple[str, ...] = ()  #: editions whose own print files every build makes
     papers: tuple[str, ...] = ("letter", "a4")  #: paper sizes of the print sheets
+    origin: Origin | None = _origin()
 
 
 @dataclass(frozen=True)

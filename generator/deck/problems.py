@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    from generator.deck.model import Place
 
 #: Escapes for the characters that would move the cursor or break a line if printed raw.
 _NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -28,6 +31,13 @@ class Problem:
         if self.line:
             return f"{escape(self.path)}:{self.line}:{self.column}: {escape(self.message)}"
         return f"{escape(self.path)}: {escape(self.message)}"
+
+    @classmethod
+    def at(cls, place: Place | None, message: str) -> Problem:
+        """A problem where a part of the deck was written (`origin.of(key)`); unplaced (line 0) for a deck made in code."""
+        if place is None:
+            return cls("the deck", 0, 0, message)
+        return cls(place.path, place.line, place.column, message)
 
     def as_json(self) -> dict:
         return {"path": self.path, "line": self.line, "column": self.column, "message": self.message}

@@ -28,6 +28,7 @@ try:
 except ImportError:  # PyYAML built without libyaml: the pure-Python reader does it all
     CParser = None
 
+from generator.deck.model import Origin, Place
 from generator.deck.problems import InputError, Problem, escape
 
 #: The largest manifest file read, in bytes (the shipped one is about 7 KB).
@@ -71,6 +72,20 @@ class Source:
             probe = probe[:-1]
         line, col = self.values.get((), (1, 1))
         return Problem(self.path, line, col, message)
+
+    def place(self, loc: Loc) -> Place:
+        """Where the value at `loc` stands (or its nearest known parent)."""
+        found = self.at(loc, "")
+        return Place(found.path, found.line, found.column)
+
+    def origin(self, loc: Loc, at: Loc | None = None) -> Origin:
+        """The entry at `loc`, placed at `at` (the entry itself by default), with the place of
+        each of its keys' values."""
+        data = self.data
+        for part in loc:
+            data = data.get(part) if isinstance(data, dict) else data[part] if isinstance(data, list) else None
+        keys = [k for k in data if isinstance(k, str) and loc + (k,) in self.values] if isinstance(data, dict) else []
+        return Origin(self.place(loc if at is None else at), tuple((k, self.place(loc + (k,))) for k in keys))
 
 
 def read(path: str | Path) -> Source:

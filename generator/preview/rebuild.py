@@ -61,7 +61,7 @@ def rebuild(manifest: Path, out: Path, tell: Callable[[str], None], settings: Se
 
     try:
         deck = load(manifest)
-        found = undrawable(deck, str(manifest))
+        found = undrawable(deck)
         if found:
             raise InputError(found, deck=deck)
     except InputError as err:

@@ -9,42 +9,46 @@ what to change before a build fails half-way through drawing the faces.
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
-from generator.deck.model import Deck
-from generator.deck.problems import InputError, Problem, char_name
-from generator.deck.yaml_source import Loc, Source, read
+from generator.deck.model import Deck, Origin
+from generator.deck.problems import Problem, char_name
 from generator.products import typeface as tf
 from generator.products.faces import MIN_TEXT, face
 from generator.products.units import dots_to_pt
 
 
-def problems(deck: Deck, manifest: str | Path) -> list[Problem]:
-    """Located problems that would stop `build` for this deck (none for a printable deck)."""
-    found: list[tuple[Loc, str]] = []
+def problems(deck: Deck) -> list[Problem]:
+    """Located problems that would stop `build` for this deck (none for a printable deck).
+
+    Each is placed where the deck says its part was written (`origin`): a named card at its
+    `name:` or `text:`, a number card at its own item of `values:`; the manifest is not read again."""
+    found: list[Problem] = []
     for ch in _undrawable(deck.params.name):
-        found.append((("game", "name"), f"the game's name holds {char_name(ch)}, which the typeface (DejaVu Sans) "
-                                        "cannot draw on the card backs; use another character"))
+        found.append(_at(deck.params.origin, "name", f"the game's name holds {char_name(ch)}, which the typeface "
+                         "(DejaVu Sans) cannot draw on the card backs; use another character"))
     for card in deck.cards:
         for field in ("name", "text"):
             for ch in _undrawable(getattr(card, field)):
-                found.append((("cards", card.code, field),
-                              f"card '{card.code}': its {field} holds {char_name(ch)}, which the typeface "
-                              "(DejaVu Sans) cannot draw; use another character"))
+                found.append(_at(card.origin, field, f"card '{card.code}': its {field} holds {char_name(ch)}, which "
+                                 "the typeface (DejaVu Sans) cannot draw; use another character"))
     found += _too_small(deck)
-    if not found:
-        return []
-    source = _source(manifest)
-    return [_locate(source, str(manifest), loc, message) for loc, message in found]
+    return sorted(found)
 
 
-def _too_small(deck: Deck) -> list[tuple[Loc, str]]:
+def _at(origin: Origin | None, field: str | None, message: str) -> Problem:
+    """A problem at the part's `field` (at the part itself when None, or when it has no such key)."""
+    if origin is None:
+        return Problem.at(None, message)
+    return Problem.at(origin.of(field) if field else origin.at, message)
+
+
+def _too_small(deck: Deck) -> list[Problem]:
     """Cards whose text would have to shrink below the 6.5 pt minimum to fit (faces.MIN_TEXT).
 
     The faces are laid out exactly as the build lays them out, so what passes here prints at
     6.5 pt or more. Only worth running on text the typeface can draw (else layout is moot).
     """
-    out: list[tuple[Loc, str]] = []
+    out: list[Problem] = []
     for card in deck.cards:
         if any(_undrawable(getattr(card, f)) for f in ("name", "text")):
             continue
@@ -57,7 +61,12 @@ def _too_small(deck: Deck) -> list[tuple[Loc, str]]:
             continue
         worst = min(small, key=lambda t: t.size)
         pt = f"{dots_to_pt(worst.size):.1f} pt"
-        if card.kind == "reference":
+        where: str | None
+        if card.is_number:  # its title is made of its colours' names: the card's own place is its item of `values:`
+            where = None
+            what = (f"card '{card.code}': its colour names ({worst.text}) would print at {pt} to fit on the card; the "
+                    "smallest legible size is 6.5 pt: shorten the colour's name")
+        elif card.kind == "reference":
             where = "code"
             what = (f"card '{card.code}': the quick reference would print at {pt} to fit on one face; the smallest "
                     "legible size is 6.5 pt: shorten the wild cards' names or texts, or the rules lines it lists")
@@ -65,7 +74,7 @@ def _too_small(deck: Deck) -> list[tuple[Loc, str]]:
             where = "name" if worst.text in card.name else "text" if card.text else "code"
             what = (f"card '{card.code}': its {where} would print at {pt} to fit on the card; the smallest legible "
                     f"size is 6.5 pt: shorten it")
-        out.append((("cards", card.code, where), what))
+        out.append(_at(card.origin, where, what))
     return out
 
 
@@ -78,23 +87,3 @@ def _undrawable(text: str) -> list[str]:
 def _drawable(ch: str) -> bool:
     """Kept per character: a deck's texts share a few dozen, and validate asks about each often."""
     return ch.isspace() or (tf.has_glyph(ch) and tf.has_glyph(ch, True))
-
-
-def _source(manifest: str | Path) -> Source | None:
-    """The manifest again, for positions (read only when there is a problem to place)."""
-    try:
-        return read(manifest)
-    except InputError:
-        return None
-
-
-def _locate(source: Source | None, path: str, loc: Loc, message: str) -> Problem:
-    """`loc` names a card by its code; the manifest's entries are found by their `code` key."""
-    if source is None:
-        return Problem(path, 1, 1, message)
-    if loc[0] == "cards":
-        code, field = loc[1], loc[2]
-        entries = source.data.get("cards") if isinstance(source.data, dict) else None
-        index = next((i for i, e in enumerate(entries or []) if isinstance(e, dict) and e.get("code") == code), None)
-        loc = ("cards", index, field) if index is not None else ("cards",)
-    return source.at(loc, message)
