@@ -65,7 +65,7 @@ def forget() -> None:
     the font subsets, the engine's tables for the rulebook's examples), so an in-process cold
     build pays for them as a new `county-uppy build` does."""
     from generator.engine import game
-    from generator.products import faces, pdf, pdf_file
+    from generator.products.render import faces, pdf, pdf_file
     from generator.products.rulebook import page
 
     faces._face.cache_clear()

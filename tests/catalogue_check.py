@@ -14,7 +14,7 @@ from generator.engine.effects import EFFECTS, Turn
 from generator.engine.options import option_names
 from generator.engine.simple_bots import PLAY_SCORES
 from generator.engine.state import State
-from generator.products import typeface as tf
+from generator.products.render import typeface as tf
 from generator.resources import templates_dir
 
 

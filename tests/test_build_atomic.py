@@ -12,10 +12,12 @@ import pytest
 
 from generator.cli import main
 from generator.products import build as build_module
+from generator.products import product as product_record
+from generator.products.deck_json import build_deck_json
 from generator.products.build import BuildContext, ProductFailed, build
 from generator.commands.crash import CRASH_FILE
-from generator.products.journal import JOURNAL_NAME
-from generator.products.outputs import STAGING_PREFIX
+from generator.products.output.journal import JOURNAL_NAME
+from generator.products.output.outputs import STAGING_PREFIX
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "cards.yaml"
@@ -74,14 +76,20 @@ def out(first_build, tmp_path) -> Path:
     return folder
 
 
+def replace_product(monkeypatch, name: str, function) -> None:
+    """Build product `name` with `function` instead of the one its record names."""
+    real = build_module.builder
+    monkeypatch.setattr(build_module, "builder", lambda record: function if record.name == name else real(record))
+
+
 def fail_after_running(monkeypatch, name: str, error: BaseException) -> None:
     """Make product `name` do all its work, then raise `error`."""
-    real = build_module.PRODUCTS[name]
+    real = build_module.builder(product_record(name))
 
     def product(ctx):
         real(ctx)
         raise error
-    monkeypatch.setitem(build_module.PRODUCTS, name, product)
+    replace_product(monkeypatch, name, product)
 
 
 def test_a_failing_product_changes_nothing(out, edited, monkeypatch, capsys):
@@ -99,7 +107,7 @@ def test_a_failing_product_changes_nothing(out, edited, monkeypatch, capsys):
 
 def test_an_unexpected_exception_in_the_last_product_changes_nothing(out, edited, monkeypatch, capsys):
     before = snapshot(out)
-    monkeypatch.setitem(build_module.PRODUCTS, "rulebook", lambda ctx: {}["missing"])
+    replace_product(monkeypatch, "rulebook", lambda ctx: {}["missing"])
     status, _, err = run(capsys, "build", "--manifest", str(edited), "--out", str(out), "--only", PRODUCTS + ",rulebook")
     assert status == 3
     assert err.startswith("county-uppy build: internal error in the rulebook product (KeyError: 'missing'); ")
@@ -141,7 +149,7 @@ def test_a_write_error_names_the_output_file_and_changes_nothing(out, edited, mo
 
     def product(ctx):
         raise PermissionError(13, "Permission denied", str(ctx.out / "cards" / "C1.png"))
-    monkeypatch.setitem(build_module.PRODUCTS, "cards", product)
+    replace_product(monkeypatch, "cards", product)
     status, _, err = run(capsys, "build", "--manifest", str(edited), "--out", str(out), "--only", PRODUCTS)
     assert status == 2
     assert err == (f"county-uppy build: cannot write {out / 'cards' / 'C1.png'}: Permission denied; "
@@ -240,8 +248,8 @@ def test_products_write_into_staging_but_name_the_output_folder(tmp_path, deck, 
 
     def product(ctx):
         seen.update(out=ctx.out, target=ctx.target)
-        return build_module.build_deck_json(ctx)
-    monkeypatch.setitem(build_module.PRODUCTS, "deck", product)
+        return build_deck_json(ctx)
+    replace_product(monkeypatch, "deck", product)
     out = tmp_path / "out"
     ctx = BuildContext(deck, out, MANIFEST)
     build(ctx, ("deck",))
@@ -256,7 +264,7 @@ def test_ctrl_c_during_the_commit_waits_for_it_then_stops(out, edited, monkeypat
     the move completes, then the build stops with 130 and says the folder holds the new build."""
     import signal
 
-    from generator.products import journal
+    from generator.products.output import journal
 
     real = journal.write
 

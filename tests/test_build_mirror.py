@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
-from generator.products.mirror import PRODUCT_FOLDERS
-from generator.products.outputs import STAGING_PREFIX
+from generator.products import FOLDERS as PRODUCT_FOLDERS
+from generator.products.output.outputs import STAGING_PREFIX
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "cards.yaml"
@@ -190,10 +190,10 @@ def test_mistakes_in_the_build_section_are_located(tmp_path, capsys, section, me
 def test_a_rebuild_reuses_listed_sha256s_only_from_the_build_json_it_left(tmp_path, capsys):
     """A rebuild takes an unchanged file's sha256 from the previous build.json instead of hashing
     it again, but only from a build.json as that build left it: an edited one is not trusted."""
-    from generator.products import mirror
+    from generator.products.output import mirror
 
     def digests() -> tuple[dict[str, str], int]:
-        return mirror.listed_digests(out, "build.json", mirror.previous_artifacts(out, "build.json"))
+        return mirror.listed_digests(out, "build.json", mirror.previous_artifacts(out, "build.json", PRODUCT_FOLDERS))
 
     out = tmp_path / "out"
     assert run(capsys, "build", "--manifest", str(MANIFEST), "--out", str(out), "--only", "deck,cards")[0] == 0

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from generator.cli import main
 from generator.commands import validate as validate_command
-from generator.products import rendered
+from generator.products.pipeline import rendered
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "cards.yaml"

@@ -126,7 +126,8 @@ def test_a_new_effect_end_to_end(halve_effect, halve_manifest, tmp_path, monkeyp
     assert deck.edition_count("keep-it-simple") == 90
 
     # the face shows the glyph, its parameter filled in, and the typeface draws it
-    from generator.products import faces, rasters
+    from generator.products.render import faces
+    from generator.products.pipeline import rasters
 
     face = faces.face(card, deck)
     assert "÷2" in [item.text for item in face.items if isinstance(item, faces.Text)]

@@ -23,10 +23,10 @@ from pathlib import Path
 import pytest
 
 from generator.engine.simulate import MAX_GAMES
-from generator.products import journal
-from generator.products.folder_lock import LOCK_NAME, FolderLock
-from generator.products.journal import JOURNAL_NAME, STAGING_PREFIX
-from generator.products.mirror import PRODUCT_FOLDERS
+from generator.products.output import journal
+from generator.products.output.folder_lock import LOCK_NAME, FolderLock
+from generator.products.output.journal import JOURNAL_NAME, STAGING_PREFIX
+from generator.products import FOLDERS as PRODUCT_FOLDERS
 from tests.processes import children
 
 ROOT = Path(__file__).resolve().parent.parent

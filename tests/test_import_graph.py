@@ -139,6 +139,12 @@ LAYER_RULES = {
     "generator.deck": ("generator.deck",),
     "generator.engine": ("generator.deck", "generator.engine", *GROUND),
     "generator.products": ("generator.deck", "generator.products", "generator.engine", *GROUND),
+    # products/'s rooms: the rendering core knows neither the output transaction nor the pipeline
+    # nor any product; the output transaction knows no rendering; the pipeline both, no product
+    "generator.products.render": ("generator.deck", "generator.products.render", *GROUND),
+    "generator.products.output": ("generator.deck", "generator.products.output", *GROUND),
+    "generator.products.pipeline": ("generator.deck", "generator.products.render", "generator.products.output",
+                                    "generator.products.pipeline", *GROUND),
     # watch's preview: shows what products/ built; the watch command (commands/) drives it
     "generator.preview": ("generator.deck", "generator.products", "generator.preview", *GROUND),
     **{name: GROUND for name in GROUND},

@@ -53,8 +53,8 @@ def test_the_wheel_holds_the_types_marker_licences_templates_and_fonts(tmp_path)
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "generator/py.typed" in names  # PEP 561: type checkers read the package's hints
     assert any(n.endswith(".dist-info/licenses/LICENSE") or n.endswith(".dist-info/LICENSE") for n in names)
-    assert "generator/products/fonts/DejaVuSans.ttf" in names and "generator/products/fonts/LICENSE-DejaVu.txt" in names
-    assert "generator/products/fonts/metrics.json" in names  # the widths layout measures with
+    assert "generator/products/render/fonts/DejaVuSans.ttf" in names and "generator/products/render/fonts/LICENSE-DejaVu.txt" in names
+    assert "generator/products/render/fonts/metrics.json" in names  # the widths layout measures with
     assert "generator/templates/rulebook.html.j2" in names
     for package in CONFIG["packages"]:
         if package != "generator.templates":

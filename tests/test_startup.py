@@ -35,14 +35,14 @@ def heavy(modules: set[str]) -> list[str]:
 @pytest.mark.parametrize("argv", [["--version"], ["validate"], ["validate", "--json"], ["build", "--help"]])
 def test_quick_commands_load_no_heavy_module(argv):
     """validate lays out every face to check that no text prints below 6.5 pt, measuring with the
-    width table (products/font_metrics.py), so it needs no drawing library either."""
+    width table (products/render/font_metrics.py), so it needs no drawing library either."""
     status, modules = loaded_after(argv)
     assert status == 0
     assert heavy(modules) == []
     if "validate" not in argv:
         assert "yaml" not in modules  # parsing the command line reads no manifest
     else:
-        assert "generator.products.faces" in modules  # the layout check ran
+        assert "generator.products.render.faces" in modules  # the layout check ran
 
 
 def test_a_manifest_mistake_still_gets_pydantic_s_words(tmp_path):
@@ -52,11 +52,16 @@ def test_a_manifest_mistake_still_gets_pydantic_s_words(tmp_path):
     assert status == 1 and "pydantic" in modules
 
 
-def test_the_command_lines_product_names_are_the_builds():
-    from generator.products import PRODUCTS
-    from generator.products.build import PRODUCTS as BUILDERS
+def test_every_product_record_names_functions_that_exist():
+    from generator.products import NAMES, PRODUCTS
+    from generator.products.build import builder
 
-    assert PRODUCTS == tuple(BUILDERS)
+    assert len(set(NAMES)) == len(NAMES) == len(PRODUCTS)
+    for record in PRODUCTS:
+        assert callable(builder(record)), record.name
+        if record.image_faces:
+            module, _, name = record.image_faces.partition(":")
+            assert callable(getattr(__import__(module, fromlist=[name]), name)), record.name
 
 
 def test_the_engine_package_loads_its_names_on_use():

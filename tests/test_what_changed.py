@@ -242,18 +242,17 @@ def test_build_names_a_changed_rule_option_default(tmp_path, capsys):
 def test_files_kept_by_a_partial_build_are_not_removed(tmp_path, deck):
     """An `--only` build lists the other products' files as they were: changes.json counts them
     neither removed nor redrawn."""
-    from generator.products.changes import write_changes
-    from generator.products.context import BuildContext
-    from generator.products.outputs import Artifact
+    from generator.products.deck_json import deck_document
+    from generator.products.output.changes import write_changes
+    from generator.products.output.outputs import Artifact
 
     out = tmp_path / "output"
     out.mkdir()
     old = [Artifact("cards/C1.png", "png", 1, 0, "a" * 64), Artifact("cards/GONE.png", "png", 1, 0, "b" * 64),
            Artifact("rulebook.html", "html", 0, 0, "c" * 64)]
     (out / "build.json").write_text(json.dumps({"artifacts": [a.as_json() for a in old], "seconds": 0}))
-    ctx = BuildContext(deck, out, MANIFEST)
     made = [Artifact("rulebook.html", "html", 0, 0, "d" * 64)]
-    write_changes(ctx, made, "build.json", kept=[old[0]])
+    _, lines = write_changes(out, out, deck_document(deck), made, "build.json", kept=[old[0]])
     changes = json.loads((out / "changes.json").read_text())
     assert changes["files"] == {"added": [], "removed": ["cards/GONE.png"], "redrawn": ["rulebook.html"]}
-    assert "  files: removed cards/GONE.png; redrawn rulebook.html" in ctx.notes
+    assert "  files: removed cards/GONE.png; redrawn rulebook.html" in lines

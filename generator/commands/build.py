@@ -14,7 +14,7 @@ from pathlib import Path
 
 from generator.commands.common import load_printable_deck, report
 from generator.deck.problems import InputError, escape, one_line, suggest
-from generator.products import PRODUCTS
+from generator.products import NAMES
 from generator.progress import is_terminal
 
 
@@ -33,7 +33,7 @@ def add_build_options(p: argparse.ArgumentParser) -> None:
                         "cards.yaml's build: editions: are built every time)")
     p.add_argument("--paper", action="append", choices=("letter", "a4"), default=[],
                    help="paper size of the print sheets (default: cards.yaml's build: papers:, else both)")
-    p.add_argument("--only", action="append", default=[], metavar="PRODUCT", help=f"build only these products: {', '.join(PRODUCTS)} (repeatable)")
+    p.add_argument("--only", action="append", default=[], metavar="PRODUCT", help=f"build only these products: {', '.join(NAMES)} (repeatable)")
     p.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: one per core)")
     p.add_argument("--pod", action="append", choices=("tgc", "mpc", "dtc"), default=[],
                    help="print-on-demand profiles (repeatable; default all): tgc The Game Crafter 825x1125 "
@@ -73,10 +73,10 @@ def parse_offset(text: str) -> tuple[float, float] | str:
 def option_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the build options that needs no manifest to see (None: nothing)."""
     if any(not item.strip(", ") for item in args.only):
-        return f"--only needs a product name; choose from {', '.join(PRODUCTS)}"
+        return f"--only needs a product name; choose from {', '.join(NAMES)}"
     for name in _only(args):
-        if name not in PRODUCTS:
-            return f"unknown product '{name}'{suggest(name, PRODUCTS)}; choose from {', '.join(PRODUCTS)}"
+        if name not in NAMES:
+            return f"unknown product '{name}'{suggest(name, NAMES)}; choose from {', '.join(NAMES)}"
     if args.jobs < 0:
         return "--jobs must be 0 (one per core) or more"
     offset = parse_offset(args.back_offset)
@@ -90,7 +90,7 @@ def option_problem(args: argparse.Namespace) -> str | None:
 def build_settings(args: argparse.Namespace, deck) -> tuple[tuple[str, ...], dict] | str:
     """The products asked for and the BuildContext's settings for `deck` (its `build:` section
     plus the options); or what is wrong with the options, in one line."""
-    from generator.products import sheets  # lazy: start-up (the deck model), only when a build runs
+    from generator.products.render import sheets  # lazy: start-up (the deck model), only when a build runs
 
     problem = option_problem(args)
     if problem is not None:
@@ -123,8 +123,8 @@ def run(args: argparse.Namespace) -> int:
     # lazy: start-up (reportlab, Pillow, jinja2)
     from generator.products.build import (BuildContext, FolderBusy, InterruptedAfterCommit, JournalError,
                                           PartlyWritten, ProductFailed, build)
-    from generator.products.outputs import cannot_write  # lazy: start-up
-    from generator.products.rendered import CardFailed  # lazy: start-up
+    from generator.products.output.outputs import cannot_write  # lazy: start-up
+    from generator.products.pipeline.rendered import CardFailed  # lazy: start-up
 
     try:
         deck = load_printable_deck(args.manifest)

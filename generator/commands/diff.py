@@ -36,7 +36,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     # lazy: loaded when this command runs, not whenever cli builds every command's parser
     from generator.deck.compare import compare, summary
-    from generator.products.changes import deck_document
+    from generator.products.deck_json import deck_document
 
     docs = []
     for spec in (args.old, args.new):

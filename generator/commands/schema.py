@@ -15,7 +15,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from generator.deck.schema import json_schema  # lazy: start-up (pydantic)
-    from generator.products.outputs import write_atomic  # lazy: start-up
+    from generator.products.output.outputs import write_atomic  # lazy: start-up
 
     text = json_schema()
     if args.write:

@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
                 built = now
                 _rebuild(manifest, out, state, args)
     except KeyboardInterrupt as stop:
-        from generator.products.outputs import InterruptedAfterCommit  # lazy: loaded by the build already
+        from generator.products.output.outputs import InterruptedAfterCommit  # lazy: loaded by the build already
 
         moved = " (the build that was running had moved its files in, and finished doing so)" \
             if isinstance(stop, InterruptedAfterCommit) else ""
@@ -170,7 +170,7 @@ def _rebuild(manifest: Path, out: Path, state: PreviewState, args: argparse.Name
     from generator.preview.output import read_output, sheet_hashes
     from generator.preview.rebuild import rebuild
     from generator.preview.thumbnails import AREA, prune
-    from generator.products.face_cache import CACHE_DIR
+    from generator.products.output.outputs import CACHE_DIR
 
     state.update(status="building", message=f"building {manifest} …")
     outcome = rebuild(manifest, out, tell=lambda line: print(escape(line), file=sys.stderr, flush=True),

@@ -20,10 +20,10 @@ from generator.deck.model import Deck
 from generator.deck.problems import InputError, Problem, escape, one_line
 from generator.products.build import (BuildContext, FolderBusy, JournalError, PartlyWritten, ProductFailed,
                                       build)
-from generator.products.changes import CHANGES_JSON
-from generator.products.outputs import cannot_write
+from generator.products.output.changes import CHANGES_JSON
+from generator.products.output.outputs import cannot_write
 from generator.products.printable import problems as undrawable
-from generator.products.rendered import CardFailed
+from generator.products.pipeline.rendered import CardFailed
 from generator.preview.thumbnails import PDFIUM
 
 #: The terminal line of a rebuild is cut to this many characters (changes.json has it all).

@@ -25,7 +25,7 @@ from urllib.parse import parse_qs, urlsplit
 from generator.preview.paths import Refused, resolve_inside
 from generator.preview.state import PreviewState
 from generator.preview.thumbnails import AREA, NoSuchPage, thumbnail
-from generator.products.face_cache import CACHE_DIR
+from generator.products.output.outputs import CACHE_DIR
 
 HOST = "127.0.0.1"
 #: Seconds between keep-alive comments on an idle event stream.

@@ -13,7 +13,7 @@ import io
 import threading
 from pathlib import Path
 
-from generator.products.outputs import write_atomic
+from generator.products.output.outputs import write_atomic
 
 #: Held by whoever uses PDFium in this process: the server's threads and the watch loop's builds.
 PDFIUM = threading.Lock()

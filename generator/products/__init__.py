@@ -1,8 +1,67 @@
-"""Deck -> files: every product the build writes.
+"""Deck -> files: every product the build writes, one record each.
 
-Kept light: the command line reads PRODUCTS while it builds its parsers, before any product
-module (and reportlab, Pillow, jinja2) is loaded.
+Kept light: the command line reads the records while it builds its parsers (the `--only`
+choices, shell completion), before any product module (and reportlab, Pillow, jinja2) is
+loaded, so a record names its builder as `module:function` and the build imports it.
+
+Adding a product is its module and one record here: the build, the mirror (which folder of the
+output is the product's own), the card images drawn for it, `--only` and the docs all read it.
 """
 
-#: The products `county-uppy build --only` can name, in build order (build.PRODUCTS's keys).
-PRODUCTS = ("deck", "print", "pod", "rulebook", "tts", "cards")
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Product:
+    """One product of the build."""
+
+    #: its `--only` name, and the `product` of its files in build.json
+    name: str
+    #: the function that builds it, `module:function`: (BuildContext) -> list[Artifact], or a
+    #: function that waits for work handed to workers and returns them (see `background`)
+    builder: str
+    #: what it is, for `--help` and the docs
+    summary: str
+    #: the folder of the output it owns ("" for files at the top, such as deck.json): files in it
+    #: that no build listed are named as foreign, and an earlier build's files there are removed
+    #: when this build no longer makes them
+    folder: str = ""
+    #: the raster profile of the card images it shows (render/profiles.py), "" for none
+    images: str = ""
+    #: `module:function` (Deck) -> the face codes it shows in that profile; "" for every face
+    image_faces: str = ""
+    #: it hands its work to worker processes, so it starts early and is waited for after the last
+    #: product has started
+    background: bool = False
+
+
+#: Every product, in build order: those that hand their work to workers first.
+PRODUCTS: tuple[Product, ...] = (
+    Product("deck", "generator.products.deck_json:build_deck_json", "deck.json, the deck as data"),
+    Product("print", "generator.products.print_and_play:build_print", "print-and-play PDF sheets and the test page",
+            folder="print", background=True),
+    Product("pod", "generator.products.pod:build_pod", "print-on-demand files: DriveThruCards PDF, MakePlayingCards images",
+            folder="pod", images="mpc", background=True),
+    Product("rulebook", "generator.products.rulebook.page:build_rulebook", "rulebook.html with the quick reference",
+            images="rulebook", image_faces="generator.products.rulebook.images:rulebook_codes", background=True),
+    Product("tts", "generator.products.tts:build_tts", "Tabletop Simulator deck sheets and saved object",
+            folder="tts", images="tts", background=True),
+    Product("cards", "generator.products.cards:build_cards", "one PNG per card face, with bleed",
+            folder="cards", images="tgc"),
+)
+
+#: The products' names, in build order (`--only`'s choices).
+NAMES: tuple[str, ...] = tuple(p.name for p in PRODUCTS)
+
+#: The output folders the products own.
+FOLDERS: tuple[str, ...] = tuple(p.folder for p in PRODUCTS if p.folder)
+
+
+def product(name: str) -> Product:
+    """The record of the product called `name` (KeyError when there is none)."""
+    for p in PRODUCTS:
+        if p.name == name:
+            return p
+    raise KeyError(name)

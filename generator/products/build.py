@@ -1,10 +1,12 @@
 """`county-uppy build`: every product of the deck, listed in build.json, all or nothing.
 
-Each product is a function in PRODUCTS that takes the BuildContext and returns its files
-(list[Artifact]), or, when it has handed work to worker processes (rendered.background), a
-function that waits for that work and returns them: every product starts in order, and the
-waiting is done after the last has started, so the products' work overlaps. The card images
-are drawn by workers from the very start (rasters.start). `--only` picks products by name.
+Each product is a record of products/__init__.py naming a function that takes the
+BuildContext and returns its files (list[Artifact]), or, for a product that hands work to
+worker processes (`background`, rendered.background), a function that waits for that work and
+returns them: every product starts in order, and the waiting is done after the last has
+started, so the products' work overlaps. The card images the products show (their records'
+`images`) are drawn by workers from the very start (rasters.start). `--only` picks products by
+name.
 
 A build holds the output folder's lock from start to end (a second build into the same folder
 stops with FolderBusy naming this one's PID) and writes into a staging folder inside the output
@@ -20,22 +22,21 @@ does not are removed in the same commit; with `--only`, the other products' file
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import time
 from typing import Callable
 
-from generator.products.cards import build_cards
-from generator.products import mirror, rasters
-from generator.products.rendered import stop_workers
-from generator.products.changes import deck_document, write_changes
-from generator.products.context import BuildContext
-from generator.products.folder_lock import FolderBusy
-from generator.products.journal import JournalError
-from generator.products.outputs import (Artifact, InterruptedAfterCommit, PartlyWritten, Staging, json_bytes,
+from generator.products import FOLDERS, PRODUCTS, Product
+from generator.products.output import mirror
+from generator.products.pipeline import rasters
+from generator.products.pipeline.rendered import stop_workers
+from generator.products.output.changes import write_changes
+from generator.products.deck_json import build_deck_json, deck_document
+from generator.products.pipeline.context import BuildContext
+from generator.products.output.folder_lock import FolderBusy
+from generator.products.output.journal import JournalError
+from generator.products.output.outputs import (Artifact, InterruptedAfterCommit, PartlyWritten, Staging, json_bytes,
                                         write_artifact)
-from generator.products.pod import build_pod
-from generator.products.print_and_play import build_print
-from generator.products.rulebook.page import build_rulebook
-from generator.products.tts import build_tts
 from generator.workers import interrupts_held
 
 BUILD_JSON = "build.json"
@@ -53,22 +54,27 @@ class ProductFailed(Exception):
         self.error = error
 
 
-def build_deck_json(ctx: BuildContext) -> list[Artifact]:
-    deck = ctx.deck
-    return [write_artifact(ctx.out, "deck.json", json_bytes(deck_document(deck)), "json", cards=deck.printed)]
+Builder = Callable[[BuildContext], "list[Artifact] | Callable[[], list[Artifact]]"]
 
 
-Product = Callable[[BuildContext], "list[Artifact] | Callable[[], list[Artifact]]"]
+def builder(record: Product) -> Builder:
+    """The function a product's record names."""
+    module, _, name = record.builder.partition(":")
+    return getattr(importlib.import_module(module), name)
 
-#: name -> product, in build order: those that hand their work to workers first.
-PRODUCTS: dict[str, Product] = {
-    "deck": build_deck_json,
-    "print": build_print,  # the sheets' PDFs, made by workers
-    "pod": build_pod,  # the DriveThruCards PDF, written at once, and the MakePlayingCards images
-    "rulebook": build_rulebook,  # plays its examples and compiles its templates; waits for images at the end
-    "tts": build_tts,  # the deck sheets, made by workers once the card images are drawn
-    "cards": build_cards,
-}
+
+def wanted_images(ctx: BuildContext, chosen: tuple[Product, ...]) -> rasters.Wanted:
+    """The card images the chosen products show: profile -> the faces shown (None: every face)."""
+    out: rasters.Wanted = {}
+    for record in chosen:
+        if not record.images or (record.images == "mpc" and "mpc" not in ctx.pod):  # only the MakePlayingCards files show mpc
+            continue
+        faces = None
+        if record.image_faces:
+            module, _, name = record.image_faces.partition(":")
+            faces = frozenset(getattr(importlib.import_module(module), name)(ctx.deck))
+        out[record.images] = faces
+    return out
 
 
 def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
@@ -90,31 +96,33 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
         if staging.recovered:
             (ctx.tell or ctx.notes.append)(staging.recovered)
         ctx.staging, ctx.out = staging, staging.files
-        previous = mirror.previous_artifacts(dest, BUILD_JSON)  # read once: the lock keeps it as it is
+        previous = mirror.previous_artifacts(dest, BUILD_JSON, FOLDERS)  # read once: the lock keeps it as it is
         staging.trust(*mirror.listed_digests(dest, BUILD_JSON, previous))  # so an unchanged file needs no hashing
         artifacts: list[Artifact] = []
-        ctx.shared["products"] = tuple(n for n in PRODUCTS if not only or n in only)  # so shared work fits the build
-        rasters.start(ctx)  # the card images, drawn by workers while the products start here
+        chosen = tuple(p for p in PRODUCTS if not only or p.name in only)
+        rasters.start(ctx, wanted_images(ctx, chosen))  # the card images, drawn by workers while the products start here
         waiting: list[tuple[str, Callable[[], list[Artifact]]]] = []
-        for name, product in PRODUCTS.items():
-            if not only or name in only:
-                try:
-                    made = product(ctx)
-                except Exception as err:
-                    raise ProductFailed(name, staging.public_error(err) if isinstance(err, OSError) else err) from err
-                if callable(made):
-                    waiting.append((name, made))
-                else:
-                    artifacts.extend(dataclasses.replace(a, product=name) for a in made)
+        for record in chosen:
+            name = record.name
+            try:
+                made = builder(record)(ctx)
+            except Exception as err:
+                raise ProductFailed(name, staging.public_error(err) if isinstance(err, OSError) else err) from err
+            if record.background:  # made: the function that waits for its workers
+                waiting.append((name, made))
+            else:
+                artifacts.extend(dataclasses.replace(a, product=name) for a in made)
         for name, finish in waiting:
             try:
                 made = finish()
             except Exception as err:
                 raise ProductFailed(name, staging.public_error(err) if isinstance(err, OSError) else err) from err
             artifacts.extend(dataclasses.replace(a, product=name) for a in made)
-        built = {name for name in PRODUCTS if not only or name in only}
-        plan = mirror.plan(dest, artifacts, built, previous, partial=bool(only))
-        changes = write_changes(ctx, [*artifacts, *plan.carried], BUILD_JSON)  # against the previous build, still in place
+        built = {p.name for p in chosen}
+        plan = mirror.plan(dest, artifacts, built, previous, partial=bool(only), folders=FOLDERS)
+        # against the previous build, still in place
+        changes, summary = write_changes(dest, ctx.out, deck_document(ctx.deck), [*artifacts, *plan.carried], BUILD_JSON)
+        ctx.notes.extend(summary)
         artifacts.append(changes)
         plan.remove = [r for r in plan.remove if r != changes.path]  # made anew by every build
         plan.carried = [a for a in plan.carried if a.path != changes.path]

@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 
 from generator.deck.model import Deck
-from generator.products.context import BuildContext
-from generator.products.outputs import Artifact, json_bytes, write_artifact
-from generator.products.profiles import TGC
-from generator.products.rasters import images
-from generator.products.units import BLEED
+from generator.products.pipeline.context import BuildContext
+from generator.products.output.outputs import Artifact, json_bytes, write_artifact
+from generator.products.render.profiles import TGC
+from generator.products.pipeline.rasters import images
+from generator.products.render.units import BLEED
 
 _WORDS = {"+": "plus", "-": "minus", "/": "slash", "=": "eq", "*": "times", ".": "dot", " ": "_"}
 

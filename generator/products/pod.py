@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from generator.products import pdf
+from generator.products.render import pdf
 from generator.products.cards import write_images
-from generator.products.context import BuildContext
-from generator.products.outputs import Artifact, write_artifact
-from generator.products.rendered import chars, pdf_forms
+from generator.products.pipeline.context import BuildContext
+from generator.products.output.outputs import Artifact, write_artifact
+from generator.products.pipeline.rendered import chars, pdf_forms
 
 POD_CHOICES = ("tgc", "mpc", "dtc")
 DTC_PDF = "county-uppy-drivethrucards.pdf"

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from generator.products import pdf, sheets
-from generator.products.context import BuildContext
-from generator.products.face_cache import code_version, key
-from generator.products.outputs import Artifact, write_artifact
-from generator.products.rendered import background, cache, chars, face_keys, pdf_forms
+from generator.products.render import pdf, sheets
+from generator.products.pipeline.context import BuildContext
+from generator.products.pipeline.face_cache import code_version, key
+from generator.products.output.outputs import Artifact, write_artifact
+from generator.products.pipeline.rendered import background, cache, chars, face_keys, pdf_forms
 
 
 def _sheet_job(ops: dict[str, bytes], pages: list[sheets.Page], set_names: dict[str, str], g: sheets.Grid, mode: str,

@@ -12,9 +12,9 @@ from functools import lru_cache
 
 from generator.deck.model import Deck, Origin
 from generator.deck.problems import Problem, char_name
-from generator.products import typeface as tf
-from generator.products.faces import MIN_TEXT, face
-from generator.products.units import dots_to_pt
+from generator.products.render import typeface as tf
+from generator.products.render.faces import MIN_TEXT, face
+from generator.products.render.units import dots_to_pt
 
 
 def problems(deck: Deck) -> list[Problem]:

@@ -9,19 +9,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 from PIL import Image
 
 from generator.deck.model import Deck
-from generator.products import png_bands
-from generator.products.context import BuildContext
-from generator.products.face_cache import code_version, key
-from generator.products.outputs import Artifact, json_bytes, write_artifact
-from generator.products.png import encode, palette_for, unpack_pixels
-from generator.products.profiles import TTS, TTS_COLUMNS, TTS_MAX_WIDTH
-from generator.products.rasters import images
-from generator.products.rendered import background, cache, face_keys, face_of
+from generator.products.render import png_bands
+from generator.products.pipeline.context import BuildContext
+from generator.products.pipeline.face_cache import code_version, key
+from generator.products.output.outputs import Artifact, json_bytes, write_artifact
+from generator.products.render.png import encode, palette_for, unpack_pixels
+from generator.products.render.profiles import TTS, TTS_COLUMNS, TTS_MAX_WIDTH
+from generator.products.pipeline.rasters import images
+from generator.products.pipeline.rendered import background, cache, face_keys, face_of
 
 MAX_COLS, MAX_ROWS = TTS_COLUMNS, 7
 MAX_WIDTH = TTS_MAX_WIDTH
@@ -149,7 +150,7 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
         keys = []
         for row in range(sheet.rows):
             cells = _row_cells(sheet, row)
-            k = key("tts-band", code_version("tts.py", "png_bands.py"), sheet.size[0], [(x, faces[c]) for x, c in cells],
+            k = key("tts-band", code_version(Path(__file__).resolve()), sheet.size[0], [(x, faces[c]) for x, c in cells],
                     colours)
             keys.append(k)
             if k in bands:

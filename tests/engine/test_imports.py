@@ -18,6 +18,6 @@ def test_engine_never_imports_rendering_libraries():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     modules = json.loads(out)
     assert "generator.engine.search" in modules and "generator.deck.effects" in modules
-    for banned in ("reportlab", "PIL", "jinja2", "rich", "yaml", "pydantic", "generator.products.faces", "generator.products.pdf",
+    for banned in ("reportlab", "PIL", "jinja2", "rich", "yaml", "pydantic", "generator.products.render.faces", "generator.products.render.pdf",
                    "generator.deck.manifest", "distributed", "dask", "generator.report"):  # the Dask client loads only for --scheduler
         assert not any(m == banned or m.startswith(banned + ".") for m in modules), f"the engine imports {banned}"

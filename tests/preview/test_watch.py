@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
-from generator.products.folder_lock import FolderLock
+from generator.products.output.folder_lock import FolderLock
 from tests.conftest import MANIFEST
 from tests.preview.watching import Watch, edit
 
@@ -106,7 +106,7 @@ def test_ctrl_c_during_a_rebuild_leaves_the_output_folder_whole(tmp_path: Path):
     import hashlib
     import json
 
-    from generator.products.outputs import STAGING_PREFIX
+    from generator.products.output.outputs import STAGING_PREFIX
 
     manifest, out = tmp_path / "cards.yaml", tmp_path / "out"
     shutil.copy(MANIFEST, manifest)

@@ -9,10 +9,10 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageChops
 
-from generator.products import pdf
+from generator.products.render import pdf
 from generator.products.cards import file_names
-from generator.products.faces import all_faces, charset
-from generator.products.units import BLEED, DPI
+from generator.products.render.faces import all_faces, charset
+from generator.products.render.units import BLEED, DPI
 
 MISCUT = DPI / 16  #: 1/16 in, in px
 #: PNG vs PDF render: at most this share of pixels may differ by more than LEVEL in a channel
@@ -29,7 +29,7 @@ def test_a_miscut_of_a_sixteenth_changes_no_edge(built, deck):
     frame (the interior's colour; on the back, its ink): wherever the cut falls, the edge is
     frame. (Where two frame bands meet on the diagonal the boundary moves along the edge with
     the cut, as it must; single-colour edges are checked pixel for pixel below.)"""
-    from generator.products.faces import BACK_INK, INTERIORS
+    from generator.products.render.faces import BACK_INK, INTERIORS
 
     def rgb(hex_: str) -> tuple[int, ...]:
         return tuple(int(hex_[i:i + 2], 16) for i in (1, 3, 5))
@@ -152,8 +152,8 @@ def test_rulebook_pictures_are_the_faces_drawn_small_and_smooth(built, deck):
 def test_quantizing_the_rgbx_render_equals_pillows_own_quantize(deck):
     """png._quantize reads PDFium's RGBX buffer as Pillow's RGB; it must give exactly the
     palette image Pillow's public quantize gives for the same pixels."""
-    from generator.products import png
-    from generator.products.faces import face
+    from generator.products.render import png
+    from generator.products.render.faces import face
 
     f = face(deck.card("GM-4"), deck)
     doc = pdfium.PdfDocument(pdf.faces_pdf([f], charset(deck)))

@@ -12,8 +12,8 @@ import pikepdf
 import pytest
 from PIL import Image, ImageMath, ImageSequence
 
-from generator.products.cmyk import INK_LIMIT, RICH_BLACK, to_cmyk, total_ink
-from generator.products.units import inch
+from generator.products.render.cmyk import INK_LIMIT, RICH_BLACK, to_cmyk, total_ink
+from generator.products.render.units import inch
 
 DTC = Path("pod") / "county-uppy-drivethrucards.pdf"
 RGB_OPERATORS = {"rg", "RG", "sc", "SC", "scn", "SCN", "cs", "CS"}

@@ -3,7 +3,7 @@ a torn last entry dropped, and nothing written before commit()."""
 
 from __future__ import annotations
 
-from generator.products.face_cache import CACHE_DIR, PACK, RenderCache
+from generator.products.pipeline.face_cache import CACHE_DIR, PACK, RenderCache
 
 
 def pack(out, area="tgc"):
@@ -78,7 +78,7 @@ def test_a_cache_without_a_folder_keeps_nothing(tmp_path):
 
 
 def test_packs_of_retired_areas_are_removed(tmp_path):
-    from generator.products.face_cache import RETIRED
+    from generator.products.pipeline.face_cache import RETIRED
 
     root = tmp_path / CACHE_DIR
     root.mkdir()

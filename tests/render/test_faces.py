@@ -11,10 +11,10 @@ import pytest
 from PIL import Image, ImageChops
 
 from generator.deck.manifest import load
-from generator.products import faces as F
-from generator.products.faces import Poly, Text, all_faces, face, safe_box
-from generator.products.rasters import face_png
-from generator.products.quickref import quick_reference
+from generator.products.render import faces as F
+from generator.products.render.faces import Poly, Text, all_faces, face, safe_box
+from generator.products.pipeline.rasters import face_png
+from generator.products.render.quickref import quick_reference
 
 
 def test_every_text_is_inside_the_safe_zone(deck):
@@ -132,8 +132,8 @@ def test_text_keeps_clear_of_the_frame(deck):
 
 
 def test_no_text_under_6_5_pt_on_any_face(deck):
-    from generator.products.faces import MIN_TEXT, all_faces
-    from generator.products.units import dots_to_pt
+    from generator.products.render.faces import MIN_TEXT, all_faces
+    from generator.products.render.units import dots_to_pt
 
     sizes = {f.key: min(t.size for t in f.texts()) for f in all_faces(deck) if f.texts()}
     assert min(sizes.values()) >= MIN_TEXT

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reportlab.pdfbase import pdfmetrics
 
-from generator.products import font_metrics as fm
-from generator.products import typeface as tf
-from generator.products.faces import FACES, all_faces, face
+from generator.products.render import font_metrics as fm
+from generator.products.render import typeface as tf
+from generator.products.render.faces import FACES, all_faces, face
 from tests.fuzz.profiles import examples
 
 
@@ -27,9 +27,9 @@ def test_the_table_is_what_reportlab_reads_from_the_font_files():
     table = fm._table()
     for path in fm.FILES.values():
         assert table[path.name]["sha256"] == fm.file_digest(path), (
-            f"{path.name} changed: run `python -m generator.products.font_metrics` to remake fonts/metrics.json")
+            f"{path.name} changed: run `python -m generator.products.render.font_metrics` to remake fonts/metrics.json")
     assert fm.TABLE.read_text(encoding="utf-8") == fm.render_table(), \
-        "fonts/metrics.json is stale: run `python -m generator.products.font_metrics`"
+        "fonts/metrics.json is stale: run `python -m generator.products.render.font_metrics`"
 
 
 @pytest.mark.parametrize("bold", [False, True])

@@ -10,7 +10,7 @@ import re
 import pikepdf
 import pytest
 
-from generator.products.pdf_file import PdfFile, form_body, text_string
+from generator.products.render.pdf_file import PdfFile, form_body, text_string
 
 
 def _xref_offsets_are_exact(data: bytes) -> None:

@@ -6,8 +6,8 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 import pytest
 
-from generator.products import sheets
-from generator.products.units import BLEED_IN, PAPERS, TRIM_H_IN, TRIM_W_IN, inch, mm
+from generator.products.render import sheets
+from generator.products.render.units import BLEED_IN, PAPERS, TRIM_H_IN, TRIM_W_IN, inch, mm
 
 CARD_W, CARD_H, BLEED = inch(TRIM_W_IN), inch(TRIM_H_IN), inch(BLEED_IN)
 TOL = 0.01  # points

@@ -10,7 +10,7 @@ import zlib
 
 from PIL import Image
 
-from generator.products import png_bands
+from generator.products.render import png_bands
 from tests.render.conftest import run_build
 
 

@@ -13,8 +13,8 @@ import pypdfium2 as pdfium
 import pytest
 
 from generator.cli import main
-from generator.products import sheets
-from generator.products.units import PAPERS, mm
+from generator.products.render import sheets
+from generator.products.render.units import PAPERS, mm
 from tests.render.conftest import ROOT, run_build
 from tests.render.test_pdf_geometry import CARD_H, CARD_W, cards_on
 

@@ -13,7 +13,7 @@ import base64
 from dataclasses import dataclass
 
 from generator.deck.model import CardType, Deck
-from generator.products.profiles import RULEBOOK
+from generator.products.render.profiles import RULEBOOK
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 The templates hold every word and all markup; this module hands them data only: game
 parameters, card counts, wild texts, rule options (from the engine), the quick reference
-(from generator.products.quickref, the same data the reference card prints), worked examples played
+(from generator.products.render.quickref, the same data the reference card prints), worked examples played
 by the engine at build time, and the card images as data: URIs. So a designer's change to
 cards.yaml reaches the rulebook without anyone editing prose.
 """
@@ -20,15 +20,15 @@ from markupsafe import Markup
 from generator.deck.effects import CATALOGUE
 from generator.deck.model import CardType, Deck
 from generator.engine.options import CHOICES, SPEED_SECONDS_DEFAULT, Options, option_names
-from generator.products import quickref
-from generator.products.outputs import Artifact, write_artifact
-from generator.products import rasters
+from generator.products.render import quickref
+from generator.products.output.outputs import Artifact, write_artifact
+from generator.products.pipeline import rasters
 from generator.products.rulebook.examples import play_examples
 from generator.products.rulebook.images import CardImage, card_image, rulebook_codes, sample_cards
 from generator.resources import templates_dir
 
 if TYPE_CHECKING:
-    from generator.products.context import BuildContext
+    from generator.products.pipeline.context import BuildContext
 
 RULEBOOK = "rulebook.html"
 

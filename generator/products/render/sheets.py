@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from generator.deck.model import CardType, Deck
-from generator.products.units import BLEED_IN, PAPERS, TRIM_H_IN, TRIM_W_IN, inch, mm
+from generator.products.render.units import BLEED_IN, PAPERS, TRIM_H_IN, TRIM_W_IN, inch, mm
 
 COLS, ROWS = 3, 3
 PER_PAGE = COLS * ROWS

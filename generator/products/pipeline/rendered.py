@@ -13,10 +13,10 @@ import os
 from typing import Callable
 
 from generator.deck.model import Deck
-from generator.products import pdf
-from generator.products.context import BuildContext
-from generator.products.face_cache import RenderCache, code_version, key
-from generator.products.faces import Face, back_face, back_inputs, charset, face, face_inputs
+from generator.products.render import pdf
+from generator.products.pipeline.context import BuildContext
+from generator.products.pipeline.face_cache import RenderCache, code_version, key
+from generator.products.render.faces import Face, back_face, back_inputs, charset, face, face_inputs
 from generator.progress import ProgressBar
 from generator.workers import WorkerPool
 

@@ -12,25 +12,26 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-from generator.products.outputs import write_atomic
+from generator.products.output.outputs import CACHE_DIR, write_atomic
 
-CACHE_DIR = ".cache"
+__all__ = ["CACHE_DIR", "RenderCache", "code_version", "key"]
 
 
-#: Files whose contents decide how a face looks; any change to them invalidates the cache.
-_CODE = ("faces.py", "png.py", "profiles.py", "pdf.py", "pdf_file.py", "typeface.py", "quickref.py", "units.py", "sheets.py",
-         "test_page.py", "cmyk.py", "font_metrics.py", "fonts/DejaVuSans.ttf",
-         "fonts/DejaVuSans-Bold.ttf", "fonts/metrics.json")
+#: The rendering core (render/): its code and fonts decide how a face looks, so their bytes are
+#: part of every key, every file of the folder, not a hand-kept list of them.
+RENDER_DIR = Path(__file__).resolve().parent.parent / "render"
 
 
 @lru_cache(maxsize=None)
-def code_version(*more: str) -> str:
-    """A hash of the rendering code and fonts, part of every cache key; `more`: the files (in
-    this folder) of what assembles an entry from faces, such as a TTS sheet's bands."""
-    root = Path(__file__).resolve().parent
+def code_version(*more: Path) -> str:
+    """A hash of the rendering core's files (code and fonts), part of every cache key; `more`:
+    the files of what assembles an entry from faces, such as a TTS sheet's bands (tts.py)."""
     h = hashlib.sha256()
-    for name in (*_CODE, *more):
-        h.update((root / name).read_bytes())
+    files = sorted(p for p in RENDER_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    for path in (*files, *more):
+        h.update(path.relative_to(RENDER_DIR.parent).as_posix().encode("utf-8") if path.is_relative_to(RENDER_DIR.parent) else path.name.encode("utf-8"))
+        h.update(b"\0")
+        h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 

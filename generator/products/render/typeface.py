@@ -1,4 +1,4 @@
-"""The project's typeface (DejaVu Sans, shipped in generator/products/fonts/) and text measurement.
+"""The project's typeface (DejaVu Sans, shipped in generator/products/render/fonts/) and text measurement.
 
 Both backends draw with these files: reportlab embeds them in the PDFs, Pillow rasterizes
 them into the PNGs. Layout measures with the font's own advance widths, so a line that fits
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from generator.products.font_metrics import FILES, FONT_DIR, metrics
+from generator.products.render.font_metrics import FILES, FONT_DIR, metrics
 
 __all__ = ["ASCENT", "DESCENT", "FILES", "FONT_DIR", "PDF_NAMES", "fit_paragraph", "fit_size", "has_glyph", "pdf_font",
            "width", "wrap"]

@@ -14,15 +14,18 @@ from pathlib import Path
 from typing import Any
 
 from generator.deck.problems import one_line
-from generator.products import journal
-from generator.products.folder_lock import FolderLock
-from generator.products.journal import STAGING_PREFIX
+from generator.products.output import journal
+from generator.products.output.folder_lock import FolderLock
+from generator.products.output.journal import STAGING_PREFIX
 from generator.workers import interrupts_held
 
-__all__ = ["Artifact", "KINDS", "PartlyWritten", "STAGING_PREFIX", "Staging", "json_bytes", "write_artifact",
+__all__ = ["Artifact", "CACHE_DIR", "KINDS", "PartlyWritten", "STAGING_PREFIX", "Staging", "json_bytes", "write_artifact",
            "write_atomic"]
 
 KINDS = ("pdf", "png", "html", "json", "tts")
+
+#: The folder of OUT that keeps what a build may reuse (the face cache, stamps); never listed.
+CACHE_DIR = ".cache"
 
 
 @dataclass(frozen=True)

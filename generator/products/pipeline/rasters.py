@@ -13,17 +13,13 @@ import os
 from pathlib import Path
 
 from generator.deck.model import Deck
-from generator.products import pdf, png
-from generator.products.context import BuildContext
-from generator.products.face_cache import RenderCache, key
-from generator.products.faces import Face
-from generator.products.profiles import PROFILES
-from generator.products.rendered import cache, chars, draw, face_keys, pool, started, workers
-from generator.products.rulebook.images import rulebook_codes
+from generator.products.render import pdf, png
+from generator.products.pipeline.context import BuildContext
+from generator.products.pipeline.face_cache import RenderCache, key
+from generator.products.render.faces import Face
+from generator.products.render.profiles import PROFILES
+from generator.products.pipeline.rendered import cache, chars, draw, face_keys, pool, started, workers
 from generator.progress import ProgressBar
-
-#: Which product shows which image profile; each shows every face, but the rulebook its own few.
-PRODUCT_PROFILES = {"cards": "tgc", "pod": "mpc", "tts": "tts", "rulebook": "rulebook"}
 
 Wanted = dict[str, "frozenset[str] | None"]  #: profile -> the faces shown in it (None: every face)
 
@@ -32,21 +28,11 @@ Wanted = dict[str, "frozenset[str] | None"]  #: profile -> the faces shown in it
 FEW = 2
 
 
-def wanted(ctx: BuildContext) -> Wanted:
-    """The profiles this build shows, and in each which faces; known before anything is drawn,
-    so each face is rendered once for every image it appears in."""
-    products = ctx.shared.get("products") or tuple(PRODUCT_PROFILES)
-    out: Wanted = {}
-    for product, profile in PRODUCT_PROFILES.items():
-        if product in products and (profile != "mpc" or "mpc" in ctx.pod):
-            out[profile] = frozenset(rulebook_codes(ctx.deck)) if profile == "rulebook" else None
-    return out
-
-
-def start(ctx: BuildContext) -> None:
-    """Begin drawing every image the build shows on worker processes, and return at once."""
-    if wanted(ctx):
-        _drawing(ctx)
+def start(ctx: BuildContext, wanted: Wanted) -> None:
+    """Begin drawing every image the build shows (`wanted`: profile -> the faces shown in it,
+    None for every face; known before anything is drawn, so each face is rendered once for
+    every image it appears in) on worker processes, and return at once."""
+    ctx.once("drawing", lambda: Drawing(ctx, wanted))
 
 
 def images(ctx: BuildContext, profile: str) -> dict[str, bytes]:
@@ -72,7 +58,7 @@ def face_png(face: Face, profile: str = "tgc") -> bytes:
 
 
 def _drawing(ctx: BuildContext) -> "Drawing":
-    return ctx.once("drawing", lambda: Drawing(ctx, wanted(ctx)))
+    return ctx.once("drawing", lambda: Drawing(ctx, {}))  # nothing started: each profile is drawn when asked
 
 
 class Drawing:

@@ -5,7 +5,7 @@ through reportlab costs a tenth of a second per process (importing reportlab and
 TrueType files), which `validate` would pay on every run for its text-size check. So the
 widths are kept in fonts/metrics.json, made from the fonts by reportlab itself:
 
-    python -m generator.products.font_metrics      # after replacing a font file
+    python -m generator.products.render.font_metrics      # after replacing a font file
 
 The table records each font's SHA-256, and tests/render/test_font_metrics.py compares it with
 reportlab's own reading of the files (every character, every width, and the width of every

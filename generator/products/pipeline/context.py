@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from generator.deck.model import Deck
-from generator.products.outputs import Staging
+from generator.products.output.outputs import Staging
 
 
 @dataclass

@@ -17,8 +17,8 @@ from typing import Iterator
 from PIL import Image
 from PIL.PngImagePlugin import PngInfo
 
-from generator.products.profiles import PROFILES, Profile
-from generator.products.units import BLEED, DPI, dots_to_pt, TRIM_H, TRIM_W
+from generator.products.render.profiles import PROFILES, Profile
+from generator.products.render.units import BLEED, DPI, dots_to_pt, TRIM_H, TRIM_W
 
 #: Bumped whenever the rasterizer's output changes, so cached images are redrawn.
 RENDERER_VERSION = "pdfium-2"

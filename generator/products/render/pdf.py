@@ -11,12 +11,12 @@ from functools import lru_cache
 
 from reportlab.lib.rl_accel import fp_str
 
-from generator.products import sheets, test_page
-from generator.products.cmyk import to_cmyk
-from generator.products import typeface as tf
-from generator.products.faces import Face, Poly, Stroke, Text
-from generator.products.pdf_file import FIXED_DATE, PdfFile, array, encoding_canvas, form_body, text_run, text_string
-from generator.products.units import BLEED, TRIM_H, TRIM_W, dots_to_pt
+from generator.products.render import sheets, test_page
+from generator.products.render.cmyk import to_cmyk
+from generator.products.render import typeface as tf
+from generator.products.render.faces import Face, Poly, Stroke, Text
+from generator.products.render.pdf_file import FIXED_DATE, PdfFile, array, encoding_canvas, form_body, text_run, text_string
+from generator.products.render.units import BLEED, TRIM_H, TRIM_W, dots_to_pt
 
 FOOTER_INK = "#444444"
 CROP_INK = "#000000"

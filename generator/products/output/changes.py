@@ -14,11 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from generator.deck.compare import compare, summary
-from generator.deck.deck_json import deck_json
-from generator.deck.model import Deck
-from generator.engine.options import Options
-from generator.products.context import BuildContext
-from generator.products.outputs import Artifact, json_bytes, write_artifact
+from generator.products.output.outputs import Artifact, json_bytes, write_artifact
 
 CHANGES_JSON = "changes.json"
 DECK_JSON = "deck.json"
@@ -26,33 +22,25 @@ DECK_JSON = "deck.json"
 NAMED_FILES = 6
 
 
-def deck_document(deck: Deck) -> dict[str, Any]:
-    """deck.json: the deck (deck_json), its game with the rule options' defaults the rulebook
-    prints, so that a build made by a version of the engine with other defaults says so."""
-    doc = deck_json(deck)
-    doc["game"]["options"] = Options().to_dict(changed_only=False)
-    return doc
+def write_changes(dest: Path, staged: Path, document: Mapping[str, Any], artifacts: list[Artifact], record_name: str,
+                  kept: Iterable[Artifact] = ()) -> tuple[Artifact, list[str]]:
+    """Compare with the previous build in `dest` (its `record_name`, build.json), write
+    changes.json into `staged`, and return it with the summary's lines for the user.
 
-
-def write_changes(ctx: BuildContext, artifacts: list[Artifact], record_name: str,
-                  kept: Iterable[Artifact] = ()) -> Artifact:
-    """Compare with the previous build (its `record_name`, build.json), write changes.json and
-    add the summary to the lines the build prints.
+    `document` is the deck.json this build writes (products/deck_json.py's deck_document).
 
     `artifacts` are the files this build made; `kept` those it lists without making them again
     (another product's files, left as they were by an `--only` build): neither added nor removed.
     """
-    dest = ctx.target
     previous = _read(dest / record_name)
     listed = _listed(previous)
     before = _read(dest / DECK_JSON) if DECK_JSON in listed else None
-    diff = compare(before if isinstance(before, Mapping) else None, deck_document(ctx.deck))
+    diff = compare(before if isinstance(before, Mapping) else None, document)
     files = _files(listed, [*artifacts, *kept])
     lines = _summary(previous is not None, diff, files)
     record = {"previous": {"build": previous is not None, "deck": diff["same"] is not None}, **diff,
               "files": files, "summary": lines}
-    ctx.notes.extend(lines)
-    return write_artifact(ctx.out, CHANGES_JSON, json_bytes(record), "json")
+    return write_artifact(staged, CHANGES_JSON, json_bytes(record), "json"), lines
 
 
 def _read(path: Path) -> Any:

@@ -20,11 +20,7 @@ import re
 from dataclasses import dataclass, field, fields
 from pathlib import Path, PurePosixPath
 
-from generator.products.face_cache import CACHE_DIR
-from generator.products.outputs import KINDS, Artifact, write_atomic
-
-#: Folders of OUT that only the build's products write into.
-PRODUCT_FOLDERS = ("cards", "pod", "print", "tts")
+from generator.products.output.outputs import CACHE_DIR, KINDS, Artifact, write_atomic
 
 #: How many file names a message lists before it says "and N more".
 SHOWN = 8
@@ -38,18 +34,19 @@ class Mirror:
     dropped: list[str] = field(default_factory=list)  #: carried files changed or gone since they were built
 
 
-def guess_product(path: str) -> str:
+def guess_product(path: str, folders: tuple[str, ...]) -> str:
     """The product that made `path`, for a build.json written before entries named it."""
     if path == "deck.json":
         return "deck"
     if path == "rulebook.html":
         return "rulebook"
     first = path.split("/", 1)[0]
-    return first if first in PRODUCT_FOLDERS and "/" in path else ""
+    return first if first in folders and "/" in path else ""
 
 
-def previous_artifacts(out: Path, build_json: str) -> list[Artifact]:
-    """The files the previous build.json in OUT lists (none when it is missing or unreadable)."""
+def previous_artifacts(out: Path, build_json: str, folders: tuple[str, ...]) -> list[Artifact]:
+    """The files the previous build.json in OUT lists (none when it is missing or unreadable);
+    `folders`: the products' own folders (for entries of an old build.json that name no product)."""
     try:
         record = json.loads((out / build_json).read_bytes())
         entries = record["artifacts"]
@@ -66,7 +63,7 @@ def previous_artifacts(out: Path, build_json: str) -> list[Artifact]:
         values = {k: v for k, v in entry.items() if k in names}
         if values.get("kind") not in KINDS:
             continue
-        values["product"] = values.get("product") or guess_product(str(rel))
+        values["product"] = values.get("product") or guess_product(str(rel), folders)
         try:
             found.append(Artifact(**values))
         except TypeError:
@@ -110,7 +107,8 @@ def _stamp(st: os.stat_result) -> str:
     return f"{st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}\n"
 
 
-def plan(out: Path, made: list[Artifact], built: set[str], previous: list[Artifact], partial: bool) -> Mirror:
+def plan(out: Path, made: list[Artifact], built: set[str], previous: list[Artifact], partial: bool,
+         folders: tuple[str, ...]) -> Mirror:
     """What to carry, remove and warn about, given the files this build made, the products it
     built (`partial`: not every product, `--only`) and the files the previous build.json lists
     (previous_artifacts)."""
@@ -129,7 +127,7 @@ def plan(out: Path, made: list[Artifact], built: set[str], previous: list[Artifa
         elif path.is_file() or path.is_symlink():
             mirror.remove.append(old.path)
     listed = made_paths | set(mirror.remove) | set(mirror.dropped)
-    for folder in PRODUCT_FOLDERS:
+    for folder in folders:  # the products' own folders
         for root, dirs, files in os.walk(out / folder):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(files):

@@ -24,7 +24,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import SUBSETN, makeToUnicodeCMap
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.products import typeface as tf
+from generator.products.render import typeface as tf
 
 #: The font list's object number: every form and page refers to it, so forms formatted once fit any file.
 FONT_LIST = 1

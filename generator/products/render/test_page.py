@@ -11,9 +11,9 @@ from __future__ import annotations
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.products import sheets
-from generator.products import typeface as tf
-from generator.products.units import inch, mm
+from generator.products.render import sheets
+from generator.products.render import typeface as tf
+from generator.products.render.units import inch, mm
 
 INK = HexColor("#000000")
 SOFT = HexColor("#555555")

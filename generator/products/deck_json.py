@@ -1,0 +1,26 @@
+"""deck.json: the deck as data for other tools, the product `deck` of the build."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.deck.deck_json import deck_json
+from generator.deck.model import Deck
+from generator.engine.options import Options
+from generator.products.output.outputs import Artifact, json_bytes, write_artifact
+from generator.products.pipeline.context import BuildContext
+
+DECK_JSON = "deck.json"
+
+
+def deck_document(deck: Deck) -> dict[str, Any]:
+    """deck.json: the deck (deck_json), its game with the rule options' defaults the rulebook
+    prints, so that a build made by a version of the engine with other defaults says so."""
+    doc = deck_json(deck)
+    doc["game"]["options"] = Options().to_dict(changed_only=False)
+    return doc
+
+
+def build_deck_json(ctx: BuildContext) -> list[Artifact]:
+    deck = ctx.deck
+    return [write_artifact(ctx.out, DECK_JSON, json_bytes(deck_document(deck)), "json", cards=deck.printed)]

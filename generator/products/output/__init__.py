@@ -1,0 +1,2 @@
+"""The output transaction: the folder lock, staging, the commit journal, the mirror of the
+previous build, build.json and changes.json."""
