@@ -16,9 +16,8 @@ import pytest
 
 from generator.cli import main
 from generator.engine.simulate import TIMING_KEYS
+from tests.conftest import ROOT, MANIFEST_ARG as MANIFEST
 
-ROOT = Path(__file__).resolve().parent.parent
-MANIFEST = str(ROOT / "cards.yaml")
 #: Bounds on how long the cluster may take to come up and go down.
 START_SECONDS, STOP_SECONDS = 60, 15
 SWEEP = ["sweep", "--manifest", MANIFEST, "--no-progress", "--json"]

@@ -16,22 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
 from generator.engine import Game
 from generator.engine.simulate import MAX_GAMES, _Counts
 from tests.processes import children
+from tests.conftest import ROOT, run, MANIFEST_ARG as MANIFEST
 
-ROOT = Path(__file__).resolve().parent.parent
-MANIFEST = str(ROOT / "cards.yaml")
 COMMAND = [sys.executable, "-m", "generator"]
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc, process groups and /dev/full")
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 # --- Ctrl-C with worker processes ------------------------------------------------------------

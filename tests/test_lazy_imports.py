@@ -9,7 +9,6 @@ on the comment line just above its group of imports.
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 from tests.conftest import ROOT
 

@@ -7,11 +7,10 @@ heavy modules a quick command loads, and that every import deferred into a funct
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 #: Modules that cost more to import than a quick command may spend: none of them is needed to
 #: parse the command line or to check a manifest.
 HEAVY = ("pydantic", "pydantic_core", "reportlab", "PIL", "jinja2", "rich", "multiprocessing", "concurrent",
@@ -71,7 +70,6 @@ def test_the_engine_package_loads_its_names_on_use():
             "print(callable(simulate) and not isinstance(simulate, type(sys)), Game.__name__)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60).stdout.split()
     assert out == ["False", "True", "Game"]
-
 
 
 def test_a_command_loads_no_other_command_s_module():

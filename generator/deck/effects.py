@@ -6,7 +6,7 @@ play names a seat, the pending state the effect keeps between plays, the glyph o
 the quick-reference line, the rulebook's clarification partial, the terminal game's words and
 the bots' hints. The rule itself is the function of the same name in
 generator/engine/effects.py (`EFFECTS`). Nothing reads an effect's data from anywhere else,
-and nothing falls back: tests/test_effect_catalogue.py fails, naming the effect and what it
+and nothing falls back: tests/deck/test_effect_catalogue.py fails, naming the effect and what it
 lacks, for an entry without a rule, a partial, a glyph the typeface can draw, or any field.
 
 Adding an effect: its entry (`register(WildEffect(...))`), its rule function and, if it has

@@ -7,7 +7,7 @@ an entry is accepted only when it has exactly the types, keys and limits schema.
 and it is then returned as a plain record with the same attributes as the pydantic model.
 Anything else (a mistake, or merely something unusual) goes to the pydantic models, which
 either accept it or word the mistake with its location. So this module can only make a
-check faster, never change its answer (tests/manifest/test_shape.py compares the two).
+check faster, never change its answer (tests/deck/test_shape.py compares the two).
 
 The limits and choices live here, and schema.py builds its models from them.
 """

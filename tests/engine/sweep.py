@@ -9,9 +9,9 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from pathlib import Path
 
 from generator.engine import Game, from_position, make_record, replay, to_position
+from tests.conftest import MANIFEST
 
 EDITIONS = ("the-og", "keep-it-simple", "only-chaos", "its-wild-time", "math-is-fun")
 OPTION_VALUES = {
@@ -84,7 +84,7 @@ def sweep(games: int, seed: int = 0, *, replay_every: int = 3, roundtrip_every: 
     """Play and check `games` games; every `replay_every`th is replayed and re-dealt from its record."""
     from generator.deck.manifest import load
 
-    deck = load(Path(__file__).resolve().parents[2] / "cards.yaml")
+    deck = load(MANIFEST)
     stopped = 0
     turns = 0
     cache: dict = {}
@@ -110,7 +110,7 @@ def per_edition(games: int, players: int, seed: int = 0) -> dict[str, dict]:
     """`games` random games of every edition with default options, each checked after every decision."""
     from generator.deck.manifest import load
 
-    deck = load(Path(__file__).resolve().parents[2] / "cards.yaml")
+    deck = load(MANIFEST)
     out = {}
     for edition in EDITIONS:
         game = Game(deck, edition, players)

@@ -7,17 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
+from tests.conftest import ROOT, run as run_command, MANIFEST_ARG as MANIFEST
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-MANIFEST = str(ROOT / "cards.yaml")
 SCENARIO = ROOT / "tests" / "scenarios" / "r6_6_x2_to_target.json"
 
 
-def run(capsys, *argv):
-    status = main([*argv, "--manifest", MANIFEST])
-    out, err = capsys.readouterr()
-    return status, out, err
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    """The command with the shipped manifest."""
+    return run_command(capsys, *argv, "--manifest", MANIFEST)
 
 
 def write(tmp_path: Path, name: str, data) -> str:

@@ -13,11 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
 from generator.engine import Game, PositionError, apply_decisions, from_position, make_record, replay, to_position
+from tests.conftest import run as run_command, MANIFEST_ARG as MANIFEST
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-MANIFEST = str(ROOT / "cards.yaml")
 
 POSITION = {"players": 3, "edition": "the-og", "seed": 7, "count": 12, "match": "C5", "turn": 0,
             "hands": [["C4", "G7", "SKIP"], ["M2"], ["x2"]], "draw": ["C1", "G2"], "in_play": ["C5"]}
@@ -27,10 +25,8 @@ PYTHON_WORDS = re.compile(r"\b(NoneType|None|True|False|str|dict|int|bool|float|
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main([*argv, "--manifest", MANIFEST])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err and "Traceback" not in out
-    return status, out, err
+    """The command with the shipped manifest."""
+    return run_command(capsys, *argv, "--manifest", MANIFEST)
 
 
 def write(tmp_path: Path, data, name: str = "input.json") -> str:

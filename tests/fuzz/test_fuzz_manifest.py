@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from generator.cli import main
 from tests.fuzz.profiles import examples
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = (ROOT / "cards.yaml").read_text(encoding="utf-8")
 SHIPPED_DATA = yaml.safe_load(SHIPPED)
 LOCATED = re.compile(r"^.+:\d+:\d+: \S")

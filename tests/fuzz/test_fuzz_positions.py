@@ -21,9 +21,8 @@ from generator.cli import main
 from generator.deck.manifest import load
 from generator.engine import Game, make_record, simulate  # noqa: F401  (simulate: the record writer's module)
 from tests.fuzz.profiles import examples
+from tests.conftest import ROOT, MANIFEST
 
-ROOT = Path(__file__).resolve().parents[2]
-MANIFEST = ROOT / "cards.yaml"
 DECK = load(MANIFEST)
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("*.json"))
 POSITIONS = [json.loads(p.read_text(encoding="utf-8")) for p in SCENARIOS]

@@ -12,9 +12,8 @@ from generator.deck.manifest import load
 from generator.engine import Game, replay
 from generator.play.inputs import LineInput
 from generator.play.session import Session
+from tests.conftest import MANIFEST_ARG as MANIFEST
 
-ROOT = Path(__file__).resolve().parents[2]
-MANIFEST = str(ROOT / "cards.yaml")
 DECK = load(MANIFEST)
 
 

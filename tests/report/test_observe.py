@@ -1,14 +1,14 @@
 """The report's game loop plays exactly the games the engine's simulator plays."""
 
-from pathlib import Path
 
 import pytest
 
 from generator.deck.manifest import load
 from generator.engine import Game, game_seed, make_bot, play_game
 from generator.report.observe import observe_game
+from tests.conftest import MANIFEST
 
-DECK = load(Path(__file__).resolve().parents[2] / "cards.yaml")
+DECK = load(MANIFEST)
 
 
 @pytest.mark.parametrize("edition, players, bots", [("the-og", 4, "greedy"), ("only-chaos", 3, "random"),

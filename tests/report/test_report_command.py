@@ -8,9 +8,8 @@ import pytest
 from generator.cli import main
 from generator.commands import report as report_command
 from generator.progress import ProgressBar
+from tests.conftest import ROOT, MANIFEST_ARG as MANIFEST
 
-ROOT = Path(__file__).resolve().parents[2]
-MANIFEST = str(ROOT / "cards.yaml")
 SMALL = ["report", "--manifest", MANIFEST, "--games", "40", "--players", "2,4", "--edition", "keep-it-simple",
          "--edition", "only-chaos"]
 

@@ -7,9 +7,7 @@ from generator.cli import main
 from generator.commands import report as report_command
 from generator.progress import ProgressBar
 from generator.report import rounds
-
-ROOT = Path(__file__).resolve().parents[2]
-MANIFEST = str(ROOT / "cards.yaml")
+from tests.conftest import MANIFEST_ARG as MANIFEST
 
 
 def report(tmp_path: Path, name: str, *extra: str) -> tuple[int, dict]:

@@ -8,9 +8,7 @@ import re
 from generator.cli import main
 from generator.engine.simulate import Z95, wilson as simulate_wilson
 from generator.report import stats
-from tests.conftest import ROOT
-
-MANIFEST = str(ROOT / "cards.yaml")
+from tests.conftest import MANIFEST_ARG as MANIFEST
 
 
 def test_one_interval_function_for_every_count():

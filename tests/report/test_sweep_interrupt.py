@@ -19,8 +19,8 @@ import pytest
 from generator.cli import main
 from tests.conftest import MANIFEST
 from tests.processes import children
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 GAMES = 400
 #: 9 targets x 2 hand sizes x 2 player counts: 36 cells of 400 games, several seconds of play.
 GRID = ["--param", "target=12..20", "--param", "hand_size=4,5", "--players", "2,4", "--games", str(GAMES)]
@@ -31,8 +31,6 @@ def _default_stop_signals() -> None:
     """In the child: Ctrl-C and SIGTERM as a terminal gives them (a shell may start jobs ignoring SIGINT)."""
     for s in (signal.SIGINT, signal.SIGTERM):
         signal.signal(s, signal.SIG_DFL)
-
-
 
 
 def sweep_stopped(argv: list[str], cwd: Path, signum: int, ready) -> tuple[int, str, str]:

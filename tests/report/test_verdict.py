@@ -1,14 +1,14 @@
 """Verdicts: balanced, unbalanced, small effect and inconclusive, from made-up tallies."""
 
-from pathlib import Path
 
 import pytest
 
 from generator.deck.manifest import load
 from generator.report.summarize import Cell, add_verdicts, summarize
 from generator.report.tally import Tally
+from tests.conftest import MANIFEST
 
-DECK = load(Path(__file__).resolve().parents[2] / "cards.yaml")
+DECK = load(MANIFEST)
 
 
 def cell_with(wins: list[int]) -> dict:

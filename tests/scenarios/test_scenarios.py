@@ -11,9 +11,9 @@ import pytest
 
 from generator.cli import main
 from generator.engine.position import compare_expected
+from tests.conftest import MANIFEST
 
 HERE = Path(__file__).resolve().parent
-MANIFEST = HERE.parent.parent / "cards.yaml"
 FILES = sorted(HERE.glob("*.json"))
 
 

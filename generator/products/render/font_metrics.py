@@ -7,7 +7,7 @@ widths are kept in fonts/metrics.json, made from the fonts by reportlab itself:
 
     python -m generator.products.render.font_metrics      # after replacing a font file
 
-The table records each font's SHA-256, and tests/render/test_font_metrics.py compares it with
+The table records each font's SHA-256, and tests/products/render/test_font_metrics.py compares it with
 reportlab's own reading of the files (every character, every width, and the width of every
 text of the deck), so it cannot drift from what the PDF backend draws.
 """

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-MANIFEST = ROOT / "cards.yaml"
+from tests.conftest import MANIFEST
 
 
 def build_rulebook(manifest: Path, out: Path) -> str:

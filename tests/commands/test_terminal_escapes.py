@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
 from tests.conftest import MANIFEST
+from tests.conftest import run
 
 #: Clears the screen, retitles the window, a C1 CSI (ESC [ to many terminals) and a C1 NEXT LINE.
 HOSTILE = "\x1b[2J\x1b]0;PWNED\x07\x9b31m\x85"
@@ -22,13 +22,6 @@ SHOWN = "\\x1b[2J\\x1b]0;PWNED\\x07\\x9b31m\\x85"
 #: What must never be printed raw: C0 controls but newline, DEL, C1 controls, line separators.
 UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 DESCRIPTION = "description: Play with all cards."
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return status, out, err
 
 
 def assert_safe(text: str) -> None:

@@ -28,9 +28,8 @@ from generator.products.output.folder_lock import LOCK_NAME, FolderLock
 from generator.products.output.journal import JOURNAL_NAME, STAGING_PREFIX
 from generator.products import FOLDERS as PRODUCT_FOLDERS
 from tests.processes import children
+from tests.conftest import MANIFEST, ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-MANIFEST = ROOT / "cards.yaml"
 COMMAND = [sys.executable, "-m", "generator"]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 PRODUCTS = "deck,cards"
@@ -64,8 +63,6 @@ def alive(pid: int) -> bool:
     except OSError:
         return False
     return text.rpartition(")")[2].split()[0] != "Z"
-
-
 
 
 def all_gone(pids: list[int], within: float = 5.0) -> bool:

@@ -12,7 +12,6 @@ import io
 import re
 import shutil
 import textwrap
-from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -24,8 +23,8 @@ from generator.engine import EngineError, Game, run_scenario, simulate
 from generator.engine.effects import EFFECTS, Turn
 from tests.catalogue_check import catalogue_problems, entry_problems
 from tests.effect_helpers import temporary_effect, with_effect
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ("draw_extra", "invert_next", "reverse", "steal", "trade_hands", "multiply", "set_count", "play_two",
            "redeal", "rotate_hands", "skip")
 

@@ -5,22 +5,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 
-from generator.cli import main
+from generator.commands.crash import CRASH_FILE
 from generator.products import build as build_module
 from generator.products import product as product_record
-from generator.products.deck_json import build_deck_json
 from generator.products.build import BuildContext, ProductFailed, build
-from generator.commands.crash import CRASH_FILE
+from generator.products.deck_json import build_deck_json
 from generator.products.output.journal import JOURNAL_NAME
 from generator.products.output.outputs import STAGING_PREFIX
+from tests.conftest import MANIFEST, run
 
-ROOT = Path(__file__).resolve().parent.parent
-MANIFEST = ROOT / "cards.yaml"
 SKIP_TEXT = "text: Skip the next player's turn."
 PRODUCTS = "deck,cards"
 
@@ -35,11 +32,6 @@ def snapshot(folder: Path) -> dict[str, tuple[int, int, bytes | None]]:
     return out
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return status, out, err
 
 
 def without_crash(snap: dict) -> dict:
@@ -61,19 +53,10 @@ def edited(tmp_path_factory) -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
-def first_build(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("first") / "out"
-    assert main(["build", "--manifest", str(MANIFEST), "--out", str(out), "--only", PRODUCTS]) == 0
-    return out
-
-
 @pytest.fixture
-def out(first_build, tmp_path) -> Path:
+def out(build_copy) -> Path:
     """A copy of a finished build (its face cache included) to break a build in."""
-    folder = tmp_path / "out"
-    shutil.copytree(first_build, folder, symlinks=True)
-    return folder
+    return build_copy(PRODUCTS)
 
 
 def replace_product(monkeypatch, name: str, function) -> None:

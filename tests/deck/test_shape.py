@@ -6,15 +6,14 @@ pydantic accepts too, with the same values. The shipped manifest takes the fast 
 
 import copy
 import random
-from pathlib import Path
 
 import pytest
 import yaml
 from pydantic import ValidationError
 
 from generator.deck import schema, shape
+from tests.conftest import MANIFEST
 
-MANIFEST = Path(__file__).resolve().parents[2] / "cards.yaml"
 
 SECTIONS = {"colours": "ColourEntry", "sets": "SetEntry", "cards": "CardEntry", "editions": "EditionEntry"}
 

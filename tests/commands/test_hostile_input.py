@@ -10,17 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
+from tests.conftest import run
+from tests.conftest import ROOT
 
 LOCATED = re.compile(r"^[^\n]+:\d+:\d+: \S")
 CARD_NAME = "name: +1 Card"
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err + out
-    return status, out, err
 
 
 def write_manifest(tmp_path: Path, manifest_text: str, old: str, new: str) -> Path:
@@ -207,7 +201,7 @@ def test_the_largest_manifest_the_limits_accept_validates(tmp_path, capsys):
 
     from generator.deck.manifest import MAX_CARD_TYPES, MAX_PRINTED, load
 
-    spec = importlib.util.spec_from_file_location("largest", Path(__file__).parent.parent / "benchmarks" / "largest_manifest.py")
+    spec = importlib.util.spec_from_file_location("largest", ROOT / "benchmarks" / "largest_manifest.py")
     largest = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(largest)
     path = tmp_path / "cards.yaml"

@@ -6,14 +6,14 @@ After an intended change to how cards look, regenerate them with UPDATE_GOLDEN=1
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
 
 from generator.products.cards import file_names
+from tests.conftest import ROOT
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "faces"
+GOLDEN = ROOT / "tests" / "golden" / "faces"
 CODES = ["C6", "GM-4", "x2", "PLAY2", "REF", "REFW", "BLANK", "back"]
 #: at most this share of pixels may differ by more than LEVEL in some channel
 SHARE, LEVEL = 0.002, 48

@@ -8,17 +8,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
-from generator.cli import main
 from generator.products import FOLDERS as PRODUCT_FOLDERS
 from generator.products.output.outputs import STAGING_PREFIX
+from tests.conftest import MANIFEST, run
 
-ROOT = Path(__file__).resolve().parent.parent
-MANIFEST = ROOT / "cards.yaml"
 SKIP_ENTRY = """  - kind: wild
     set: chaos
     code: SKIP
@@ -30,11 +27,6 @@ SKIP_ENTRY = """  - kind: wild
 PRODUCTS = "deck,cards,pod"
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return status, out, err
 
 
 def unlisted_and_wrong(out: Path) -> tuple[list[str], list[str]]:
@@ -67,18 +59,10 @@ def skip_renamed(text: str) -> str:
     return text.replace("    code: SKIP\n", "    code: PASS\n")
 
 
-@pytest.fixture(scope="module")
-def first_build(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("mirror") / "out"
-    assert main(["build", "--manifest", str(MANIFEST), "--out", str(out), "--only", PRODUCTS]) == 0
-    return out
-
-
 @pytest.fixture
-def out(first_build, tmp_path) -> Path:
-    folder = tmp_path / "out"
-    shutil.copytree(first_build, folder, symlinks=True)
-    return folder
+def out(build_copy) -> Path:
+    """A copy of a finished build (its face cache included) to rebuild in."""
+    return build_copy(PRODUCTS)
 
 
 def test_a_removed_card_leaves_no_file_behind(out, tmp_path, capsys):

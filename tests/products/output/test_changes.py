@@ -9,11 +9,10 @@ import subprocess
 
 import pytest
 
-from generator.cli import main
 from generator.deck.compare import compare, summary
 from generator.deck.deck_json import deck_json
 from generator.deck.manifest import load
-from tests.conftest import MANIFEST
+from tests.conftest import MANIFEST, run
 
 SET_14 = ("card =15 changed: name '=15' -> '=14', param value 15 -> 14, "
           "text 'Set the count to 15.' -> 'Set the count to 14.'")
@@ -36,12 +35,6 @@ def tweaked(tmp_path, manifest_text):
     path = tmp_path / "tweaked.yaml"
     path.write_text(tweak(manifest_text), encoding="utf-8")
     return path
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 # --- the comparison itself (deck/compare.py) ---------------------------------------------------

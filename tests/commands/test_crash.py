@@ -7,9 +7,7 @@ from pathlib import Path
 from generator.cli import main
 from generator.commands import validate as validate_command
 from generator.products.pipeline import rendered
-
-ROOT = Path(__file__).resolve().parent.parent
-MANIFEST = ROOT / "cards.yaml"
+from tests.conftest import MANIFEST
 
 
 def test_a_bug_in_a_command_is_one_line_and_a_crash_file(tmp_path, monkeypatch, capsys):

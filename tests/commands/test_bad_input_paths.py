@@ -1,6 +1,6 @@
 """Careless and unlucky input to every command: a located one-line message, the right exit status, no traceback.
 
-Complements tests/manifest/test_errors.py (one broken manifest per mistake) and the command tests in
+Complements tests/deck/test_errors.py (one broken manifest per mistake) and the command tests in
 tests/engine/test_cli.py, tests/play/ and tests/report/ with the mistakes they do not try yet.
 """
 
@@ -13,18 +13,10 @@ from pathlib import Path
 import pytest
 
 from generator.cli import COMMANDS, main
+from tests.conftest import run, MANIFEST_ARG as MANIFEST
 
-ROOT = Path(__file__).resolve().parent.parent
-MANIFEST = str(ROOT / "cards.yaml")
 FIELD_LINE = "  - {kind: number, set: base, colour: cyan, values: -2..7, copies: 3}"
 SKIP_TEXT = "text: Skip the next player's turn."
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err and "Traceback" not in out
-    return status, out, err
 
 
 def line_of(text: str, needle: str) -> int:

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from generator.products.build import BuildContext, build
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 RENDER_PRODUCTS = ("deck", "cards", "print", "pod", "tts")
 TTS_URL = "https://example.invalid/county-uppy"
 
