@@ -1,5 +1,5 @@
 """An unexpected internal error (a bug, not a mistake in the input): one line on the terminal, the
-traceback in a file in the output folder, exit status 3 (CONTRACT.md).
+traceback in a file in the output folder, exit status 3 (docs/commands.md, "Exit status and errors").
 
 A user who meets a bug needs to know it is one and where the details are; the traceback itself
 is for whoever fixes it, so it goes into `OUT/county-uppy-crash.txt` (the system's temporary

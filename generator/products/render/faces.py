@@ -1,8 +1,9 @@
 """What a card looks like: one definition per card kind, as a small display list.
 
 A face is a tuple of drawing items in *dots* (300 dpi pixels) measured from the top-left of
-the trim, y downwards. The PNG backend (png.py) rasterizes it with Pillow, the PDF backend
-(pdf.py) draws the same items as vectors with reportlab, so the two cannot drift.
+the trim, y downwards. The PDF backend (pdf.py, pdf_file.py) draws the items as vectors, and
+every raster image of a face (png.py) is PDFium's rendering of that same PDF drawing, so the two
+cannot drift.
 The background extends past the trim far enough for any bleed a print profile asks for.
 """
 
