@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator.deck.manifest import MAX_CARD_TYPES, MAX_PRINTED  # noqa: E402
-from generator.deck.schema import MAX_NAME, MAX_TEXT  # noqa: E402
+from generator.deck.shape import MAX_CARD_TYPES, MAX_PRINTED  # noqa: E402
+from generator.deck.shape import MAX_NAME, MAX_TEXT  # noqa: E402
 
 WILDS = 20
 COPIES = MAX_PRINTED // MAX_CARD_TYPES

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from generator.deck import shape
 from generator.deck.effects import CATALOGUE, param_problem
-from generator.deck.model import (KINDS, PLAYING_KINDS, BuildSettings, CardSet, CardType, Colour, Deck, Edition, Effect,
+from generator.deck.model import (PLAYING_KINDS, BuildSettings, CardSet, CardType, Colour, Deck, Edition, Effect,
                                   GameParams)
 from generator.deck.problems import InputError, Problem, char_name, suggest
 from generator.deck.yaml_source import Loc, Source, parse, read
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel, ValidationError
+    from pydantic import ValidationError
 
     from generator.deck import schema
 
@@ -27,12 +27,8 @@ SECTIONS = shape.SECTIONS
 #: Sections a manifest may leave out.
 OPTIONAL_SECTIONS = shape.OPTIONAL_SECTIONS
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
-#: Card values print in a corner index: at most three digits. A range makes at most MAX_RUN card types.
-MAX_VALUE, MAX_RUN = 999, 100
-#: Card types (one face each) and printed cards (copies counted) a manifest may define: the
-#: largest manifest accepted still builds in minutes within the memory docs/commands.md states (the
-#: shipped one has 113 card types and 212 printed cards).
-MAX_CARD_TYPES, MAX_PRINTED = 400, 2000
+#: The limits are declared with the shape (deck/shape.py).
+MAX_VALUE, MAX_RUN, MAX_CARD_TYPES, MAX_PRINTED = shape.MAX_VALUE, shape.MAX_RUN, shape.MAX_CARD_TYPES, shape.MAX_PRINTED
 #: Fields whose text may run over several lines (line breaks fold into spaces); every other
 #: text is one line.
 MULTILINE_FIELDS = ("text", "description")
@@ -141,11 +137,11 @@ class _Checker:
 
         from generator.deck import schema  # lazy: start-up (its models take longer to build than a check)
 
-        pydantic_model = getattr(schema, model)
+        record = shape.RECORDS[model]
         try:
-            return pydantic_model.model_validate(value)
+            return schema.model(record).model_validate(value)
         except ValidationError as exc:
-            self.report(loc, exc, pydantic_model)
+            self.report(loc, exc, record)
             return None
 
     def typed_list(self, section: str, data: dict, model: str) -> list[tuple[int, Any]]:
@@ -166,11 +162,11 @@ class _Checker:
                 self.broken |= {v for k, v in item.items() if k in ("key", "name") and isinstance(v, str)}
         return out
 
-    def report(self, base: Loc, exc: ValidationError, model: type[BaseModel]) -> None:
+    def report(self, base: Loc, exc: ValidationError, record: shape.Record) -> None:
         """One message per location: a union (`kind: wild` or a list of kinds) fails once per
         alternative, and the alternative's own complaint beats "must be a list"."""
         found: dict[tuple[Loc, bool], tuple[int, str]] = {}
-        pool = _field_names(model)
+        pool = shape.key_names(record)
         for err in exc.errors():
             if err["type"] == "string_unicode":
                 continue  # a lone surrogate: text_characters names it
@@ -178,23 +174,28 @@ class _Checker:
             loc = tuple(p for i, p in enumerate(raw) if isinstance(p, int) or p in pool or (i and raw[i - 1] == "params"))
             field = next((p for p in reversed(loc) if isinstance(p, str)), base[0])
             kind, value = err["type"], err.get("input")
+            declared = shape.key_at(record, loc)
+            unit = f" {declared.type.unit}" if declared is not None and getattr(declared.type, "unit", "") else ""
             at_key = False
             if kind == "missing":
                 message = f"missing key '{field}'"
                 loc = loc[:-1]
             elif kind == "extra_forbidden":
                 bad = err["loc"][-1]
-                message = f"unknown key '{bad}'{suggest(bad, _keys_at(model, loc[:-1]) if loc[:-1] else pool)}"
+                inner = shape.record_at(record, loc[:-1]) if loc[:-1] else None
+                message = f"unknown key '{bad}'{suggest(bad, list(inner.keys) if inner else pool)}"
                 loc, at_key = loc[:-1] + (bad,), True
             elif kind == "literal_error":
                 choices = re.findall(r"'([^']*)'", err["ctx"]["expected"])
                 message = f"unknown {field} {_show(value)}{suggest(value, choices)}; expected one of {', '.join(choices)}"
             elif kind in ("int_type", "int_parsing", "int_from_float"):
                 message = f"'{field}' must be a whole number, not {_show(value)}"
+            elif kind in ("float_type", "float_parsing", "finite_number"):
+                message = f"'{field}' must be a number{' of' + unit if unit else ''}, not {_show(value)}"
             elif kind in ("greater_than_equal", "greater_than"):
-                message = f"'{field}' must be at least {err['ctx'].get('ge', 1)}, not {_show(value)}"
+                message = f"'{field}' must be at least {_limit(err['ctx'].get('ge', 1))}{unit}, not {_show(value)}"
             elif kind in ("less_than_equal", "less_than"):
-                message = f"'{field}' must be at most {err['ctx'].get('le')}, not {_show(value)}"
+                message = f"'{field}' must be at most {_limit(err['ctx'].get('le'))}{unit}, not {_show(value)}"
             elif kind == "string_too_long":
                 limit = err['ctx']['max_length']
                 fits = "fit on a card" if field in ("code", "name", "text") and base[0] == "cards" else "are allowed"
@@ -204,7 +205,8 @@ class _Checker:
                 if isinstance(value, bool):
                     message += " (YAML reads a bare yes, no, on, off, true or false as true/false: put the text in quotes)"
             elif kind == "string_pattern_mismatch":
-                message = f"'{field}' {_PATTERN_HINTS.get(field, 'has the wrong form')}, not {_show(value)}"
+                hint = declared.type.hint if declared is not None else None
+                message = f"'{field}' {hint or 'has the wrong form'}, not {_show(value)}"
             elif kind in ("model_type", "dict_type"):
                 message = f"'{field}' must be a mapping of keys to values, not {_what(value)}"
             elif kind == "list_type":
@@ -335,7 +337,7 @@ class _Checker:
                 self.fail(loc + ("set",), f"unknown set '{e.set}'{suggest(e.set, sets)}")
             ok = False
         allowed = _FIELDS_BY_KIND[e.kind]
-        for name in shape.FIELDS["CardEntry"]:
+        for name in shape.CARD.keys:
             given = getattr(e, name) is not None
             if given and name not in allowed:
                 self.fail(loc + (name,), f"a {e.kind} card takes no '{name}'{_KIND_HINTS.get((e.kind, name), '')}", key=True)
@@ -486,33 +488,15 @@ class _Checker:
         return out
 
 
-_FIELDS_BY_KIND = {
-    "number": {"kind", "set", "copies", "colour", "values"},
-    "dual": {"kind", "set", "copies", "colours", "values"},
-    "wild": {"kind", "set", "copies", "code", "name", "effect", "params", "text"},
-    "reference": {"kind", "set", "copies", "code", "name", "text"},
-    "blank": {"kind", "set", "copies", "code", "name", "text"},
-}
-_REQUIRED_BY_KIND = {
-    "number": {"colour", "values"},
-    "dual": {"colours", "values"},
-    "wild": {"code", "name", "effect", "text"},
-    "reference": {"code", "name"},
-    "blank": {"code", "name"},
-}
+#: Which keys each kind of card takes and needs (declared in shape.KINDS_FIELDS).
+_FIELDS_BY_KIND = {kind: set(shape.CARD_COMMON) | set(keys) for kind, keys in shape.KINDS_FIELDS.items()}
+_REQUIRED_BY_KIND = {kind: {k for k, needed in keys.items() if needed} for kind, keys in shape.KINDS_FIELDS.items()}
 _KIND_HINTS = {
     ("number", "colours"): " (a number card has one 'colour'; two colours make a 'dual' card)",
     ("dual", "colour"): " (a dual card lists its two 'colours')",
     ("number", "code"): " (its code is made from its colour and value)",
     ("dual", "code"): " (its code is made from its colours and value)",
 }
-_PATTERN_HINTS = {
-    "code": "must be one capital letter",
-    "print": "must be a colour like '#00A3D9'",
-    "name": "must be a lower-case word",
-    "key": "must be a lower-case slug like 'the-og'",
-}
-assert set(_FIELDS_BY_KIND) == set(KINDS)
 
 
 #: Characters that end a line: a one-line field must not hold them.
@@ -543,35 +527,10 @@ def _show(value: Any) -> str:
     return repr(value) if isinstance(value, str) else str(value)
 
 
+def _limit(bound: Any) -> str:
+    """A declared bound as written: 10, not 10.0 (pydantic gives a float field's bounds as floats)."""
+    return str(int(bound)) if isinstance(bound, float) and bound.is_integer() else str(bound)
+
+
 def _what(value: Any) -> str:
     return {dict: "a mapping", list: "a list", str: "text", type(None): "nothing"}.get(type(value), f"{value!r}")
-
-
-def _field_names(model: type[BaseModel]) -> set[str]:
-    names: set[str] = set()
-    for name, info in model.model_fields.items():
-        names.add(name)
-        for sub in _models_in(info.annotation):
-            names |= _field_names(sub)
-    return names
-
-
-def _keys_at(model: type[BaseModel], loc: Loc) -> list[str]:
-    """Field names of the nested model at `loc` (for suggestions)."""
-    current: type[BaseModel] | None = model
-    for part in loc:
-        if isinstance(part, int) or current is None:
-            continue
-        info = current.model_fields.get(part)
-        subs = _models_in(info.annotation) if info else []
-        current = subs[0] if subs else None
-    return list(current.model_fields) if current else []
-
-
-def _models_in(annotation: Any) -> list[type[BaseModel]]:
-    from pydantic import BaseModel  # lazy: start-up (only a mistake's message needs it)
-
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return [annotation]
-    return [m for arg in getattr(annotation, "__args__", ()) for m in _models_in(arg)]
-

@@ -1,124 +1,375 @@
-"""The fast path of the manifest's shape check: well-formed entries without importing pydantic.
+"""The shape of cards.yaml, declared once: every section, key, type, default, limit and per-kind rule.
 
-Importing pydantic and building the models of schema.py costs more than everything else
-`county-uppy validate` does, and a designer runs it after every tweak. Almost every entry of
-a manifest is well-formed, so each entry is first checked here by plain Python, strictly:
-an entry is accepted only when it has exactly the types, keys and limits schema.py allows,
-and it is then returned as a plain record with the same attributes as the pydantic model.
-Anything else (a mistake, or merely something unusual) goes to the pydantic models, which
-either accept it or word the mistake with its location. So this module can only make a
-check faster, never change its answer (tests/deck/test_shape.py compares the two).
+Everything else that knows the manifest's shape is derived from the declaration below:
 
-The limits and choices live here, and schema.py builds its models from them.
+- the fast check (`build`, here): a plainly well-formed entry is accepted by plain Python and
+  returned as a record with the entry's attributes, without importing pydantic, whose import
+  and model building cost more than everything else `county-uppy validate` does;
+- the pydantic models (deck/schema.py builds them from these records with `create_model`),
+  which word every mistake with its location when an entry is not plainly well-formed;
+- the JSON Schema that editors read (`county-uppy schema`, committed as cards.schema.json; a
+  test checks the committed file is the generated one), per-kind rules included;
+- which keys each kind of card takes and needs (`KINDS_FIELDS`), and the limits of a manifest.
+
+The fast check only ever accepts what the models accept, with the same values
+(tests/deck/test_shape.py compares the two on mutated entries), so it can make a check
+faster but never change its answer. Meaning (does this colour exist? is this code unique?)
+is checked in deck/manifest.py.
+
+To add a key, add a `Key` to its record; to add a section, a `Key` holding a `Record` (nested
+records and lists of records are checked and derived like the others); a measurement takes
+`Number(unit="mm")`. A new kind of value is one `Type` subclass: its `fast` check and its
+pydantic `annotation`.
 """
 
 from __future__ import annotations
 
+import copy
+import math
 import re
 from types import SimpleNamespace
-from typing import Any, Callable
+from typing import Annotated, Any, Callable, Literal, Union
 
 from generator.deck.effects import CATALOGUE
 from generator.deck.model import KINDS
 
-#: Limits that keep a card printable and a manifest quick to check: copies of one card type,
-#: and the characters of a code, a title and an effect text (the longest shipped are 6, 15, 144).
+# --- limits -------------------------------------------------------------------------------
+#: Copies of one card type, and the characters of a code, a card's title and its effect text
+#: (the longest shipped are 6, 15 and 144): what fits on a card.
 MAX_COPIES, MAX_CODE, MAX_NAME, MAX_TEXT = 1000, 10, 24, 200
 #: Characters of the game's name (printed on the back), a set's or an edition's name, and an
 #: edition's description (the longest shipped are 11, 5, 14 and 92).
 MAX_TITLE, MAX_DESCRIPTION = 40, 500
+#: Card values print in a corner index: at most three digits. A range makes at most MAX_RUN card types.
+MAX_VALUE, MAX_RUN = 999, 100
+#: Card types (one face each) and printed cards (copies counted) a manifest may define: the
+#: largest manifest accepted still builds in minutes within the memory docs/commands.md states (the
+#: shipped one has 113 card types and 212 printed cards).
+MAX_CARD_TYPES, MAX_PRINTED = 400, 2000
+
 SHAPES = ("circle", "triangle", "square", "diamond", "star", "hexagon")
 INTERIORS = ("white", "black")
-#: The patterns of schema.py's text fields (anchored there with ^...$).
-COLOUR_NAME, COLOUR_CODE, PRINT_HEX = r"[a-z][a-z-]*", r"[A-Z]", r"#[0-9A-Fa-f]{6}"
-SET_KEY, EDITION_KEY = r"[a-z][a-z0-9-]*", r"[a-z0-9][a-z0-9-]*"
-
-#: The top-level sections, in the order the manifest lists them.
-SECTIONS = ("game", "colours", "sets", "cards", "editions", "build")
-#: Sections a manifest may leave out.
-OPTIONAL_SECTIONS = ("build",)
 PAPERS = ("letter", "a4")
 
-Check = Callable[[Any], bool]
-
-
-def _int(lo: int | None = None, hi: int | None = None) -> Check:
-    return lambda v: type(v) is int and (lo is None or v >= lo) and (hi is None or v <= hi)
-
-
-def _text(pattern: str | None = None, max_length: int | None = None) -> Check:
-    full = re.compile(pattern) if pattern else None
-    return lambda v: (type(v) is str and (max_length is None or len(v) <= max_length)
-                      and (full is None or full.fullmatch(v) is not None))
-
-
-def _one_of(choices: tuple[str, ...]) -> Check:
-    return lambda v: type(v) is str and v in choices
-
-
-def _list_of(check: Check, min_length: int = 0) -> Check:
-    return lambda v: type(v) is list and len(v) >= min_length and all(check(i) for i in v)
-
-
-def _optional(check: Check) -> Check:
-    return lambda v: v is None or check(v)
-
-
-def _any(*checks: Check) -> Check:
-    return lambda v: any(c(v) for c in checks)
-
-
-_STR = _text()
-_TITLE = _text(max_length=MAX_TITLE)
-_KIND = _one_of(KINDS)
-_EFFECT: Check = lambda v: type(v) is str and v in CATALOGUE  # noqa: E731 (read at each check: effects can be registered)
-_PARAMS: Check = lambda v: type(v) is dict and all(type(k) is str and _int()(x) for k, x in v.items())  # noqa: E731
-
-#: Per model of schema.py: field -> (check, default); `REQUIRED` marks a field without a default.
+#: What the fast check returns for a value it does not plainly accept (pydantic then answers).
+NO = object()
+#: The default of a key the entry must give.
 REQUIRED = object()
-FIELDS: dict[str, dict[str, tuple[Check, Any]]] = {
-    "Players": {"min": (_int(1), REQUIRED), "max": (_int(1), REQUIRED)},
-    "GameEntry": {"name": (_TITLE, REQUIRED), "target": (_int(1), REQUIRED), "hand_size": (_int(1), REQUIRED),
-                  "players": (lambda v: build("Players", v) is not None, REQUIRED)},
-    "ColourEntry": {"name": (_text(COLOUR_NAME), REQUIRED), "code": (_text(COLOUR_CODE), REQUIRED),
-                    "print": (_text(PRINT_HEX), REQUIRED), "shape": (_one_of(SHAPES), REQUIRED)},
-    "SetEntry": {"key": (_text(SET_KEY), REQUIRED), "name": (_TITLE, REQUIRED), "interior": (_one_of(INTERIORS), REQUIRED)},
-    "CardEntry": {
-        "kind": (_KIND, REQUIRED), "set": (_STR, REQUIRED), "copies": (_int(1, MAX_COPIES), REQUIRED),
-        "colour": (_optional(_STR), None), "colours": (_optional(_list_of(_STR)), None),
-        "values": (_optional(_any(_int(), _STR, _list_of(_any(_int(), _STR)))), None),
-        "code": (_optional(_text(max_length=MAX_CODE)), None), "name": (_optional(_text(max_length=MAX_NAME)), None),
-        "effect": (_optional(_EFFECT), None), "params": (_optional(_PARAMS), None),
-        "text": (_optional(_text(max_length=MAX_TEXT)), None),
-    },
-    "Filter": {"set": (_optional(_any(_STR, _list_of(_STR))), None), "kind": (_optional(_any(_KIND, _list_of(_KIND))), None)},
-    "EditionEntry": {"key": (_text(EDITION_KEY), REQUIRED), "name": (_TITLE, REQUIRED),
-                     "description": (_text(max_length=MAX_DESCRIPTION), ""),
-                     "include": (_list_of(lambda v: build("Filter", v) is not None, 1), REQUIRED),
-                     "expect": (_optional(_int(0)), None)},
-    "BuildEntry": {"editions": (_list_of(_STR), []), "papers": (_optional(_list_of(_one_of(PAPERS), 1)), None)},
+
+
+# --- the kinds of value -------------------------------------------------------------------
+class Type:
+    """A kind of value. `fast` accepts it strictly, in plain Python: the value (records built)
+    or NO; `annotation` is its pydantic form (called only by deck/schema.py, pydantic loaded),
+    `model` giving the pydantic model of a record it holds."""
+
+    #: Shown in place of "has the wrong form" when a text does not match its pattern.
+    hint: str | None = None
+
+    def fast(self, value: Any) -> Any:
+        raise NotImplementedError
+
+    def annotation(self, model: Callable[[Record], Any]) -> Any:
+        raise NotImplementedError
+
+    def records(self) -> list[Record]:
+        """The records this type holds (nested sections, list entries)."""
+        return []
+
+
+class Int(Type):
+    """A whole number (not true/false), within ge..le."""
+
+    def __init__(self, ge: int | None = None, le: int | None = None):
+        self.ge, self.le = ge, le
+
+    def fast(self, v: Any) -> Any:
+        ok = type(v) is int and (self.ge is None or v >= self.ge) and (self.le is None or v <= self.le)
+        return v if ok else NO
+
+    def annotation(self, model: Callable[[Record], Any]) -> Any:
+        from pydantic import Field, StrictInt  # lazy: pydantic, only to word a mistake or write the JSON Schema
+
+        return Annotated[StrictInt, Field(ge=self.ge, le=self.le)]
+
+
+class Number(Type):
+    """A number, whole or not (not true/false, not infinite), within ge..le, in `unit` (say "mm")."""
+
+    def __init__(self, ge: float | None = None, le: float | None = None, unit: str = ""):
+        self.ge, self.le, self.unit = ge, le, unit
+
+    def fast(self, v: Any) -> Any:
+        if type(v) not in (int, float) or not math.isfinite(v):
+            return NO
+        ok = (self.ge is None or v >= self.ge) and (self.le is None or v <= self.le)
+        return float(v) if ok else NO
+
+    def annotation(self, model: Callable[[Record], Any]) -> Any:
+        from pydantic import Field, StrictFloat  # lazy: pydantic, only to word a mistake or write the JSON Schema
+
+        return Annotated[StrictFloat, Field(ge=self.ge, le=self.le, allow_inf_nan=False)]
+
+
+class Text(Type):
+    """Text, matching `pattern` (whole) and at most `max_length` characters; `hint` says what
+    the pattern asks for, in words ("must be one capital letter")."""
+
+    def __init__(self, pattern: str | None = None, max_length: int | None = None, hint: str | None = None):
+        self.pattern, self.max_length, self.hint = pattern, max_length, hint
+        self._full = re.compile(pattern) if pattern else None
+
+    def fast(self, v: Any) -> Any:
+        ok = (type(v) is str and (self.max_length is None or len(v) <= self.max_length)
+              and (self._full is None or self._full.fullmatch(v) is not None))
+        return v if ok else NO
+
+    def annotation(self, model: Callable[[Record], Any]) -> Any:
+        from pydantic import Field  # lazy: pydantic, only to word a mistake or write the JSON Schema
+
+        pattern = f"^{self.pattern}$" if self.pattern else None
+        return Annotated[str, Field(pattern=pattern, max_length=self.max_length)]
+
+
+class OneOf(Type):
+    """One of a fixed tuple of words, or of `choices()` as they stand when the manifest is read
+    (the effect catalogue: a test may register an effect)."""
+
+    def __init__(self, choices: tuple[str, ...] | Callable[[], tuple[str, ...]]):
+        self.choices = choices
+
+    def current(self) -> tuple[str, ...]:
+        return self.choices() if callable(self.choices) else self.choices
+
+    def fast(self, v: Any) -> Any:
+        return v if type(v) is str and v in self.current() else NO
+
+    def annotation(self, model: Callable[[Record], Any]) -> Any:
+        from pydantic import AfterValidator, Field  # lazy: pydantic, only to word a mistake or write the JSON Schema
+        from pydantic_core import PydanticCustomError  # lazy: pydantic, only to word a mistake or write the JSON Schema
+
+        if not callable(self.choices):
+            return Literal[self.choices]  # type: ignore[valid-type]
+
+        def known(name: str) -> str:
+            if name not in self.current():
+                expected = ", ".join(repr(n) for n in self.current())
+                raise PydanticCustomError("literal_error", "Input should be one of {expected}", {"expected": expected})
+            return name
+
+        return Annotated[str, AfterValidator(known), Field(json_schema_extra=lambda s: s.update(enum=list(self.current())))]
+
+
+class ListOf(Type):
+    """A list of values of one type, at least `min_length` of them."""
+
+    def __init__(self, item: Type, min_length: int = 0):
+        self.item, self.min_length = item, min_length
+
+    def fast(self, v: Any) -> Any:
+        if type(v) is not list or len(v) < self.min_length:
+            return NO
+        out = [self.item.fast(i) for i in v]
+        return NO if any(i is NO for i in out) else out
+
+    def annotation(self, model: Callable[[Record], Any]) -> Any:
+        from pydantic import Field  # lazy: pydantic, only to word a mistake or write the JSON Schema
+
+        inner = list[self.item.annotation(model)]  # type: ignore[misc]
+        return Annotated[inner, Field(min_length=self.min_length)] if self.min_length else inner
+
+    def records(self) -> list[Record]:
+        return self.item.records()
+
+
+class MapOf(Type):
+    """A mapping of names (text) to values of one type: an effect's parameters."""
+
+    def __init__(self, value: Type):
+        self.value = value
+
+    def fast(self, v: Any) -> Any:
+        if type(v) is not dict or not all(type(k) is str for k in v):
+            return NO
+        out = {k: self.value.fast(x) for k, x in v.items()}
+        return NO if any(x is NO for x in out.values()) else out
+
+    def annotation(self, model: Callable[[Record], Any]) -> Any:
+        return dict[str, self.value.annotation(model)]  # type: ignore[misc]
+
+
+class AnyOf(Type):
+    """Any one of the alternatives, tried in order."""
+
+    def __init__(self, *alternatives: Type):
+        self.alternatives = alternatives
+
+    def fast(self, v: Any) -> Any:
+        for alternative in self.alternatives:
+            out = alternative.fast(v)
+            if out is not NO:
+                return out
+        return NO
+
+    def annotation(self, model: Callable[[Record], Any]) -> Any:
+        return Union[tuple(a.annotation(model) for a in self.alternatives)]  # type: ignore[return-value]
+
+    def records(self) -> list[Record]:
+        return [r for a in self.alternatives for r in a.records()]
+
+
+class Key:
+    """One key of a record: its type, its default (REQUIRED: none; None: it may be left out or
+    written empty), and what it means (the JSON Schema's description, which editors show)."""
+
+    def __init__(self, type: Type, default: Any = REQUIRED, doc: str = ""):  # noqa: A002 (the key's type)
+        self.type, self.default, self.doc = type, default, doc
+
+
+class Record(Type):
+    """A mapping with exactly these keys (an entry, or a section): a pydantic model of `name`."""
+
+    def __init__(self, name: str, keys: dict[str, Key], doc: str = ""):
+        self.name, self.keys, self.doc = name, keys, doc
+
+    def fast(self, value: Any) -> Any:
+        if type(value) is not dict or not all(type(k) is str and k in self.keys for k in value):
+            return NO
+        out: dict[str, Any] = {}
+        for name, key in self.keys.items():
+            if name not in value:
+                if key.default is REQUIRED:
+                    return NO
+                out[name] = copy.copy(key.default)
+                continue
+            v = value[name]
+            if v is None and key.default is None:
+                out[name] = None
+                continue
+            v = key.type.fast(v)
+            if v is NO:
+                return NO
+            out[name] = v
+        return SimpleNamespace(**out)
+
+    def annotation(self, model: Callable[[Record], Any]) -> Any:
+        return model(self)
+
+    def records(self) -> list[Record]:
+        return [self] + [r for key in self.keys.values() for r in key.type.records()]
+
+
+# --- the manifest -------------------------------------------------------------------------
+_ANY_TEXT = Text()
+_KIND = OneOf(KINDS)
+_SET_KEY = Text(r"[a-z][a-z0-9-]*", hint="must be a lower-case slug like 'the-og'")
+_EDITION_KEY = Text(r"[a-z0-9][a-z0-9-]*", hint="must be a lower-case slug like 'the-og'")
+_TITLE = Text(max_length=MAX_TITLE)
+
+PLAYERS = Record("Players", {
+    "min": Key(Int(ge=1), doc="fewest players"),
+    "max": Key(Int(ge=1), doc="most players"),
+})
+GAME = Record("GameEntry", {
+    "name": Key(_TITLE, doc="the game's name, printed on every card's back"),
+    "target": Key(Int(ge=1), doc="the count to reach exactly (16)"),
+    "hand_size": Key(Int(ge=1), doc="cards dealt to each player (5)"),
+    "players": Key(PLAYERS),
+})
+COLOUR = Record("ColourEntry", {
+    "name": Key(Text(r"[a-z][a-z-]*", hint="must be a lower-case word"), doc="lower-case colour name"),
+    "code": Key(Text(r"[A-Z]", hint="must be one capital letter"), doc="one capital letter used in card codes"),
+    "print": Key(Text(r"#[0-9A-Fa-f]{6}", hint="must be a colour like '#00A3D9'"), doc="print colour, sRGB hex"),
+    "shape": Key(OneOf(SHAPES)),
+})
+SET = Record("SetEntry", {
+    "key": Key(_SET_KEY),
+    "name": Key(_TITLE),
+    "interior": Key(OneOf(INTERIORS)),
+})
+CARD = Record("CardEntry", {
+    "kind": Key(_KIND),
+    "set": Key(_ANY_TEXT),
+    "copies": Key(Int(ge=1, le=MAX_COPIES), doc="how many of each card type are printed"),
+    "colour": Key(_ANY_TEXT, None, "number cards: the colour"),
+    "colours": Key(ListOf(_ANY_TEXT), None, "dual cards: the two colours"),
+    "values": Key(AnyOf(Int(), _ANY_TEXT, ListOf(AnyOf(Int(), _ANY_TEXT))), None,
+                  "a number, a range such as -2..7, or a list of both"),
+    "code": Key(Text(max_length=MAX_CODE), None, "card code (wild, reference and blank cards)"),
+    "name": Key(Text(max_length=MAX_NAME), None, "title as printed"),
+    "effect": Key(OneOf(lambda: tuple(CATALOGUE)), None, "what a wild card does in the rules engine"),
+    "params": Key(MapOf(Int()), None, "the effect's parameters"),
+    "text": Key(Text(max_length=MAX_TEXT), None, "effect text as printed"),
+})
+#: The keys each kind of card takes beyond kind, set and copies: True for a key it needs.
+KINDS_FIELDS: dict[str, dict[str, bool]] = {
+    "number": {"colour": True, "values": True},
+    "dual": {"colours": True, "values": True},
+    "wild": {"code": True, "name": True, "effect": True, "params": False, "text": True},
+    "reference": {"code": True, "name": True, "text": False},
+    "blank": {"code": True, "name": True, "text": False},
 }
-#: Fields holding nested models, built as records too.
-_NESTED = {("GameEntry", "players"): "Players", ("EditionEntry", "include"): "Filter"}
+#: The keys every kind of card takes (and needs).
+CARD_COMMON = ("kind", "set", "copies")
+FILTER = Record("Filter", {
+    "set": Key(AnyOf(_ANY_TEXT, ListOf(_ANY_TEXT)), None),
+    "kind": Key(AnyOf(_KIND, ListOf(_KIND)), None),
+})
+EDITION = Record("EditionEntry", {
+    "key": Key(_EDITION_KEY),
+    "name": Key(_TITLE),
+    "description": Key(Text(max_length=MAX_DESCRIPTION), ""),
+    "include": Key(ListOf(FILTER, min_length=1)),
+    "expect": Key(Int(ge=0), None, "the playing-card count the designer expects"),
+})
+BUILD = Record("BuildEntry", {
+    "editions": Key(ListOf(_ANY_TEXT), [], "editions whose own print files every `county-uppy build` makes (keys)"),
+    "papers": Key(ListOf(OneOf(PAPERS), min_length=1), None, "paper sizes of the print sheets (default: both)"),
+})
+MANIFEST = Record("Manifest", {
+    "game": Key(GAME),
+    "colours": Key(ListOf(COLOUR, min_length=1)),
+    "sets": Key(ListOf(SET, min_length=1)),
+    "cards": Key(ListOf(CARD, min_length=1)),
+    "editions": Key(ListOf(EDITION, min_length=1)),
+    "build": Key(BUILD, None, "what a plain `county-uppy build` makes besides the complete set"),
+})
+
+#: The top-level sections, in the order the manifest lists them, and those it may leave out.
+SECTIONS = tuple(MANIFEST.keys)
+OPTIONAL_SECTIONS = tuple(k for k, key in MANIFEST.keys.items() if key.default is not REQUIRED)
+#: Every record of the manifest by its name (the manifest itself included).
+RECORDS: dict[str, Record] = {r.name: r for r in MANIFEST.records()}
+assert set(KINDS_FIELDS) == set(KINDS) and all(k in CARD.keys for kind in KINDS_FIELDS.values() for k in kind)
 
 
 def build(model: str, value: Any) -> SimpleNamespace | None:
     """`value` as a record with the model's attributes if it is plainly well-formed, else None (ask pydantic)."""
-    fields = FIELDS[model]
-    if type(value) is not dict or not all(type(k) is str and k in fields for k in value):
-        return None
-    out: dict[str, Any] = {}
-    for name, (check, default) in fields.items():
-        if name not in value:
-            if default is REQUIRED:
-                return None
-            out[name] = default
+    out = RECORDS[model].fast(value)
+    return None if out is NO else out
+
+
+def key_names(record: Record) -> set[str]:
+    """Every key name of the record and of the records it holds."""
+    return {name for r in record.records() for name in r.keys}
+
+
+def record_at(record: Record, loc: tuple) -> Record | None:
+    """The record at `loc` (keys and list indexes) inside `record`, or None."""
+    current: Record | None = record
+    for part in loc:
+        if isinstance(part, int) or current is None:
             continue
-        v = value[name]
-        if not check(v):
-            return None
-        nested = _NESTED.get((model, name))
-        if nested is not None:
-            v = [build(nested, i) for i in v] if type(v) is list else build(nested, v)
-        out[name] = v
-    return SimpleNamespace(**out)
+        key = current.keys.get(part)
+        inner = key.type.records() if key else []
+        current = inner[0] if inner else None
+    return current
+
+
+def key_at(record: Record, loc: tuple) -> Key | None:
+    """The declared key at `loc` inside `record` (the last name of `loc`), or None."""
+    names = [i for i, p in enumerate(loc) if isinstance(p, str)]
+    if not names:
+        return None
+    parent = record_at(record, loc[: names[-1]])
+    return parent.keys.get(loc[names[-1]]) if parent else None

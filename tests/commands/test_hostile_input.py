@@ -199,7 +199,8 @@ def test_the_largest_manifest_the_limits_accept_validates(tmp_path, capsys):
     """benchmarks/largest_manifest.py measures docs/commands.md's memory bound on this manifest: it must pass."""
     import importlib.util
 
-    from generator.deck.manifest import MAX_CARD_TYPES, MAX_PRINTED, load
+    from generator.deck.manifest import load
+    from generator.deck.shape import MAX_CARD_TYPES, MAX_PRINTED
 
     spec = importlib.util.spec_from_file_location("largest", ROOT / "benchmarks" / "largest_manifest.py")
     largest = importlib.util.module_from_spec(spec)
