@@ -9,7 +9,7 @@ from collections import Counter
 from PIL import Image
 
 from generator.products.cards import file_names, safe_name
-from tests.render.conftest import run_build
+from tests.products.render.conftest import run_build
 
 
 def test_card_images_are_825_by_1125_at_300_dpi_srgb(built, deck):

@@ -11,7 +11,7 @@ import zlib
 from PIL import Image
 
 from generator.products.render import png_bands
-from tests.render.conftest import run_build
+from tests.products.render.conftest import run_build
 
 
 def test_adler32_combine_is_zlibs_checksum_of_the_joined_bytes():

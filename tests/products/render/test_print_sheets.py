@@ -15,8 +15,8 @@ import pytest
 from generator.cli import main
 from generator.products.render import sheets
 from generator.products.render.units import PAPERS, mm
-from tests.render.conftest import ROOT, run_build
-from tests.render.test_pdf_geometry import CARD_H, CARD_W, cards_on
+from tests.products.render.conftest import ROOT, run_build
+from tests.products.render.test_pdf_geometry import CARD_H, CARD_W, cards_on
 
 EDGE = mm(4.2)  #: home printers print nothing closer to the paper's edge
 BASE14 = {"Courier", "Courier-Bold", "Courier-Oblique", "Courier-BoldOblique", "Helvetica", "Helvetica-Bold",

@@ -8,8 +8,8 @@ import pytest
 
 from generator.deck.manifest import load
 from generator.products.rulebook import page as rulebook
-from tests.rulebook.conftest import MANIFEST, visible_text
-from tests.rulebook.page import read
+from tests.products.rulebook.conftest import MANIFEST, visible_text
+from tests.products.rulebook.page import read
 
 SECTIONS = ("the-game", "objective", "setup", "turn", "penalties", "examples", "wilds-base", "wilds-chaos",
             "variations", "teams-speed", "contents", "clarifications", "options", "quick-reference")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from generator.products.rulebook import page as rulebook
-from tests.rulebook.conftest import MANIFEST, build_rulebook
-from tests.rulebook.page import read
+from tests.products.rulebook.conftest import MANIFEST, build_rulebook
+from tests.products.rulebook.page import read
 
 ATTACK = "<script>alert(1)</script>"
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from generator.deck.manifest import load
-from tests.rulebook.conftest import visible_text
+from tests.products.rulebook.conftest import visible_text
 
 
 @pytest.fixture(scope="module")
