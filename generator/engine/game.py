@@ -87,12 +87,13 @@ class Game:
         o = self.options
         #: What State._run reads on every call, by name.
         self.turn_tables = TurnTables(
-            misses=self.misses, number=self.number_value, target=self.target,
-            plain_plays=list(self.plain_plays), discards=list(self.discard_actions),
-            seat_cards=self.seat_cards, next_seat=self.next_seat, effect_fn=self.effect_fn,
+            misses=self.misses, number_value=self.number_value, target=self.target,
+            plain_plays=list(self.plain_plays), discard_actions=list(self.discard_actions),
+            seat_naming_cards=self.seat_cards, next_seat=self.next_seat, effect_rule=self.effect_fn,
             effect_param=self.effect_param, solo=not o.teams, max_turns=o.max_turns,
-            others=not (o.teams and o.sixteen_hits == "opponents"), wst=o.wild_sets_target,
-            itw=o.invert_through_wilds, p2d=o.play2_draws,
+            sixteen_hits_others=not (o.teams and o.sixteen_hits == "opponents"),
+            wild_sets_target=o.wild_sets_target, invert_through_wilds=o.invert_through_wilds,
+            play2_draws=o.play2_draws,
         )
         #: The same as a plain tuple, which the rules loop unpacks (see TurnTables).
         self.turn_row = tuple(self.turn_tables)

@@ -1,8 +1,9 @@
 """A search bot: determinized Monte-Carlo over sampled hidden hands.
 
-For a decision with more than one legal action, the bot deals the cards it cannot see
-(the other hands and the draw pile) at random in a way consistent with what its seat has
-seen (its own hand, the discard pile, the cards in play and every hand's size), tries each
+For a decision with more than one legal action, the bot asks its view for sampled worlds
+(`PlayerView.sample_world`, the engine's `State.resample`): the cards it cannot see (the
+other hands and the draw pile) dealt at random in a way consistent with what its seat sees
+(its own hand, the discard pile, the cards in play and every hand's size). It tries each
 candidate action in that sampled world and plays on with greedy bots in every seat for a
 few turns (`horizon`), or to the end of the game if it comes first. Each candidate is scored
 by its average outcome over the sampled worlds; the best one is played.
@@ -21,7 +22,8 @@ by its average outcome over the sampled worlds; the best one is played.
 - Greedy's choice is the prior: another action replaces it only if it scored at least
   `margin` better on average over the same worlds.
 
-The bot plays through the engine itself (a copy of the State, legal_actions, and `advance`,
+The bot never sees the State it plays in, only its view and the worlds the view samples. It
+plays them through the engine itself (copies of a sampled world, legal_actions, and `advance`,
 apply's unchecked path for actions legal_actions listed), so there is no second copy of the rules; its randomness
 comes only from the `rng` it is given, so seeded games replay exactly. `make_bot("search:N")`
 gives a bot with N rollouts per decision.
@@ -33,38 +35,9 @@ import math
 import random
 from typing import Sequence
 
-from generator.engine.actions import DISCARD, GIVE, Action
-from generator.engine.shuffling import shuffle
+from generator.engine.actions import DISCARD, Action
 from generator.engine.simple_bots import GreedyBot
 from generator.engine.view import PlayerView
-
-
-def determinize(view: PlayerView, rng: random.Random, known: "tuple[int, ...] | frozenset[int]" = ()):
-    """A State consistent with what `view.seat` knows: hidden cards dealt at random, a fresh RNG.
-
-    The hidden cards are the draw pile and the other hands (what `view.unseen()` counts);
-    each other hand keeps its size, the draw pile its size. The hands of the seats in
-    `known` stay as they are (in Teams, a teammate whose cards a give decision lists).
-    """
-    state = view.copy_state()
-    me = view.seat
-    hands = state.hands
-    dealt = [s for s in range(len(hands)) if s != me and s not in known]
-    hidden = list(state.draw)
-    for s in dealt:
-        hidden.extend(hands[s])
-    hidden.sort()  # the true order must not leak through the shuffle
-    shuffle(rng, hidden)
-    k = len(state.draw)
-    state.draw = hidden[:k]
-    pos = k
-    for s in dealt:
-        size = len(hands[s])
-        hands[s] = hidden[pos:pos + size]
-        pos += size
-    state.rng = random.Random(rng.getrandbits(64))
-    state.invalidate()  # hands changed: the listed legal actions may hold a teammate's old cards
-    return state
 
 
 class SearchBot:
@@ -103,8 +76,6 @@ class SearchBot:
             ranked = sorted(legal, key=lambda a: -greedy.play_score(view, a))  # best first; ties keep their order
         me = view.seat
         teams = view.teams
-        # Teams: a give decision lists the giving teammates' cards, so their hands are known.
-        known = frozenset(a.seat for a in legal if a.kind == GIVE)
         cands = list(range(len(ranked)))
         totals = [0.0] * len(ranked)
         worlds: list[tuple] = []
@@ -117,7 +88,7 @@ class SearchBot:
             per = max(self.min_rollouts, (budget - used) // (remaining_rounds * len(cands)))
             target = n_worlds + per if r else per
             while len(worlds) < target:
-                worlds.append((determinize(view, rng, known), rng.getrandbits(64)))
+                worlds.append((view.sample_world(rng), rng.getrandbits(64)))
             # Candidates that survived were scored on worlds[:n_worlds]; bring everyone up to `target`.
             for i in cands:
                 action = ranked[i]

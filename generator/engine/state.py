@@ -35,21 +35,21 @@ class TurnTables(NamedTuple):
     so the two cannot drift apart.
     """
 
-    misses: tuple  #: misses[target][card]: 1 if card does not match the target (card index or START)
-    number: tuple  #: number[card]: a number card's value, None for a wild
-    target: int  #: the count to reach exactly
+    misses: tuple  #: misses[target][card]: 1 if card does not match the target (card index or START), R4.4
+    number_value: tuple  #: number_value[card]: a number card's value, None for a wild (R4.3)
+    target: int  #: the count to reach exactly (R4.5c)
     plain_plays: list  #: plain_plays[card]: the Action playing it without naming a seat
-    discards: list  #: discards[card]: the Action discarding it
-    seat_cards: frozenset  #: cards whose play names a seat
+    discard_actions: list  #: discard_actions[card]: the Action discarding it (R4.6)
+    seat_naming_cards: frozenset  #: cards whose play names a seat (R6.4 Steal, R6.5 Trade, R6.9 Re-Deal)
     next_seat: tuple  #: next_seat[direction][seat], out or not
-    effect_fn: tuple  #: effect_fn[card]: a wild's rule (generator.engine.effects), None for a number card
+    effect_rule: tuple  #: effect_rule[card]: a wild's rule (generator.engine.effects), None for a number card
     effect_param: tuple  #: effect_param[card]: the wild's parameter from the manifest, or None
-    solo: bool  #: not the Teams variant
-    max_turns: int  #: the game stops unfinished after this many turns
-    others: bool  #: hitting the target costs every other player a discard (else only the opponents)
-    wst: bool  #: option wild_sets_target
-    itw: bool  #: option invert_through_wilds
-    p2d: int  #: option play2_draws
+    solo: bool  #: not the Teams variant (R7.1)
+    max_turns: int  #: the game stops unfinished after this many turns (R5.3)
+    sixteen_hits_others: bool  #: hitting the target costs every other player a discard, else only the opponents (R7.3)
+    wild_sets_target: bool  #: option wild_sets_target (R4.4)
+    invert_through_wilds: bool  #: option invert_through_wilds (R6.2)
+    play2_draws: int  #: option play2_draws (R6.8)
 
 
 #: What the player to act is asked to do.
@@ -83,7 +83,7 @@ class State:
     """
 
     __slots__ = (
-        "game", "_rng", "_rng_skip", "seed", "hands", "_pile", "_srng", "_sfin", "discard", "in_play", "count", "match",
+        "game", "_rng", "_rng_skip", "seed", "hands", "_pile", "_deal_rng", "_shuffled_from", "discard", "in_play", "count", "match",
         "direction", "turn", "out", "out_order", "n_in", "winner", "done", "stopped", "turns", "drawn", "played", "play2",
         "play2_next", "to_skip", "gave", "owed", "invert", "sixteen_by", "last_penalty", "last_count", "penalties", "history",
         "_legal", "_n", "_teams", "_speed",
@@ -105,10 +105,10 @@ class State:
         self.seed = seed
         self.hands = hands
         self._pile = draw
-        #: A deal's draw pile is shuffled lazily: positions >= _sfin hold their final cards, and
-        #: _srng (a Random replaying the deal's shuffle) puts the rest in place as they are drawn.
-        self._sfin = deal_stop if deal_rng is not None else 0
-        self._srng: random.Random | None = deal_rng
+        #: A deal's draw pile is shuffled lazily: positions >= _shuffled_from hold their final cards, and
+        #: _deal_rng (a Random replaying the deal's shuffle) puts the rest in place as they are drawn.
+        self._shuffled_from = deal_stop if deal_rng is not None else 0
+        self._deal_rng: random.Random | None = deal_rng
         self.discard = discard if discard is not None else []
         self.in_play = in_play if in_play is not None else []
         self.count = count
@@ -161,28 +161,28 @@ class State:
     @property
     def draw(self) -> list[int]:
         """The draw pile, top last (card indices)."""
-        if self._sfin:
+        if self._shuffled_from:
             self._shuffle_down(0)
         return self._pile
 
     @draw.setter
     def draw(self, cards: list[int]) -> None:
         self._pile = cards
-        self._sfin = 0
-        self._srng = None
+        self._shuffled_from = 0
+        self._deal_rng = None
 
     def _shuffle_down(self, stop: int) -> None:
         """Finish the deal's shuffle down to position `stop` (0: all of it)."""
         stop = max(stop, 1)
-        if stop < self._sfin:
-            shuffle_steps(self._pile, self._srng.random, self._sfin, stop)  # type: ignore[union-attr]
+        if stop < self._shuffled_from:
+            shuffle_steps(self._pile, self._deal_rng.random, self._shuffled_from, stop)  # type: ignore[union-attr]
             if stop > 1:
-                self._sfin = stop
+                self._shuffled_from = stop
             else:  # the shuffle is done: its Random is now where the game's RNG starts
                 if self._rng is None:
-                    self._rng = self._srng
-                self._sfin = 0
-                self._srng = None
+                    self._rng = self._deal_rng
+                self._shuffled_from = 0
+                self._deal_rng = None
 
     # --- the OpenSpiel / python-chess surface ------------------------------------------
     def is_terminal(self) -> bool:
@@ -262,10 +262,6 @@ class State:
         """Resolve what needs no decision (a position just loaded): empty hands, the winner, the turn's end."""
         self._run(None, settle=True)
 
-    def invalidate(self) -> None:
-        """Forget the listed legal actions: a search changed hands or the draw pile behind the rules' back."""
-        self._legal = None
-
     @property
     def draw_size(self) -> int:
         """Cards in the draw pile (without finishing a deal's lazy shuffle)."""
@@ -299,185 +295,199 @@ class State:
           adding each card's plays and the discards they cost its player to `stats`
           (2 * cards counters).
 
+        Each pass of the loop has four parts, each headed by a comment naming its rules:
+        1. the decision: a card played (R4.3, R4.4, R6, R6.8, then the penalties R4.5a-d),
+           a discard (R4.6), a teammate's give (R7.2), late (R7.5);
+        2. what follows without a decision: empty hands go out (R4.6, R4.2), the end (R5);
+        3. the turn passes (R4.7, R6.11, R6.8, R5.3);
+        4. the next decision: a discard owed (R4.6), else the draw (R4.1, R4.2) and the plays.
+
         The values every decision touches live in locals while the loop runs; they go back to
         the State when it stops and around the calls that use them (effects, eliminations, R5).
         """
-        (misses, number, target, plain_plays, discards, seat_cards, next_seat, effect_fn, effect_param, solo, max_turns,
-         others, wst, itw, p2d) = self.game.turn_row
+        (misses, number_value, target, plain_plays, discard_actions, seat_naming_cards, next_seat, effect_rule,
+         effect_param, solo, max_turns, sixteen_hits_others, wild_sets_target, invert_through_wilds,
+         play2_draws) = self.game.turn_row
         hands, owed, out, in_play, pile = self.hands, self.owed, self.out, self.in_play, self._pile
         record = self.history.append
-        keys_of = dict.fromkeys  # bound once: dict.fromkeys makes a new bound method at every use
+        distinct = dict.fromkeys  # bound once: dict.fromkeys makes a new bound method at every use
         penalties = self.penalties
-        count, match, me, turns = self.count, self.match, self.turn, self.turns
-        played, play2, drawn, sfin = self.played, self.play2, self.drawn, self._sfin
+        count, match, player, turns = self.count, self.match, self.turn, self.turns
+        played, play2, drawn, shuffled_from = self.played, self.play2, self.drawn, self._shuffled_from
         sixteen_by, last_count, last_penalty = self.sixteen_by, self.last_count, self.last_penalty
-        step = next_seat[self.direction]
-        stop = rnd is None and (action is not None or settle)
+        seat_after = next_seat[self.direction]
+        one_step = rnd is None and (action is not None or settle)  # stop at the next decision
+        resolve = settle
         done = self.done
-        halt = stop or done  # leave the loop before the next decision
-        ncards = len(number)
-        end = False
+        leave = one_step or done  # leave the loop before the next decision
+        n_cards = len(number_value)
+        turn_over = False
         legal: list[Action] = []
         while True:
+            # --- 1. the decision ------------------------------------------------------------
             if action is not None:
                 record(action)
                 kind = action.kind
-                if kind is PLAY:
+                if kind is PLAY:  # R4.2: the player plays a card
                     card = action.card
-                    hands[me].remove(card)
+                    hands[player].remove(card)
                     in_play.append(card)
                     played += 1
-                    miss = misses[match][card]
-                    value = number[card]
-                    if value is not None:
+                    missed = misses[match][card]  # R4.4, against the card to match before this one
+                    value = number_value[card]
+                    if value is not None:  # R4.3 (R6.2: a pending +/- reverses it); the card is the new match
                         if self.invert:
                             count -= value
                             self.invert = False
                         else:
                             count += value
                         match = card
-                    else:  # R6: a wild's effect resolves before the count is checked (the contract: effects.Turn)
-                        if self.invert and not itw:
-                            self.invert = False
-                        t = Turn(self, count, match, me, played)
-                        effect_fn[card](t, effect_param[card], action.arg)
-                        if t.seat != me or t.played != played or t.hands is not hands:
-                            self._broken_contract(card, t)
-                        count, sfin, step = t.count, self._sfin, next_seat[self.direction]
-                        match = card if wst and t.match == match else t.match
-                    if play2:
+                    else:  # R6: a wild's effect resolves before the penalties (the contract: effects.Turn)
+                        if self.invert and not invert_through_wilds:
+                            self.invert = False  # R6.2: a wild uses up a pending +/-
+                        wild = Turn(self, count, match, player, played)
+                        effect_rule[card](wild, effect_param[card], action.arg)
+                        if wild.seat != player or wild.played != played or wild.hands is not hands:
+                            self._broken_contract(card, wild)
+                        count, shuffled_from, seat_after = wild.count, self._shuffled_from, next_seat[self.direction]
+                        match = card if wild_sets_target and wild.match == match else wild.match  # R4.4's option
+                    if play2:  # R6.8: the second play ends the Play 2; play2_draws=2 draws before it
                         if played >= 2:
                             play2 = 0
-                        elif p2d == 2:
+                        elif play2_draws == 2:
                             drawn = False
                     last_count = count
-                    if 0 <= count < target:
+                    if 0 <= count < target:  # R4.5: no reset
                         sixteen_by = -1
-                        last_penalty = miss
-                        if miss:  # R4.4
-                            owed.append(me)
+                        last_penalty = missed
+                        if missed:  # R4.5a
+                            owed.append(player)
                             penalties[MISMATCH] += 1
-                            settle = True
+                            resolve = True
                         elif play2 or not solo:
-                            settle = True
+                            resolve = True
                         else:
-                            end = True  # nothing owed, no second play, nobody can have won
-                    else:  # R4.5 / R4.6: the count resets
+                            turn_over = True  # nothing owed, no second play, nobody can have won
+                    else:  # R4.5b / R4.5c: the count resets (R4.5d)
                         self.discard.extend(in_play)
                         in_play.clear()
                         match = self.game.START
                         self.invert = False
-                        if miss:
+                        if missed:  # R4.5a: the player's own discards come first (R4.6)
                             penalties[MISMATCH] += 1
-                            owed.append(me)
-                        if count != target:
+                            owed.append(player)
+                        if count != target:  # R4.5b: a bust
                             penalties[BUST] += 1
-                            owed.append(me)
-                            last_penalty = miss + 1
+                            owed.append(player)
+                            last_penalty = missed + 1
                             sixteen_by = -1
-                        else:
-                            last_penalty = miss
-                            sixteen_by = me
-                            hits = len(owed)
-                            s = step[me]
-                            while s != me:
-                                if not out[s] and (others or s % 2 != me % 2):
-                                    owed.append(s)
-                                s = step[s]
-                            penalties[TARGET] += len(owed) - hits
+                        else:  # R4.5c: every other player (R7.3: or opponent) still in owes, in order of play
+                            last_penalty = missed
+                            sixteen_by = player
+                            owed_before = len(owed)
+                            seat = seat_after[player]
+                            while seat != player:
+                                if not out[seat] and (sixteen_hits_others or seat % 2 != player % 2):
+                                    owed.append(seat)
+                                seat = seat_after[seat]
+                            penalties[TARGET] += len(owed) - owed_before
                         count = 0
-                        settle = True
+                        resolve = True
                     if stats is not None:
                         stats[card] += 1
                         if last_penalty:
-                            stats[ncards + card] += last_penalty
-                elif kind is DISCARD:
+                            stats[n_cards + card] += last_penalty
+                elif kind is DISCARD:  # R4.6: the first seat owing discards a card of its choice
                     card = action.card
                     hands[owed.pop(0)].remove(card)
                     self.discard.append(card)
-                    settle = True
-                elif kind is GIVE:
+                    resolve = True
+                elif kind is GIVE:  # R7.2: a teammate gives a card before the first play
                     hands[action.seat].remove(action.card)  # type: ignore[index]
-                    hands[me].append(action.card)
+                    hands[player].append(action.card)
                     self.gave = True
-                else:  # late (SPEED)
-                    owed.append(me)
+                else:  # R7.5: late (SPEED), one discard owed
+                    owed.append(player)
                     penalties[LATE_PENALTY] += 1
-                    settle = True
+                    resolve = True
                 action = None
-            while settle:  # resolve what needs no decision: empty hands go out (R4.6, R4.2), R5, the turn's end
+            # --- 2. what follows without a decision: R4.6 / R4.2 out, R5 the end ---------------
+            while resolve:
                 if owed:
-                    s = owed[0]
-                    if hands[s]:
+                    seat = owed[0]
+                    if hands[seat]:
                         break  # the next discard waits for its player
-                elif (self.n_in <= 1 or not solo) and self._judge(sixteen_by):
-                    done = halt = True
+                    # R4.6: owes a discard with no card left: out
+                elif (self.n_in <= 1 or not solo) and self._judge(sixteen_by):  # R5
+                    done = leave = True
                     break
-                elif not out[me] and (played == 0 or play2):
-                    if not drawn or hands[me]:
+                elif not out[player] and (played == 0 or play2):
+                    if not drawn or hands[player]:
                         break  # the player's (next) play
-                    s = me  # R4.2 / R6.8: no card to play
+                    seat = player  # R4.2 / R6.8: no card to play after the draw: out
                 else:
-                    end = True
+                    turn_over = True
                     break
                 self.played, self.play2 = played, play2
-                self._eliminate(s)
+                self._eliminate(seat)
                 play2 = self.play2
-            settle = False
-            if end:  # the turn passes
-                end = False
+            resolve = False
+            # --- 3. R4.7: the turn passes --------------------------------------------------
+            if turn_over:
+                turn_over = False
                 turns += 1
-                if turns >= max_turns:
-                    self.done = self.stopped = done = halt = True
+                if turns >= max_turns:  # R5.3: the game stops unfinished
+                    self.done = self.stopped = done = leave = True
                 else:
-                    s = step[me]
-                    while out[s]:
-                        s = step[s]
-                    if self.to_skip:
+                    seat = seat_after[player]
+                    while out[seat]:
+                        seat = seat_after[seat]
+                    if self.to_skip:  # R6.11
                         for _ in range(self.to_skip):
-                            s = self.next_in(s)
+                            seat = self.next_in(seat)
                         self.to_skip = 0
-                    self.turn = me = s
+                    self.turn = player = seat
                     drawn = False
                     played = 0
                     self.gave = False
-                    if self.play2_next:
+                    if self.play2_next:  # R6.8: a Play 2 comes to this turn
                         play2 = 1
                         self.play2_next = False
                     elif play2:
                         play2 = 0
-            if halt:
+            if leave:
                 break
-            if owed:
-                cards = [*keys_of(hands[owed[0]])]  # the distinct cards, in hand order
-                table = discards
+            # --- 4. the next decision ------------------------------------------------------
+            if owed:  # R4.6: a discard, any card of the hand
+                choices = [*distinct(hands[owed[0]])]  # the distinct cards, in hand order
+                actions_of = discard_actions
             else:
-                hand = hands[me]
-                if not drawn:  # R4.1: draw before playing; R4.2: nothing to draw and no card, out
-                    if len(pile) > sfin:
+                hand = hands[player]
+                if not drawn:  # R4.1: draw before playing
+                    if len(pile) > shuffled_from:
                         hand.append(pile.pop())
-                    else:
-                        self.draw_card(me)
-                        sfin = self._sfin
+                    else:  # the deal's shuffle still to finish here, or a reshuffle (or nothing to draw)
+                        self.draw_card(player)
+                        shuffled_from = self._shuffled_from
                     drawn = True
-                    if not hand:
-                        settle = True
+                    if not hand:  # R4.2: nothing drawn and no card: out
+                        resolve = True
                         continue
-                cards = [*keys_of(hand)]
-                table = plain_plays
-                if not seat_cards.isdisjoint(cards) or not (solo or self.gave or played):
-                    legal = self._plays(cards, me, played)  # seats to name (Steal, Trade, Re-Deal), Teams gives
+                choices = [*distinct(hand)]
+                actions_of = plain_plays
+                if not seat_naming_cards.isdisjoint(choices) or not (solo or self.gave or played):
+                    legal = self._plays(choices, player, played)  # seats to name (R6.4, R6.5, R6.9), R7.2 gives
                     if rnd is None:
                         break
                     action = legal[floor(rnd() * len(legal))]
                     continue
             if rnd is None:
-                legal = [*map(table.__getitem__, cards)]
+                legal = [*map(actions_of.__getitem__, choices)]
                 break
-            action = table[cards[floor(rnd() * len(cards))]]
+            action = actions_of[choices[floor(rnd() * len(choices))]]
         self.count, self.match, self.played, self.play2, self.drawn, self.turns = count, match, played, play2, drawn, turns
         self.sixteen_by, self.last_count, self.last_penalty = sixteen_by, last_count, last_penalty
-        self._legal = [] if done else None if stop else legal
+        self._legal = [] if done else None if one_step else legal
 
     #: `advance(action)`: apply an Action that `legal_actions()` just listed (that very object) and
     #: resolve what follows, without checking it: for the simulator and the search bot's playouts,
@@ -530,7 +540,7 @@ class State:
 
     def clone(self) -> "State":
         """An independent copy (its RNG too), for search."""
-        if self._sfin:  # finish the deal's shuffle once, here, rather than in every copy
+        if self._shuffled_from:  # finish the deal's shuffle once, here, rather than in every copy
             self._shuffle_down(0)
         new = object.__new__(State)
         for name in State.__slots__:
@@ -547,6 +557,67 @@ class State:
         new.history = list(self.history)
         new.penalties = list(self.penalties)
         return new
+
+    def resample(self, seat: int, rng: random.Random) -> "State":
+        """A new State that `seat` cannot tell from this one: the cards it cannot see, dealt again with `rng`.
+
+        This is the determinization a searching bot plays on (a seat's view gives it as
+        `PlayerView.sample_world(rng)`), and what an adapter's "resample from the information
+        state" calls. What `seat` sees stays as it is: its own hand, every hand's size, the
+        draw pile's size, the discard pile, the cards in play, the count and the card to match,
+        whose turn it is, who is out and who owes a discard, the direction, a pending Play 2,
+        Skip or +/-, the decisions so far (`history`) and the penalties counted. In Teams, at
+        the decision that lists its teammates' gives (R7.2), those teammates' hands are seen
+        too and stay. What a seat remembers (a hand it traded away, a card stolen from it) is
+        not kept: the seat sees the table as it is now.
+
+        The cards it cannot see (the draw pile and the other hands) are pooled in a fixed order
+        (sorted, so the true order does not leak), shuffled with `rng` and dealt back: the draw
+        pile first, then the other hands in seat order, each keeping its size. The game's own
+        random draws to come (reshuffles, Steal's pick, Re-Deal's shuffle) are hidden too: the
+        new State's RNG is `Random(seed)` for a new `seed` of `rng.getrandbits(64)`.
+
+        `rng` alone decides the deal (the same rng state gives the same State), and this State
+        is not changed. The new State is independent of it and plays on by the rules
+        (`legal_actions`, `apply`), terminal or not.
+        """
+        hands = self.hands
+        shown = self._hands_shown_to(seat)
+        dealt = [s for s in range(self._n) if s != seat and s not in shown]
+        hidden = list(self._pile)  # unshuffled rest of a lazy deal included: sorted below, order is moot
+        for s in dealt:
+            hidden.extend(hands[s])
+        hidden.sort()
+        shuffle(rng, hidden)
+        new = object.__new__(State)
+        for name in State.__slots__:
+            setattr(new, name, getattr(self, name))
+        size = len(self._pile)
+        new._pile = hidden[:size]
+        new._shuffled_from, new._deal_rng = 0, None
+        new.hands = new_hands = [list(h) for h in hands]
+        for s in dealt:
+            start, size = size, size + len(hands[s])
+            new_hands[s] = hidden[start:size]
+        new.seed = rng.getrandbits(64)
+        new._rng, new._rng_skip = None, 0  # Random(seed), made if a rule needs it
+        new.discard = list(self.discard)
+        new.in_play = list(self.in_play)
+        new.out = list(self.out)
+        new.out_order = list(self.out_order)
+        new.owed = list(self.owed)
+        new.history = list(self.history)
+        new.penalties = list(self.penalties)
+        new._legal = None  # listed again from the new hands (a discard owed by a dealt seat)
+        return new
+
+    def _hands_shown_to(self, seat: int) -> tuple[int, ...]:
+        """The other seats whose hands `seat` sees now: in Teams, its teammates whose cards its
+        legal actions list as gives (R7.2: its turn, after the draw, before any give or play)."""
+        if not (self._teams and seat == self.turn and self.drawn and not self.owed and not self.done
+                and not self.gave and self.played == 0):
+            return ()
+        return tuple(g for g in range(seat % 2, self._n, 2) if g != seat and not self.out[g] and self.hands[g])
 
     # --- helpers (effects reach them through effects.Turn) ----------------------------------
     def seats_in(self) -> list[int]:
@@ -582,7 +653,7 @@ class State:
             draw.extend(self.discard)
             self.discard.clear()
             shuffle(self.rng, draw)
-        elif len(draw) <= self._sfin:
+        elif len(draw) <= self._shuffled_from:
             self._shuffle_down(len(draw) - SHUFFLE_AHEAD)
         self.hands[seat].append(draw.pop())
 

@@ -1,10 +1,14 @@
 """PlayerView: what one seat may see. Bots get this instead of the State.
 
+A view reads the live State for its seat and gives out only what that seat may see; a bot
+that searches asks it for sampled worlds (`sample_world`), never for the State itself.
+
 state.py imports this module (State.view), so it names the State by its Protocol, GameState.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 from generator.engine.state_protocol import GameState
@@ -117,11 +121,15 @@ class PlayerView:
     def next_in(self, seat: int) -> int:
         return self._state.next_in(seat)
 
-    def copy_state(self) -> GameState:
-        """An independent copy of the whole game, hidden cards included, for a search that deals
-        again what this seat cannot see (search.determinize) before it looks at the copy: the
-        State's clone(), the whole State (typed by its Protocol here, which names what views use)."""
-        return self._state.clone()
+    def sample_world(self, rng: random.Random) -> GameState:
+        """A whole game this seat cannot tell from the real one, to search on: `State.resample(seat, rng)`.
+
+        Its own hand and everything public are as they are; the cards this seat cannot see
+        (the other hands, the draw pile) and the game's random draws to come are dealt anew
+        from `rng`. The view itself holds no copy of the game and gives none: the hidden
+        cards stay in the real State, and a sample never shows where they are.
+        """
+        return self._state.resample(self.seat, rng)
 
     def unseen(self) -> Counter[int]:
         """Card indices this seat cannot place: the cards of the game minus own hand, discard, in play."""

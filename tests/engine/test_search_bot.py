@@ -21,7 +21,7 @@ import random
 import pytest
 
 from generator.engine import Game, OptionError, make_bot, play_game
-from generator.engine.search import SearchBot, determinize
+from generator.engine.search import SearchBot
 from generator.engine.view import PlayerView
 
 POSITIONS = 120  # positions with a seat to name
@@ -73,7 +73,7 @@ def test_search_chooses_better_than_greedy_where_a_seat_is_named(deck):
         rng = random.Random(10_000 + k)  # not the search's own samples
         d = 0.0
         for _ in range(WORLDS):
-            world, seed = determinize(view, rng), rng.getrandbits(64)
+            world, seed = view.sample_world(rng), rng.getrandbits(64)
             for action, sign in ((s, 1), (g, -1)):
                 state = world.clone()
                 state.rng = random.Random(seed)

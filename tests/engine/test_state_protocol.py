@@ -1,5 +1,5 @@
 """GameState (engine/state_protocol.py) is the State as PlayerView and Turn use it: every member
-they reach names one of its members, and a real State (fresh, mid-game, cloned) has them all."""
+they reach names one of its members, and a real State (fresh, mid-game, cloned, resampled) has them all."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_what_the_module_reaches_on_the_state_is_in_the_protocol(module):
     assert reached <= protocol_members(), f"{module} reaches {sorted(reached - protocol_members())} outside GameState"
 
 
-def test_a_state_is_a_game_state_fresh_mid_game_and_cloned(game4):
+def test_a_state_is_a_game_state_fresh_mid_game_cloned_and_resampled(game4):
     state = game4.new_initial_state(seed=5)
     assert isinstance(state, GameState)
     bot, rng = GreedyBot(), random.Random(5)
@@ -51,7 +51,7 @@ def test_a_state_is_a_game_state_fresh_mid_game_and_cloned(game4):
         seat = state.current_player()
         state.apply(bot.choose(state.view(seat), state.legal_actions(), rng))
     assert isinstance(state, GameState) and isinstance(state.clone(), GameState)
-    assert isinstance(state.view(0).copy_state(), GameState)
+    assert isinstance(state.view(0).sample_world(rng), GameState)
 
 
 def test_every_protocol_member_is_a_state_member(game4):

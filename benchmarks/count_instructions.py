@@ -1,0 +1,105 @@
+"""Seeded engine workloads to count instructions on (valgrind's cachegrind), for before/after comparisons.
+
+Instruction counts do not depend on the machine's load, so two versions of the engine compare
+exactly: run each workload at two sizes and subtract (the difference leaves out start-up, the deck's
+loading and the Game's tables). Each run prints a digest of the games it played, so the two versions
+are seen to play the very same games.
+
+    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \\
+        python benchmarks/count_instructions.py simulate 400     # less the same with 100
+    python benchmarks/count_instructions.py api 100              # legal_actions() + apply(), random choice
+    python benchmarks/count_instructions.py search 2             # 1 search bot (48 rollouts) + 3 greedy
+
+`python benchmarks/count_instructions.py --valgrind` runs every workload at both sizes and prints
+the differences (valgrind must be on the PATH).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+#: workload: (smaller size, larger size); the count reported is larger less smaller.
+SIZES = {"simulate": (100, 400), "api": (0, 100), "search": (0, 2)}
+
+
+def _deck():
+    from generator.deck.manifest import load
+
+    return load(ROOT / "cards.yaml")
+
+
+def simulate_games(games: int) -> str:
+    from generator.engine import simulate
+
+    s = simulate(_deck(), games=games, players=4, edition="the-og", seed=0, bots=("random",), workers=1)
+    return f"{s['games']} games, {s['decisions']} decisions, mean turns {s['mean_turns']}"
+
+
+def api_games(games: int) -> str:
+    from generator.engine import Game
+
+    game = Game(_deck(), "the-og", 4)
+    rng = random.Random(0)
+    digest = hashlib.sha256()
+    for i in range(games):
+        state = game.new_initial_state(i)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if legal:
+                state.apply(rng.choice(legal))
+        digest.update(f"{state.winner},{state.turns};".encode())
+    return f"{games} games, outcomes {digest.hexdigest()[:16]}"
+
+
+def search_games(games: int) -> str:
+    from generator.engine import Game, make_bot, play_game
+
+    game = Game(_deck(), "the-og", 4, {"max_turns": 60})
+    bots = [make_bot("search:48"), make_bot("greedy"), make_bot("greedy"), make_bot("greedy")]
+    digest = hashlib.sha256()
+    for seed in range(games):
+        state = play_game(game, bots, seed)
+        digest.update(" ".join(map(str, state.history)).encode())
+    return f"{games} games, histories {digest.hexdigest()[:16]}"
+
+
+WORKLOADS = {"simulate": simulate_games, "api": api_games, "search": search_games}
+
+
+def _count(workload: str, size: int) -> tuple[int, str]:
+    run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                          sys.executable, __file__, workload, str(size)], capture_output=True, text=True, check=True)
+    refs = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
+    assert refs, run.stderr[-2000:]
+    return int(refs.group(1).replace(",", "")), run.stdout.strip()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("workload", nargs="?", choices=sorted(WORKLOADS))
+    ap.add_argument("games", nargs="?", type=int)
+    ap.add_argument("--valgrind", action="store_true", help="count every workload at both sizes under cachegrind")
+    args = ap.parse_args()
+    if args.valgrind:
+        for workload in [args.workload] if args.workload else list(WORKLOADS):
+            small, large = SIZES[workload]
+            (a, _), (b, what) = _count(workload, small), _count(workload, large)
+            print(f"{workload:8} {large} less {small} games: {(b - a) / 1e6:9.1f}M instructions  ({what})")
+        return
+    if not args.workload or args.games is None:
+        ap.error("name a workload and a number of games, or pass --valgrind")
+    print(WORKLOADS[args.workload](args.games))
+
+
+if __name__ == "__main__":
+    main()
