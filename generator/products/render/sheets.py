@@ -122,15 +122,38 @@ def gutter_note(paper: str, gutter_mm: float) -> str:
     return f"{paper}: no room for a {gutter_mm:g} mm gutter between rows; the rows stay butted (columns have it)"
 
 
+def gutter_gap(width: float) -> float:
+    """How far a mark in a gutter `width` wide keeps from the two trims beside it.
+
+    MARK_GAP where the gutter holds a full MARK_MIN mark with it (or cannot hold one at all:
+    a short mark then keeps the whole gap); in between, the gap shrinks just enough for the
+    mark to reach MARK_MIN. So every gutter from MARK_MIN wide up holds a full mark, and the
+    gutters a paper accepts run without a hole from 0 to its widest (see _place).
+    """
+    if width >= MARK_MIN + 2 * MARK_GAP or width < MARK_MIN - 1e-3:
+        return MARK_GAP
+    return max(0.0, (width - MARK_MIN) / 2)
+
+
+def _full_gutter_mark(gutter: float) -> bool:
+    """Whether a gutter this wide holds a mark of at least MARK_MIN on each cut line across it."""
+    return gutter > 0 and gutter - 2 * gutter_gap(gutter) >= MARK_MIN - 1e-6
+
+
 def _place(length: float, card: float, gutter: float) -> float | None:
-    """Where the first card's trim starts along one axis, or None when it does not fit."""
+    """Where the first card's trim starts along one axis, or None when it does not fit.
+
+    Each cut line across this axis needs one mark of at least MARK_MIN: in the margins (the
+    grid centred when both have room, else pushed to the low edge so the far margin holds
+    them all) or in the gutters between the cards.
+    """
     lo, hi = PRINT_LIMIT, length - PRINT_LIMIT
     total = 3 * card + 2 * gutter
     room = hi - lo - total
-    need = MARK_MIN + MARK_GAP
+    need = MARK_MIN + MARK_GAP  # a margin mark starts MARK_GAP outside the trim
     if room < 0:
         return None
-    if room / 2 >= need or (gutter >= need + MARK_GAP and room >= 0):
+    if room / 2 >= need or _full_gutter_mark(gutter):
         return (length - total) / 2
     if room >= need:
         return lo  # marks on one side only: the far one
@@ -221,7 +244,8 @@ def _candidates(g: Grid, back: bool) -> list[tuple[str, float, float, float, str
         for line in lines:
             for a, b, card_a, card_b in _free(line, rects, 0 if axis == "v" else 1, lo, hi):
                 if card_a and card_b:
-                    start, end, where = a + MARK_GAP, b - MARK_GAP, "gutter"
+                    gap = gutter_gap(b - a)
+                    start, end, where = a + gap, b - gap, "gutter"
                 elif card_b:  # the low margin
                     end = b - MARK_GAP
                     start, where = max(a, end - MARK_MAX), ("bottom" if axis == "v" else "left")

@@ -212,6 +212,54 @@ def test_gutter_spaces_the_cards_with_marks_in_the_gutters(optioned):
     assert check_marks(optioned / "print" / "county-uppy-a4-fronts.pdf", "a4", 1) > 0
 
 
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_the_gutters_a_paper_takes_run_from_0_to_the_widest_it_names(paper):
+    """Every gutter from 0 mm to the paper's widest is accepted, with a mark of at least 3 mm
+    on every cut line, outside every trim and inside the printable area; every wider one is
+    refused with a message naming that widest. (A4 once refused 3.7-4.0 mm while accepting
+    4.1-5.3 mm, saying "at most 5.3 mm": between marks in the margins and marks in the
+    gutters there was a hole.)"""
+    pw, ph = PAPERS[paper]
+    accepted, refused = [], []
+    for tenths in range(0, 201):
+        gutter = tenths / 10
+        try:
+            g = sheets.grid(paper, gutter)
+        except sheets.LayoutError as exc:
+            refused.append((gutter, str(exc)))
+            continue
+        accepted.append(gutter)
+        for back in (False, True):
+            assert sheets.unmarked_lines(g, back) == [], (gutter, back)
+            trims = [sheets.slot(g, i, back) for i in range(sheets.PER_PAGE)]
+            for x0, y0, x1, y1 in sheets.crop_marks(g, back):
+                assert min(x0, x1) >= sheets.PRINT_LIMIT - 0.01 and max(x0, x1) <= pw - sheets.PRINT_LIMIT + 0.01
+                assert min(y0, y1) >= sheets.PRINT_LIMIT - 0.01 and max(y0, y1) <= ph - sheets.PRINT_LIMIT + 0.01
+                for s in trims:  # a mark may touch a trim's edge line, never run inside it
+                    inside_x = min(x0, x1) < s.x + s.w - 0.01 and max(x0, x1) > s.x + 0.01
+                    inside_y = min(y0, y1) < s.y + s.h - 0.01 and max(y0, y1) > s.y + 0.01
+                    assert not (inside_x and inside_y), (gutter, back, (x0, y0, x1, y1))
+    widest = accepted[-1]
+    assert accepted == [t / 10 for t in range(0, round(widest * 10) + 1)], f"a hole in {paper}'s gutters"
+    assert widest == {"letter": 8.3, "a4": 5.3}[paper]
+    assert refused and all(gutter > widest for gutter, _ in refused)
+    for gutter, message in refused:
+        assert message == f"--gutter {gutter:g} mm does not fit three cards across {paper} (at most {widest:.1f} mm)"
+
+
+def test_a_gutter_between_margin_marks_and_full_gutter_marks_builds_marked(deck, tmp_path):
+    """--gutter 3.8 on A4: too wide for the marks to sit in the margins, and it holds a full
+    3 mm mark only by keeping less than the usual gap from the trims; read back from the PDF."""
+    out = tmp_path / "out"
+    run_build(deck, out, only=("print",), papers=("a4",), gutter=3.8)
+    path = out / "print" / "county-uppy-a4-fronts.pdf"
+    assert check_marks(path, "a4", 1) > 0
+    doc = pdfium.PdfDocument(path)
+    xs = sorted({round(r[0], 3) for r in cards_on(doc[1])})
+    doc.close()
+    assert [b - a for a, b in zip(xs, xs[1:])] == pytest.approx([CARD_W + mm(3.8)] * 2, abs=0.01)
+
+
 @pytest.mark.parametrize("args,message", [
     (["--back-offset", "1"], "--back-offset needs two numbers in mm"),
     (["--back-offset", "x,2"], "--back-offset needs two numbers in mm"),
