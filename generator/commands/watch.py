@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from generator.commands.build import add_build_options, build_settings, option_problem
 from generator.deck.problems import escape
+from generator.progress import is_terminal
 
 if TYPE_CHECKING:
     from generator.preview.rebuild import Outcome
@@ -174,7 +175,7 @@ def _rebuild(manifest: Path, out: Path, state: PreviewState, args: argparse.Name
 
     state.update(status="building", message=f"building {manifest} …")
     outcome = rebuild(manifest, out, tell=lambda line: print(escape(line), file=sys.stderr, flush=True),
-                      settings=lambda deck: build_settings(args, deck))
+                      settings=lambda deck: build_settings(args, deck), progress=is_terminal())
     stamp = time.strftime("%H:%M:%S")
     output = read_output(out)
     if outcome.status == "ok":

@@ -47,9 +47,11 @@ class Outcome:
 Settings = Callable[[Deck], "tuple[tuple[str, ...], dict[str, Any]] | str"]
 
 
-def rebuild(manifest: Path, out: Path, tell: Callable[[str], None], settings: Settings) -> Outcome:
+def rebuild(manifest: Path, out: Path, tell: Callable[[str], None], settings: Settings, *,
+            progress: bool = False) -> Outcome:
     """Build `manifest` into `out`, as `county-uppy build` does with the options `settings` gives
-    for the deck (commands/build.py's build_settings).
+    for the deck (commands/build.py's build_settings); `progress`: show the build's progress bar (on a
+    terminal).
 
     Ctrl-C and SIGTERM are let through (KeyboardInterrupt, or InterruptedAfterCommit when the new
     build was already moved in); the build leaves `out` whole either way.
@@ -70,7 +72,7 @@ def rebuild(manifest: Path, out: Path, tell: Callable[[str], None], settings: Se
     if isinstance(chosen, str):
         return Outcome("failed", f"{chosen}; {out} still holds the last good build", took())
     only, options = chosen
-    ctx = BuildContext(deck, out, manifest, progress=False, tell=tell, **options)
+    ctx = BuildContext(deck, out, manifest, progress=progress, tell=tell, **options)
     unchanged = f"{out} still holds the last good build"
     try:
         with PDFIUM:  # the build draws faces with PDFium in this process; thumbnails wait for it

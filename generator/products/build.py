@@ -37,6 +37,7 @@ from generator.products.output.folder_lock import FolderBusy
 from generator.products.output.journal import JournalError
 from generator.products.output.outputs import (Artifact, InterruptedAfterCommit, PartlyWritten, Staging, json_bytes,
                                         write_artifact)
+from generator.progress import ProgressBar
 from generator.workers import interrupts_held
 
 BUILD_JSON = "build.json"
@@ -92,7 +93,11 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
     dest = ctx.out
     committed = False
     staging = Staging(dest)  # takes the folder's lock; finishes a killed build's commit first
+    # on a terminal, the products done so far (and under it what a product is waiting for)
+    bar = ProgressBar(sum(1 for p in PRODUCTS if not only or p.name in only), "building", enabled=ctx.progress,
+                      ticking=False)
     try:
+        bar.show()
         if staging.recovered:
             (ctx.tell or ctx.notes.append)(staging.recovered)
         ctx.staging, ctx.out = staging, staging.files
@@ -104,6 +109,7 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
         waiting: list[tuple[str, Callable[[], list[Artifact]]]] = []
         for record in chosen:
             name = record.name
+            bar.describe(f"building {name}")
             try:
                 made = builder(record)(ctx)
             except Exception as err:
@@ -112,12 +118,16 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
                 waiting.append((name, made))
             else:
                 artifacts.extend(dataclasses.replace(a, product=name) for a in made)
+                bar.advance()
         for name, finish in waiting:
+            bar.describe(f"finishing {name}")
             try:
                 made = finish()
             except Exception as err:
                 raise ProductFailed(name, staging.public_error(err) if isinstance(err, OSError) else err) from err
             artifacts.extend(dataclasses.replace(a, product=name) for a in made)
+            bar.advance()
+        bar.describe("moving the files in")
         built = {p.name for p in chosen}
         plan = mirror.plan(dest, artifacts, built, previous, partial=bool(only), folders=FOLDERS)
         # against the previous build, still in place
@@ -158,6 +168,7 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
     else:
         staging.close()
     finally:
+        bar.close()
         stop_workers(ctx)  # workers still busy when a product failed
         ctx.shared.pop("cache", None)  # the next build reads the cache afresh
         ctx.out, ctx.staging = dest, None

@@ -9,6 +9,7 @@ by the face's inputs and the profile, so a rebuild after a one-card edit draws o
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from pathlib import Path
 
@@ -26,6 +27,10 @@ Wanted = dict[str, "frozenset[str] | None"]  #: profile -> the faces shown in it
 #: So few faces to draw (a rebuild after editing a card or two) that the main process draws them
 #: when they are first wanted, sooner than a worker competing with the PDF makers would.
 FEW = 2
+
+#: Faces drawn so far by each worker's share of the drawing under way, in memory the forked
+#: workers share with the build: the card-images bar counts them while the build waits.
+_DRAWN = None
 
 
 def start(ctx: BuildContext, wanted: Wanted) -> None:
@@ -87,25 +92,33 @@ class Drawing:
         ctx.shared.setdefault("rendered", {}).update({p: [c for c, m in self.todo.items() if p in m] for p in want})
         pages = [(code, tuple(missing)) for code, missing in self.todo.items()]
         n = max(1, min(workers(ctx), len(pages)))
-        self.jobs = [(ctx.deck, pages[i::n], chars(ctx)) for i in range(n)] if pages else []
-        self.pool = self.results = None
+        self.jobs = [(ctx.deck, pages[i::n], chars(ctx), i) for i in range(n)] if pages else []
+        self.pool = self.results = self.drawn = None
+        global _DRAWN
+        _DRAWN = None  # drawn here, one share after the other: no count to share
         if workers(ctx) > 1 and len(pages) > FEW:
             import pypdfium2  # noqa: F401  # lazy: loaded once here, before the workers fork, not in each
+            self.drawn = _DRAWN = multiprocessing.RawArray("i", n)  # before the fork: the workers share it
             self.pool = started(ctx, pool(n, window=n))
+            if not self.pool.forks:
+                self.drawn = None  # workers started afresh do not share it: the bar counts whole shares
             self.results = self.pool.map(_draw, self.jobs, start=True)
 
     def finish(self) -> dict[str, dict[str, bytes]]:
         ctx, store = self.ctx, cache(self.ctx)
         with ProgressBar(len(self.todo), "card images", enabled=ctx.progress and bool(self.todo)) as bar:
+            bar.show()
             if self.pool is None:
                 for job in self.jobs:
                     self._take(job, _draw(job), store)
                     bar.advance(len(job[1]))
             else:
-                with self.pool:
+                got = 0
+                drawn = self.drawn
+                with self.pool, bar.waiting(lambda: max(got, sum(drawn) if drawn is not None else 0)):
                     for job, result in zip(self.jobs, self.results):
                         self._take(job, result, store)
-                        bar.advance(len(result))
+                        got += len(result)
                 self.pool = None
         for p in self.want:
             store.prune(p)
@@ -119,10 +132,16 @@ class Drawing:
                 self.out[p][code] = pngs[p]
 
 
-def _draw(job: tuple[Deck, list[tuple[str, tuple[str, ...]]], str]) -> list[dict[str, bytes]]:
-    """Worker: faces drawn, made into a PDF and rasterized; per face, profile -> PNG bytes."""
-    deck, pages, chars_ = job
+def _draw(job: tuple[Deck, list[tuple[str, tuple[str, ...]]], str, int]) -> list[dict[str, bytes]]:
+    """Worker: faces drawn, made into a PDF and rasterized; per face, profile -> PNG bytes.
+    Share `share`'s count in _DRAWN follows the faces done."""
+    deck, pages, chars_, share = job
     faces = [draw(deck, code) for code, _ in pages]
     doc = pdf.faces_pdf(faces, chars_)
-    return list(png.render_pages(doc, [(i, face.colours(), wanted) for i, (face, (_, wanted))
-                                       in enumerate(zip(faces, pages))]))
+    out = []
+    for pngs in png.render_pages(doc, [(i, face.colours(), wanted) for i, (face, (_, wanted))
+                                       in enumerate(zip(faces, pages))]):
+        out.append(pngs)
+        if _DRAWN is not None and share < len(_DRAWN):
+            _DRAWN[share] = len(out)
+    return out
