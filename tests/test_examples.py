@@ -120,7 +120,7 @@ def _wild_block(code: str) -> str:
 
 CRASH = """\
 import sys
-from generator.products import rendered
+from generator.products.pipeline import rendered
 real = rendered.face
 def face(card, deck, *args, **kwargs):  # a bug in drawing one face
     if card.code == "+1":

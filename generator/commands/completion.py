@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 def names(kind: str, manifest: str = "cards.yaml") -> list[str]:
     """The names of one kind: what the completion scripts offer."""
     if kind == "products":
-        return list(PRODUCTS)
+        return [p.name for p in PRODUCTS]
     if kind == "papers":
         return list(PAPERS)
     if kind == "bots":
