@@ -139,6 +139,8 @@ SETUPS = {
         _edit(folder, "  - {kind: number, set: base, colour: cyan, values: -2..7, copies: 3}",
               "  - {kind: number, set: base, colour: cyna, values: -2..7, copies: 3}"),
         _edit(folder, "    effect: skip\n", "    effect: skp\n")),
+    # a text holding ': ' (a YAML syntax error)
+    "colon-in-text": lambda folder, built: _edit(folder, "    text: Draw an extra card.\n", "    text: Draw: two cards\n"),
     # one more +1 card: the editions that hold it no longer have their expected counts
     "one-more-plus-one": lambda folder, built: _edit(
         folder, _wild_block('"+1"'), _wild_block('"+1"').replace("copies: 3", "copies: 4")),

@@ -184,6 +184,9 @@ class _Checker:
                 bad = err["loc"][-1]
                 inner = shape.record_at(record, loc[:-1]) if loc[:-1] else None
                 message = f"unknown key '{bad}'{suggest(bad, list(inner.keys) if inner else pool)}"
+                if bad in SECTIONS and base:
+                    message += (f" ('{bad}' is a section of the manifest: start it at the beginning of its line, "
+                                f"not indented under '{base[0]}')")
                 loc, at_key = loc[:-1] + (bad,), True
             elif kind == "literal_error":
                 choices = re.findall(r"'([^']*)'", err["ctx"]["expected"])
@@ -343,7 +346,11 @@ class _Checker:
                 self.fail(loc + (name,), f"a {e.kind} card takes no '{name}'{_KIND_HINTS.get((e.kind, name), '')}", key=True)
                 ok = False
             elif not given and name in _REQUIRED_BY_KIND[e.kind]:
-                self.fail(loc, f"a {e.kind} card needs '{name}'")
+                if loc + (name,) in self.src.keys:  # written, but empty: `name: #1 Card` is a comment
+                    self.fail(loc + (name,), f"a {e.kind} card needs '{name}', and this one is empty (YAML reads "
+                              "' #' and everything after it as a comment: put a text that starts with # in quotes)", key=True)
+                else:
+                    self.fail(loc, f"a {e.kind} card needs '{name}'")
                 ok = False
         if not ok:
             return []

@@ -128,17 +128,7 @@ def parse(raw: bytes, name: str) -> Source:
     except _Refused as exc:
         raise InputError([Problem(name, exc.mark.line + 1, exc.mark.column + 1, exc.message)]) from None
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        what = " ".join(x for x in (exc.context, exc.problem) if x) or "invalid YAML"
-        if exc.context == "while scanning a quoted scalar" and exc.context_mark:
-            mark, what = exc.context_mark, "a quote opened here is never closed"
-        if "expected <block end>" in what or "expected ',' or ']'" in what or "expected ',' or '}'" in what:
-            what += " (is a quote or bracket on an earlier line left open?)"
-        if "'\\t'" in what and mark:
-            what += " (indent with spaces, not tabs)" if _tab_indented(text, mark.line) else \
-                " (a tab inside a value: write spaces, or put the text in quotes)"
-        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        raise InputError([Problem(name, line, col, f"YAML syntax error: {what}")]) from None
+        raise InputError([Problem(name, *_syntax_error(text, exc))]) from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow, such as NUL
         line = text.count("\n", 0, exc.position) + 1
         col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
@@ -178,6 +168,29 @@ def _compose(text: str) -> tuple[Any, Node | None]:
             pass
     loader = _BudgetLoader(text)
     return loader, loader.get_single_node()
+
+
+def _syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str]:
+    """Line, column and message of a YAML syntax error, in the designer's words where
+    deck/yaml_hints.py can place it, else PyYAML's with its token names put into words."""
+    from generator.deck.yaml_hints import explain, fallback  # lazy: start-up (only a syntax error needs it)
+
+    if exc.context == "while scanning a quoted scalar" and exc.context_mark:
+        mark = exc.context_mark
+        return mark.line + 1, mark.column + 1, "YAML syntax error: a quote opened here is never closed"
+    if "'\\t'" not in (exc.problem or ""):
+        explained = explain(text, exc)
+        if explained is not None:
+            return explained
+    mark = exc.problem_mark or exc.context_mark
+    what = fallback(" ".join(x for x in (exc.context, exc.problem) if x) or "invalid YAML")
+    if "expected the end of the indented block" in what or "expected ',' or ']'" in what or "expected ',' or '}'" in what:
+        what += " (is a quote or bracket on an earlier line left open, or a line indented unlike its neighbours?)"
+    if "'\\t'" in what and mark:
+        what += " (indent with spaces, not tabs)" if _tab_indented(text, mark.line) else \
+            " (a tab inside a value: write spaces, or put the text in quotes)"
+    line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+    return line, col, f"YAML syntax error: {what}"
 
 
 def _tab_indented(text: str, line: int) -> bool:
