@@ -40,6 +40,10 @@ from generator.engine.simple_bots import GreedyBot
 from generator.engine.view import PlayerView
 
 
+#: The rng the rollouts' greedy bots are given: greedy never draws from it.
+_NO_DRAWS = random.Random(0)
+
+
 class SearchBot:
     """Determinized Monte-Carlo with greedy rollouts, common random numbers and successive halving.
 
@@ -94,8 +98,7 @@ class SearchBot:
                 action = ranked[i]
                 t = 0.0
                 for world, seed in worlds[n_worlds:target]:
-                    state = world.clone()
-                    state.rng = random.Random(seed)
+                    state = world.clone(seed)  # the world's draws to come: Random(seed), made if needed
                     state.advance(action)
                     t += self._playout(state, me, teams)
                 totals[i] += t
@@ -118,7 +121,7 @@ class SearchBot:
 
     def _playout(self, state, me: int, teams: bool) -> float:
         choose = self.rollout.choose
-        rng = state.rng  # greedy draws nothing from it; passed for the interface
+        rng = _NO_DRAWS  # greedy draws nothing from its rng; the world's own Random stays unmade if no rule needs it
         stop = state.turns + self.horizon if self.horizon else 1 << 30
         for _ in range(self.depth):
             if state.done:

@@ -46,9 +46,11 @@ class GreedyBot:
             return legal[0]
         if legal[0].kind == DISCARD:
             return min(legal, key=lambda a: self.keep_score(view, a.card))
+        table = _Table(view)  # what every play's score reads, read once per decision
+        score_of = self._score
         best, best_score = legal[0], -1e9
         for a in legal:
-            score = self.play_score(view, a)
+            score = score_of(view, a, table)
             if score > best_score:
                 best, best_score = a, score
         return best
@@ -63,20 +65,23 @@ class GreedyBot:
         return 3 - abs(v - 2) * 0.5
 
     def play_score(self, view: PlayerView, a: Action) -> float:
-        game = view.game
+        """How good playing (or, Teams, taking a give) `a` looks: penalties cost 40, hitting the target pays."""
+        return self._score(view, a, _Table(view))
+
+    def _score(self, view: PlayerView, a: Action, table: "_Table") -> float:
         if a.kind == GIVE:
             return self._give_score(view, a)
         card = a.card
-        target = game.target
-        penalty = 0 if game.matches[view.match_id][card] else 1
-        count = view.count
-        effect = game.effect[card]
+        target = table.target
+        penalty = 0 if table.matches[card] else 1
+        count = table.count
+        effect = table.effect[card]
         if effect is None:
-            v = game.value[card]
-            count += -v if view.invert else v
+            v = table.value[card]
+            count += -v if table.invert else v
             extra = 1 + count / (4 * target)  # keep the count climbing towards the target
         else:
-            count, extra = PLAY_SCORES[effect.bot.play](view, a, count, game.effect_param[card])
+            count, extra = PLAY_SCORES[effect.bot.play](view, a, count, table.effect_param[card])
         if count > target or count < 0:
             penalty += 1
             hit = False
@@ -84,8 +89,7 @@ class GreedyBot:
             hit = count == target
         score = -40.0 * penalty + extra
         if hit:
-            others = view.n_in - 1
-            score += 30 + 10 * others
+            score += table.hit_bonus
         return score
 
     def _give_score(self, view: PlayerView, a: Action) -> float:
@@ -99,6 +103,21 @@ class GreedyBot:
         c = a.card
         ok = game.matches[match][c] and (not game.is_number[c] or 0 <= count + game.value[c] <= game.target)
         return 5.0 if ok else -100.0
+
+
+class _Table:
+    """What greedy's score of a play reads, read from the view once per decision."""
+
+    __slots__ = ("target", "matches", "count", "invert", "effect", "value", "effect_param", "hit_bonus")
+
+    def __init__(self, view: PlayerView):
+        game = view.game
+        self.target = game.target
+        self.matches = game.matches[view.match_id]  #: matches[card]: the card matches the card to match
+        self.count = view.count
+        self.invert = view.invert
+        self.effect, self.value, self.effect_param = game.effect, game.value, game.effect_param
+        self.hit_bonus = 30 + 10 * (view.n_in - 1)  #: hitting the target: every other player still in owes
 
 
 # --- scoring a wild's play, by the catalogue's `bot.play` hint: (the count after it, a bonus) ---------

@@ -538,15 +538,24 @@ class State:
         """What `seat` may see (own hand, hand sizes, count, match, in play, direction...)."""
         return PlayerView(self, seat)
 
-    def clone(self) -> "State":
-        """An independent copy (its RNG too), for search."""
+    def clone(self, seed: int | None = None) -> "State":
+        """An independent copy (its RNG too), for search.
+
+        `seed`: the copy's random draws to come (reshuffles, Steal's pick, Re-Deal's shuffle)
+        are `Random(seed)`'s instead of a copy of this State's RNG, and that Random is made
+        only if a rule of the copy needs it (a search trying each move on copies of one world
+        with the same draws).
+        """
         if self._shuffled_from:  # finish the deal's shuffle once, here, rather than in every copy
             self._shuffle_down(0)
         new = object.__new__(State)
         for name in State.__slots__:
             setattr(new, name, getattr(self, name))
-        new._rng = random.Random()
-        new._rng.setstate(self.rng.getstate())
+        if seed is None:
+            new._rng = random.Random()
+            new._rng.setstate(self.rng.getstate())
+        else:
+            new.seed, new._rng, new._rng_skip = seed, None, 0
         new.hands = [list(h) for h in self.hands]
         new._pile = list(self._pile)
         new.discard = list(self.discard)

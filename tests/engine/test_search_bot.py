@@ -112,3 +112,34 @@ def test_search_plays_variants_to_the_end(deck, edition, players, options):
     bots = [SearchBot(rollouts=16)] + [make_bot("greedy")] * (players - 1)
     for seed in range(2):
         assert play_game(game, bots, seed).is_terminal()
+
+
+def test_a_copy_given_a_seed_plays_as_a_copy_given_that_random(deck):
+    """clone(seed), the search's world copies: the same game as a full copy whose RNG is Random(seed)."""
+    game = Game(deck, "only-chaos", 4)  # Steal and Re-Deal draw from the game's RNG; reshuffles too
+    drew = 0
+    for seed in range(6):
+        state = game.new_initial_state(seed)
+        for _ in range(10):
+            state.apply(state.legal_actions()[0])
+        fast, full = state.clone(1000 + seed), state.clone()
+        full.rng = random.Random(1000 + seed)
+        for copy in (fast, full):
+            rnd = random.Random(seed).random
+            copy.play_out(rnd)
+        assert [str(a) for a in fast.history] == [str(a) for a in full.history]
+        assert fast.winner == full.winner and fast.rng.getstate() == full.rng.getstate()
+        drew += fast.rng.getstate() != random.Random(1000 + seed).getstate()
+    assert drew >= 3  # the copies' own random draws were used, not just carried along
+
+
+def test_greedy_never_draws_from_its_rng(deck):
+    """The search's rollouts give greedy one shared Random (search._NO_DRAWS): greedy must not draw from it."""
+    game = Game(deck, "its-wild-time", 4, {"teams": True})
+    greedy = make_bot("greedy")
+    rng = random.Random(3)
+    before = rng.getstate()
+    state = game.new_initial_state(3)
+    while not state.is_terminal():
+        state.apply(greedy.choose(state.view(state.current_player()), state.legal_actions(), rng))
+    assert rng.getstate() == before and state.turns > 5
