@@ -94,18 +94,17 @@ def _text_position(text: str, needle: str) -> tuple[int, int]:
     return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
+#: The largest record or position a command reads: a long game's record is some tens of KiB.
+MAX_JSON_BYTES = 8 * 1024 * 1024
+
+
 def _read_bytes(path: str) -> bytes:
     """The bytes of an input file, or InputError (status 2) saying plainly why not."""
+    from generator.deck.input_file import read_limited  # lazy: start-up (only the commands that read JSON)
+
     if os.path.isdir(path):
         raise InputError([Problem(path, 0, 0, "is a directory, not a JSON file")], status=2)
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        raise InputError([Problem(path, 0, 0, "no such file")], status=2) from None
-    except OSError as exc:
-        why = (exc.strerror or str(exc)).lower()
-        raise InputError([Problem(path, 0, 0, f"cannot read: {why}")], status=2) from None
+    return read_limited(path, MAX_JSON_BYTES, "a JSON record or position")
 
 
 def _byte_position(raw: bytes, offset: int) -> tuple[int, int]:

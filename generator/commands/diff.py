@@ -89,22 +89,71 @@ def _git_show(spec: str, manifest: str) -> tuple[bytes, str]:
     if not rev or rev.startswith("-") or not path:
         message = "write git:REV or git:REV:PATH, e.g. git:HEAD or git:HEAD~1:cards.yaml"
         raise InputError([Problem(spec, 0, 0, message)], status=2)
-    import subprocess  # lazy: start-up (every command's parser is built; only git: specs run git)
-
     folder, file = os.path.split(path)
     folder = folder or "."
     if not os.path.isdir(folder):
         raise InputError([Problem(name, 0, 0, f"no folder {folder} here to find its git repository from")], status=2)
+    from generator.deck.yaml_source import MAX_FILE_BYTES  # lazy: as load above
+
+    obj = f"{rev}:./{file}"
+    size = _git(["git", "-C", folder, "cat-file", "-s", obj], name, rev, path, 64)
     try:
-        done = subprocess.run(["git", "-C", folder, "cat-file", "blob", f"{rev}:./{file}"],
-                              capture_output=True, timeout=GIT_TIMEOUT, check=False)
+        n = int(size.decode("ascii").strip())
+    except ValueError:
+        raise InputError([Problem(name, 0, 0, "git did not say how large the file is")], status=2) from None
+    if n > MAX_FILE_BYTES:
+        message = f"is {n:,} bytes; a manifest may be at most {MAX_FILE_BYTES:,} bytes ({MAX_FILE_BYTES // 1024} KiB)"
+        raise InputError([Problem(name, 1, 1, message)], status=1)
+    return _git(["git", "-C", folder, "cat-file", "blob", obj], name, rev, path, MAX_FILE_BYTES), name
+
+
+def _git(command: list[str], name: str, rev: str, path: str, limit: int) -> bytes:
+    """What git prints, read with a bound: at most `limit` bytes of it, else InputError (status 2)."""
+    import subprocess  # lazy: start-up (every command's parser is built; only git: specs run git)
+    import tempfile  # lazy: as subprocess
+
+    try:
+        with tempfile.TemporaryFile() as err:  # git's complaints, kept off the pipe we read
+            with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL) as proc:
+                try:
+                    out = _read_bounded(proc, limit, name)
+                    proc.wait(timeout=GIT_TIMEOUT)
+                except BaseException:
+                    proc.kill()
+                    raise
+            err.seek(0)
+            stderr = err.read(64 * 1024)
     except FileNotFoundError:
         raise InputError([Problem(name, 0, 0, "git is not installed (or not on PATH)")], status=2) from None
     except subprocess.TimeoutExpired:
         raise InputError([Problem(name, 0, 0, f"git did not answer within {GIT_TIMEOUT} s")], status=2) from None
-    if done.returncode != 0:
-        raise InputError([Problem(name, 0, 0, _git_error(done.stderr, rev, path))], status=2)
-    return done.stdout, name
+    if proc.returncode != 0:
+        raise InputError([Problem(name, 0, 0, _git_error(stderr, rev, path))], status=2)
+    return out
+
+
+def _read_bounded(proc, limit: int, name: str) -> bytes:
+    """Read git's output until it ends, within GIT_TIMEOUT seconds and `limit` bytes."""
+    import selectors  # lazy: as subprocess
+    import time  # lazy: as subprocess
+
+    deadline = time.monotonic() + GIT_TIMEOUT
+    chunks, held = [], 0
+    fd = proc.stdout.fileno()
+    with selectors.DefaultSelector() as sel:
+        sel.register(fd, selectors.EVENT_READ)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not sel.select(left):
+                raise InputError([Problem(name, 0, 0, f"git did not answer within {GIT_TIMEOUT} s")], status=2)
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            held += len(chunk)
+            if held > limit:
+                message = f"is more than {limit:,} bytes as committed; a manifest may be at most {limit:,} bytes"
+                raise InputError([Problem(name, 1, 1, message)], status=1)
 
 
 def _git_error(stderr: bytes, rev: str, path: str) -> str:

@@ -10,7 +10,6 @@ that refers to the node it sits in (a loop) is refused where it stands.
 
 from __future__ import annotations
 
-import os
 import string
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +27,7 @@ try:
 except ImportError:  # PyYAML built without libyaml: the pure-Python reader does it all
     CParser = None
 
+from generator.deck.input_file import TooLarge, read_limited
 from generator.deck.model import Origin, Place
 from generator.deck.problems import InputError, Problem, escape
 
@@ -96,16 +96,11 @@ def read(path: str | Path) -> Source:
         raise InputError([Problem("--manifest", 0, 0, "no file named (give the path of a cards.yaml)")], status=2)
     if p.is_dir():
         raise InputError([Problem(name, 0, 0, "is a directory, not a manifest file")], status=2)
+    missing = "no such file (run in the folder that holds it, or pass --manifest PATH)"
     try:
-        size = os.stat(p).st_size
-        if size > MAX_FILE_BYTES:
-            raise InputError([Problem(name, 1, 1, f"is {size:,} bytes; a manifest may be at most {MAX_FILE_BYTES:,} bytes "
-                                      f"({MAX_FILE_BYTES // 1024} KiB)")])
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise InputError([Problem(name, 0, 0, "no such file (run in the folder that holds it, or pass --manifest PATH)")], status=2) from None
-    except OSError as exc:
-        raise InputError([Problem(name, 0, 0, f"cannot read: {exc.strerror or exc}")], status=2) from None
+        raw = read_limited(name, MAX_FILE_BYTES, "a manifest", missing=missing)
+    except TooLarge as exc:
+        raise InputError(exc.problems, status=1) from None  # too big is a mistake in the manifest, as before
     return parse(raw, name)
 
 

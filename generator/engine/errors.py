@@ -31,7 +31,10 @@ class PositionError(EngineError):
 
 
 def shown(value: object, limit: int = 60) -> str:
-    """A value as JSON writes it (null, true, "3", [1, 2]), shortened, for messages about input."""
+    """A value as JSON writes it (null, true, "3", [1, 2]), shortened to `limit` characters, for
+    messages about input (a long text is cut before it is dumped: a 30 MB string costs no more)."""
+    if isinstance(value, str) and len(value) > limit:
+        value = value[:limit]
     try:
         text = json.dumps(value, ensure_ascii=False)
         text.encode("utf-8")

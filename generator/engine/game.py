@@ -33,7 +33,8 @@ class Game:
             self.edition = deck.edition(edition)
         except KeyError:
             keys = [e.key for e in deck.editions]
-            raise OptionError(f"unknown edition '{edition}'{suggest(edition, keys)}; editions are {', '.join(keys)}") from None
+            said = edition if len(str(edition)) <= 60 else f"{str(edition)[:60]}... ({len(str(edition)):,} characters)"
+            raise OptionError(f"unknown edition '{said}'{suggest(edition, keys)}; editions are {', '.join(keys)}") from None
         self.options = options if isinstance(options, Options) else Options.from_dict(options)
         p = deck.params
         lo, hi = max(2, p.min_players), max(p.max_players, 2)

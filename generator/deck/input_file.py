@@ -1,0 +1,71 @@
+"""Reading a file the user named, as untrusted input: a regular file, read with a size limit.
+
+Every file a command reads (the manifest, a record, a position, diff's sides) comes through
+`read_limited`. The size is checked while reading, not only by what the file system says (a
+file that grows, `/dev/zero`, `/proc` files that call themselves empty), and a device, FIFO or
+socket is refused at once: opening it does not wait for a writer (O_NONBLOCK), and nothing is
+read from it.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from generator.deck.problems import InputError, Problem
+
+#: What the problems call a file that is not a regular file.
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
+
+
+class TooLarge(InputError):
+    """The file holds more than the limit allows."""
+
+
+def kind_of(mode: int) -> str:
+    """'a FIFO (named pipe)', 'a character device'... for a file that is not a regular file."""
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def read_limited(path: str, limit: int, what: str, *, missing: str = "no such file") -> bytes:
+    """The bytes of the regular file `path`, at most `limit` of them; else InputError (status 2)
+    with one located line. `what` names the file in the refusals ("a manifest", "a record")."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise InputError([Problem(path, 0, 0, missing)], status=2) from None
+    except IsADirectoryError:
+        raise InputError([Problem(path, 0, 0, f"is a directory, not {what} file")], status=2) from None
+    except OSError as exc:
+        raise InputError([Problem(path, 0, 0, f"cannot read: {(exc.strerror or str(exc)).lower()}")], status=2) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = kind_of(info.st_mode)
+            raise InputError([Problem(path, 0, 0, f"is {kind}, not a regular file; {what} must be a file")], status=2)
+        if info.st_size > limit:
+            raise TooLarge([Problem(path, 1, 1, _too_large(f"is {info.st_size:,} bytes", limit, what))], status=2)
+        chunks, held = [], 0
+        while held <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - held))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            held += len(chunk)
+        if held > limit:  # it grew while read, or says it is smaller than it is
+            raise TooLarge([Problem(path, 1, 1, _too_large(f"is more than {limit:,} bytes", limit, what))], status=2)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise InputError([Problem(path, 0, 0, f"cannot read: {(exc.strerror or str(exc)).lower()}")], status=2) from None
+    finally:
+        os.close(fd)
+
+
+def _too_large(said: str, limit: int, what: str) -> str:
+    return f"{said}; {what} may be at most {limit:,} bytes ({_size(limit)})"
+
+
+def _size(n: int) -> str:
+    return f"{n // (1024 * 1024)} MiB" if n >= 1024 * 1024 and n % (1024 * 1024) == 0 else f"{n // 1024} KiB"
