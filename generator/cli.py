@@ -6,10 +6,11 @@ import argparse
 import errno
 import importlib
 import os
+import signal
 import sys
 
 from generator import __version__
-from generator.workers import interrupted_status, stop_signals
+from generator.workers import interrupted_status, stop_signals, stopped_by
 
 #: Command modules under generator/commands/, in the order `--help` lists them.
 COMMANDS = ("validate", "build", "watch", "diff", "schema", "scenario", "replay", "simulate", "report", "sweep", "play",
@@ -84,7 +85,7 @@ class _CheckedOutput:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one command; SIGTERM stops it as Ctrl-C does (exit 143 instead of 130)."""
+    """Run one command; SIGTERM and SIGHUP stop it as Ctrl-C does (exit 143 and 129 instead of 130)."""
     with stop_signals():
         status = _main(argv)
         if status == 130:
@@ -109,9 +110,12 @@ def _main(argv: list[str] | None) -> int:
                 except (OutputError, BrokenPipeError):
                     raise
                 except Exception as exc:  # noqa: BLE001 -- a bug: one line, the traceback in a file, exit 3
-                    from generator.commands import crash  # lazy: start-up (traceback, tempfile), only for a bug
+                    if isinstance(exc, OSError) and _hung_up():
+                        status = 130  # the terminal closed: what failed was writing to it (main() makes it 129)
+                    else:
+                        from generator.commands import crash  # lazy: start-up (traceback, tempfile), only for a bug
 
-                    status = crash.report(exc, getattr(args, "out", None), argv)
+                        status = crash.report(exc, getattr(args, "out", None), argv)
             sys.stdout.flush()
             return status
         finally:
@@ -121,12 +125,19 @@ def _main(argv: list[str] | None) -> int:
         return 130
     except OutputError as exc:
         _silence(stdout)
+        if _hung_up():
+            return 130  # the terminal closed under a command still writing to it
         if exc.error.errno == errno.EPIPE:  # the reader stopped reading (`| head -1`): not an error
             return 0
         _tell(f"county-uppy: cannot write to standard output: {exc.error.strerror or exc.error}")
         return 1
     except BrokenPipeError:  # stderr's reader is gone
         return 0
+
+
+def _hung_up() -> bool:
+    """Did SIGHUP (a closed terminal) stop this command?"""
+    return getattr(signal, "SIGHUP", None) is not None and stopped_by() == signal.SIGHUP
 
 
 def _tell(message: str) -> None:

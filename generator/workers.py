@@ -1,10 +1,11 @@
 """Worker processes for long runs (simulate, report, the build's rendering), and the one way
 the project stops on a signal.
 
-The signal story: Ctrl-C (SIGINT) and SIGTERM (what `timeout`, CI runners and service managers
-send) both become KeyboardInterrupt in the main process (`stop_signals()`, installed by the
-CLI), so every command cleans up the same way; the CLI exits 130 after SIGINT and 143 after
-SIGTERM (128 + the signal's number). Workers ignore both, leaving them to the parent, which
+The signal story: Ctrl-C (SIGINT), SIGTERM (what `timeout`, CI runners and service managers
+send) and SIGHUP (a closed terminal or SSH session) all become KeyboardInterrupt in the main
+process (`stop_signals()`, installed by the CLI), so every command cleans up the same way; the
+CLI exits 130 after SIGINT, 143 after SIGTERM and 129 after SIGHUP (128 + the signal's
+number). Workers ignore all three, leaving them to the parent, which
 cancels the jobs not yet started and kills the workers at once, so no worker prints a traceback
 and nothing waits for queued work. A worker also dies with its parent however the parent ends,
 SIGKILL included: on Linux the kernel sends it SIGKILL (PR_SET_PDEATHSIG), elsewhere a thread
@@ -22,8 +23,9 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator
 
 
-#: The signals that stop a command as Ctrl-C does.
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+#: The signals that stop a command as Ctrl-C does: SIGHUP is what a closed terminal or SSH
+#: session sends.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else []))
 
 _received: list[int] = []  #: stop signals this process has received since stop_signals() began
 
@@ -40,7 +42,7 @@ def _ours(handler: object) -> bool:
 
 @contextmanager
 def stop_signals() -> Iterator[None]:
-    """While the block runs, SIGINT and SIGTERM both raise KeyboardInterrupt in the main thread.
+    """While the block runs, SIGINT, SIGTERM and SIGHUP all raise KeyboardInterrupt in the main thread.
 
     The handlers in place before are put back afterwards (tests call the CLI in-process).
     `stopped_by()` tells which signal it was.
@@ -62,12 +64,12 @@ def stop_signals() -> Iterator[None]:
 
 
 def stopped_by() -> int | None:
-    """The stop signal (SIGINT or SIGTERM) received last since stop_signals() began, if any."""
+    """The stop signal (SIGINT, SIGTERM or SIGHUP) received last since stop_signals() began, if any."""
     return _received[-1] if _received else None
 
 
 def interrupted_status() -> int:
-    """The exit status after a stop: 128 + the signal's number (130 after Ctrl-C, 143 after SIGTERM)."""
+    """The exit status after a stop: 128 + the signal's number (130 after Ctrl-C, 143 after SIGTERM, 129 after SIGHUP)."""
     return 128 + (stopped_by() or signal.SIGINT)
 
 
@@ -137,8 +139,8 @@ def die_with_parent(parent: int) -> None:
 
 
 def worker_start(parent: int, initializer: Callable[..., None] | None = None, initargs: tuple = ()) -> None:
-    """First thing in a worker process: die with the parent, and leave Ctrl-C and SIGTERM to it
-    (it stops the workers)."""
+    """First thing in a worker process: die with the parent, and leave Ctrl-C, SIGTERM and SIGHUP
+    to it (it stops the workers)."""
     die_with_parent(parent)
     for s in STOP_SIGNALS:
         signal.signal(s, signal.SIG_IGN)
@@ -198,7 +200,7 @@ class WorkerPool:
     a generator is best) only as results are taken, so a run of any length holds at most
     `window` jobs and results. An exception a job raises is raised in the parent.
 
-    Workers ignore SIGINT and SIGTERM: a Ctrl-C or SIGTERM, whether sent to the parent alone or
+    Workers ignore SIGINT, SIGTERM and SIGHUP: a Ctrl-C, SIGTERM or SIGHUP, whether sent to the parent alone or
     to the whole process group, raises KeyboardInterrupt in the parent only, and leaving the
     `with` block early (on any exception) kills the workers at once instead of waiting for their
     jobs. Workers die with the parent even when it is killed outright (die_with_parent).

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
+import signal
 import sys
 import time
 from pathlib import Path
 
 from generator.commands.common import load_deck, report
-from generator.deck.problems import InputError, escape
+from generator.deck.problems import InputError, cut, escape
 from generator.engine.options import SPEED_SECONDS_DEFAULT, SPEED_SECONDS_RANGE
 
 EPILOG = """\
@@ -52,6 +52,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     # lazy: rich and the terminal game load when `play` runs, not whenever cli builds every command's parser
     from rich.console import Console
+    from rich.text import Text
+
+    from generator.files import write_replacing
+    from generator.workers import stopped_by
 
     from generator.engine import EngineError, Game, make_bot, make_record
     from generator.play.inputs import LineInput, TerminalInput
@@ -100,20 +104,33 @@ def run(args: argparse.Namespace) -> int:
     else:
         inp = LineInput(sys.stdin, console)
     session = Session(game, seed, args.seat, bot_names, inp, hints=args.hints)
-    outcome = session.run()
+    try:
+        outcome = session.run()
+    except Exception:  # noqa: BLE001 -- only when a stop came: the terminal went away while it was drawn on
+        if stopped_by() is None:
+            raise
+        outcome = "interrupted"
+    # The record is saved before anything more is shown: after SIGHUP (the terminal closed) the
+    # screen may be gone, and the game must not be lost with it.
+    path = Path(args.record) if args.record else Path("output") / "games" / f"play-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.json"
+    shown = escape(cut(str(path)))  # printed as it is: no markup, no control character
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_replacing(path, (json.dumps(make_record(session.state, bot_names), indent=1) + "\n").encode("utf-8"))
+    except OSError as exc:
+        saved = None
+        print(f"county-uppy play: could not save the game record to {shown}: {escape(exc.strerror or str(exc))}",
+              file=sys.stderr)
+    else:
+        saved = Text(f"game record saved to {shown}; play it back with: county-uppy replay {shown}")
+    if outcome == "interrupted" and stopped_by() == signal.SIGHUP:
+        return 130  # the terminal closed: nothing left to show the end on (the CLI makes it 129)
     session.screen.acting = -1 if session.state.is_terminal() else session.screen.acting
     inp.show(session.screen)
     console.print(session.result_text(), style="bold", soft_wrap=True)
-    path = Path(args.record) if args.record else Path("output") / "games" / f"play-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.json"
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(make_record(session.state, bot_names), indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as exc:
-        print(f"county-uppy play: could not save the game record to {path}: {exc}", file=sys.stderr)
+    if saved is None:
         return 1
-    console.print(f"game record saved to {path}; play it back with: county-uppy replay {path}", soft_wrap=True)
+    console.print(saved, soft_wrap=True)
     return 130 if outcome == "interrupted" else 0
 
 

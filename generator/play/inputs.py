@@ -149,4 +149,7 @@ class TerminalInput:
                         elif ch.isprintable() and len(prompt.typed) < 40:
                             prompt.typed += ch
         finally:
-            termios.tcsetattr(self.fd, termios.TCSADRAIN, old)
+            try:
+                termios.tcsetattr(self.fd, termios.TCSADRAIN, old)
+            except (termios.error, OSError):
+                pass  # the terminal closed (SIGHUP): nothing left to restore

@@ -291,9 +291,12 @@ def report_argv(folder: Path) -> list[str]:
             "the-og", "--workers", "2", "--out", str(folder / "rep")]
 
 
-@pytest.mark.parametrize("group", [False, True], ids=["to-the-process", "to-the-group"])
+@pytest.mark.parametrize("group, signum", [(False, signal.SIGTERM), (True, signal.SIGTERM), (True, signal.SIGHUP)],
+                         ids=["to-the-process", "to-the-group", "sighup-to-the-group"])
 @pytest.mark.parametrize("command", ["build", "simulate", "report"])
-def test_sigterm_stops_like_ctrl_c_and_leaves_nothing_running(builds, tmp_path, command, group):
+def test_sigterm_stops_like_ctrl_c_and_leaves_nothing_running(builds, tmp_path, command, group, signum):
+    """SIGTERM, and SIGHUP (a closed terminal or SSH session) the same way: exit 128 + the
+    signal, the clean-up of Ctrl-C, no worker left running."""
     old, _, new_manifest = builds
     out = tmp_path / "out"
     if command == "build":
@@ -306,14 +309,14 @@ def test_sigterm_stops_like_ctrl_c_and_leaves_nothing_running(builds, tmp_path, 
         kids = wait_for_workers(proc, 2)
         time.sleep(0.3)
         if group:
-            os.killpg(proc.pid, signal.SIGTERM)
+            os.killpg(proc.pid, signum)
         else:
-            proc.send_signal(signal.SIGTERM)
+            proc.send_signal(signum)
         stdout, err = proc.communicate(timeout=30)
     finally:
         stop(proc)
-    assert proc.returncode == 143 and "Traceback" not in err
-    assert all_gone(kids), "a worker outlived SIGTERM"
+    assert proc.returncode == 128 + signum and "Traceback" not in err
+    assert all_gone(kids), f"a worker outlived {signal.Signals(signum).name}"
     if command == "build":
         assert err == f"county-uppy build: interrupted; nothing in {out} was changed\n"
         assert state(out) == state(old) and staging_left(out) == [] and not (out / LOCK_NAME).exists()
