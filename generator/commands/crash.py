@@ -16,6 +16,7 @@ from pathlib import Path
 
 from generator import __version__
 from generator.deck.problems import escape, one_line
+from generator.files import write_replacing
 
 CRASH_FILE = "county-uppy-crash.txt"
 #: The exit status of an internal error.
@@ -54,9 +55,7 @@ def _save(text: str, folder: Path) -> str | None:
     for place in (folder, Path(tempfile.gettempdir())):
         path = place / CRASH_FILE
         try:
-            tmp = path.with_name(f".{CRASH_FILE}.{os.getpid()}")
-            tmp.write_text(text, encoding="utf-8", errors="backslashreplace")
-            os.replace(tmp, path)
+            write_replacing(path, text.encode("utf-8", "backslashreplace"))
             return str(path)
         except OSError:
             continue

@@ -12,7 +12,7 @@ from generator.commands.common import report as report_problems
 from generator.commands.report import UsageError as ReportUsage
 from generator.commands.report import parse_players as report_players
 from generator.deck.problems import InputError, escape, escape_json
-from generator.engine.limits import MAX_GAMES, MAX_WORKERS
+from generator.engine.limits import DEFAULT_MAX_CELLS, MAX_CELLS, MAX_GAMES, MAX_WORKERS
 from generator.progress import ProgressBar, is_terminal
 
 DEFAULT_PLAYERS = "4"
@@ -52,6 +52,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=None, metavar="N",
                    help=f"games per cell, 1..{MAX_GAMES} (default: as many as a verdict needs: "
                         "400 for 2 players, 1200 for 4, 2000 for 6; the most of the player counts asked for)")
+    p.add_argument("--max-cells", type=int, default=DEFAULT_MAX_CELLS, metavar="N",
+                   help=f"play a grid of at most N cells, 1..{MAX_CELLS} (default {DEFAULT_MAX_CELLS}): a larger one is "
+                        "refused, with the number of games it would play")
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="run seed; each cell's seed is derived from it and the cell's values (default 0)")
     p.add_argument("--workers", type=int, default=None, metavar="W", help="local worker processes (default: all cores)")
@@ -103,9 +106,12 @@ def run(args: argparse.Namespace) -> int:
             make_bot(name)
         axes = [grid.parse_axis(text, deck) for text in args.param]
         grid.check_axes(axes)
+        if not 1 <= args.max_cells <= MAX_CELLS:
+            raise UsageError(f"--max-cells must be 1..{MAX_CELLS}, not {args.max_cells}")
+        games = args.games or max(games_needed(1 / n) for n in players)
+        grid.check_size(axes, players, games, args.max_cells)
         variants = grid.variants(axes, src, deck)
         cells = grid.cells(variants, players, args.edition, args.seed)
-        games = args.games or max(games_needed(1 / n) for n in players)
         if games * len(cells) > MAX_GAMES:
             raise UsageError(f"the sweep asks for {games * len(cells)} games ({len(cells)} cells x {games}); "
                              f"at most {MAX_GAMES}")

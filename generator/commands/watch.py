@@ -184,7 +184,7 @@ def _rebuild(manifest: Path, out: Path, state: PreviewState, args: argparse.Name
         state.update(status="ok", message=f"built at {stamp} in {outcome.seconds:.1f} s", problems=[], builds=builds,
                      last={"at": stamp, "seconds": round(outcome.seconds, 3), "line": outcome.message}, output=output)
         try:
-            prune(out / CACHE_DIR / AREA, sheet_hashes(out))
+            prune(out / CACHE_DIR / AREA, sheet_hashes(out), root=out)
         except OSError:
             pass  # old thumbnails only take room
         return

@@ -54,6 +54,10 @@ class InputError(Exception):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
+#: The longest word a near miss is looked for (difflib's time grows with its length squared).
+MAX_SUGGESTED = 100
+
+
 def suggest(word: object, choices: Iterable[object]) -> str:
     """' (did you mean 'cyan'?)' for a near miss, else ''.
 
@@ -61,7 +65,7 @@ def suggest(word: object, choices: Iterable[object]) -> str:
     editions) and the commands all word their suggestions the same way. Choices that are not
     text (an option's values) are compared as text.
     """
-    if not isinstance(word, str):
+    if not isinstance(word, str) or len(word) > MAX_SUGGESTED:
         return ""
     import difflib  # lazy: start-up (only a mistake needs a suggestion)
 
@@ -131,6 +135,17 @@ def char_name(ch: str) -> str:
     name = unicodedata.name(ch, "") or _CONTROL_NAMES.get(ch) or {
         "Cc": "a control character", "Cs": "a lone surrogate"}.get(unicodedata.category(ch), "an unnamed character")
     return f"U+{ord(ch):04X} ({name})"
+
+
+#: The most characters of a value typed or read (a path, a --param, a name) a message echoes.
+MAX_ECHOED = 200
+
+
+def cut(text: str, limit: int = MAX_ECHOED) -> str:
+    """`text` as a message echoes it: at most `limit` characters, the rest counted, not shown."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def one_line(error: BaseException | str, limit: int = 300) -> str:

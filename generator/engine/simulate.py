@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import random
 import time
 from collections import Counter
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from generator.backends import open_backend
+from generator.files import write_replacing
 from generator.deck.model import Deck
 from generator.engine.actions import PLAY
 from generator.engine.bots import make_bot
@@ -100,10 +100,7 @@ def _run_chunk(args: tuple) -> tuple[list[tuple], list[int]]:
         state = play_game(game, bots, seed, stats)
         if record_dir is not None:
             rec = make_record(state, bot_names)
-            path = Path(record_dir) / f"game-{i:06d}.json"
-            tmp = path.with_suffix(".json.tmp")
-            tmp.write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
-            os.replace(tmp, path)
+            write_replacing(Path(record_dir) / f"game-{i:06d}.json", (json.dumps(rec, indent=1) + "\n").encode("utf-8"))
         rows.append((i, state.winner, state.stopped, state.turns, len(state.history)))
     return rows, stats
 

@@ -8,6 +8,11 @@
 
 Requests whose Host is not this server's own address are refused, so a web page elsewhere
 cannot read the preview through a DNS name pointed at 127.0.0.1.
+
+Load: the listen backlog holds a burst of BACKLOG connections; at most MAX_CONNECTIONS are
+served at once (each one thread), a further one waits up to QUEUE_SECONDS for a place and is
+then answered 503; a connection that sends nothing for IDLE_SECONDS is closed, so half-open
+connections cannot hold threads for ever.
 """
 
 from __future__ import annotations
@@ -30,16 +35,51 @@ from generator.products.output.outputs import CACHE_DIR
 HOST = "127.0.0.1"
 #: Seconds between keep-alive comments on an idle event stream.
 PING_SECONDS = 15.0
+#: Connections the kernel queues before the server accepts them (a page load is a burst).
+BACKLOG = 128
+#: Connections served at once (each one thread); every open preview tab holds one for its events.
+MAX_CONNECTIONS = 64
+#: Seconds a connection over MAX_CONNECTIONS waits for a place before it is answered 503.
+QUEUE_SECONDS = 2.0
+#: Seconds a connection may stay silent (or stop reading) before it is closed.
+IDLE_SECONDS = 10.0
+_BUSY_TEXT = b"503 Service Unavailable: the preview is busy; try again\n"
+_BUSY = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+         b"Content-Length: %d\r\nRetry-After: 1\r\nConnection: close\r\n\r\n%s" % (len(_BUSY_TEXT), _BUSY_TEXT))
 
 
 class PreviewServer(ThreadingHTTPServer):
     daemon_threads = True  # an open event stream never holds up the end of `watch`
+    request_queue_size = BACKLOG
 
     def __init__(self, port: int, out: Path, state: PreviewState, page: Callable[[], bytes]):
         self.out = out
         self.state = state
         self.page = page
+        self._places = threading.BoundedSemaphore(MAX_CONNECTIONS)
         super().__init__((HOST, port), Handler)
+
+    def process_request(self, request, client_address) -> None:
+        """Serve the connection on a thread of its own, when one of MAX_CONNECTIONS places is free."""
+        if not self._places.acquire(timeout=QUEUE_SECONDS):
+            try:
+                request.settimeout(1.0)
+                request.sendall(_BUSY)
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._places.release()
+            raise
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._places.release()
 
     @property
     def port(self) -> int:
@@ -71,6 +111,7 @@ class PreviewServer(ThreadingHTTPServer):
 
 class Handler(BaseHTTPRequestHandler):
     server: PreviewServer
+    timeout = IDLE_SECONDS  # the socket's: a read or write that waits longer ends the connection
     server_version = "county-uppy-preview"
     sys_version = ""
 
@@ -172,7 +213,7 @@ class Handler(BaseHTTPRequestHandler):
         if pdf is None:
             return
         try:
-            data = thumbnail(pdf, int(page), self.server.out / CACHE_DIR / AREA)
+            data = thumbnail(pdf, int(page), self.server.out / CACHE_DIR / AREA, root=self.server.out)
         except NoSuchPage:
             self._fail(HTTPStatus.NOT_FOUND, "the sheet has no such page", body)
             return

@@ -13,6 +13,7 @@ import io
 import threading
 from pathlib import Path
 
+from generator.files import crosses_link
 from generator.products.output.outputs import write_atomic
 
 #: Held by whoever uses PDFium in this process: the server's threads and the watch loop's builds.
@@ -49,17 +50,20 @@ def cache_name(sha256: str, page: int) -> str:
     return f"{sha256}-{page}-{WIDTH}.png"
 
 
-def thumbnail(pdf: Path, page: int, cache: Path, wait: float = 60.0) -> bytes:
-    """PNG bytes of page `page` (from 0) of `pdf`, WIDTH pixels wide, from `cache` when there.
+def thumbnail(pdf: Path, page: int, cache: Path, wait: float = 60.0, *, root: Path | None = None) -> bytes:
+    """PNG bytes of page `page` (from 0) of `pdf`, WIDTH pixels wide, from `cache` (a folder under
+    the output folder `root`, kept only where no symlink leads it elsewhere) when there.
 
     Raises NoSuchPage for a page the PDF does not have, TimeoutError when a build held PDFium
     for longer than `wait` seconds, OSError when the PDF cannot be read.
     """
     if page < 0:
         raise NoSuchPage(page)
+    root = cache if root is None else root
     name = cache / cache_name(file_sha256(pdf), page)
     try:
-        return name.read_bytes()
+        if not crosses_link(root, name):
+            return name.read_bytes()
     except OSError:
         pass
     import pypdfium2  # lazy: PDFium only once a thumbnail is asked for
@@ -84,15 +88,19 @@ def thumbnail(pdf: Path, page: int, cache: Path, wait: float = 60.0) -> bytes:
     image.save(buffer, format="PNG", optimize=True)
     data = buffer.getvalue()
     try:
-        write_atomic(name, data)
+        if not crosses_link(root, cache):  # a link planted under OUT/.cache is not followed
+            write_atomic(name, data)
     except OSError:
         pass  # a thumbnail that cannot be kept is drawn again next time
     return data
 
 
-def prune(cache: Path, keep: set[str]) -> None:
-    """Remove the thumbnails of PDFs whose sha256 is not in `keep` (the sheets of the build on show)."""
-    if not cache.is_dir():
+def prune(cache: Path, keep: set[str], *, root: Path | None = None) -> None:
+    """Remove the thumbnails of PDFs whose sha256 is not in `keep` (the sheets of the build on show).
+
+    Only in a real folder under the output folder `root`: a `cache` reached through a symlink is
+    another folder, whose PNGs are not the preview's."""
+    if crosses_link(cache if root is None else root, cache) or not cache.is_dir():
         return
     for f in cache.iterdir():
         if f.suffix == ".png" and f.name.split("-", 1)[0] not in keep:

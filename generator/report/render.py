@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from generator.files import write_replacing
 from generator.report.summarize import TOLERANCE
 from generator.resources import templates_dir
 
@@ -42,14 +42,6 @@ def write(report: dict[str, Any], out_dir: str | Path, game_name: str) -> tuple[
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """Write `text` through a temporary file and a rename: a reader never sees half a page."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
-        raise
+    """Write `text` through an exclusive temporary file and a rename: a reader never sees half a
+    page, and a link planted at the name or at a temporary name is replaced, not written through."""
+    write_replacing(path, text.encode("utf-8"))

@@ -67,3 +67,32 @@ def test_prune_keeps_only_the_sheets_on_show(tmp_path):
         (tmp_path / name).write_bytes(b"x")
     prune(tmp_path, {"a" * 64})
     assert sorted(p.name for p in tmp_path.iterdir()) == [cache_name("a" * 64, 0), cache_name("a" * 64, 1)]
+
+
+@pytest.mark.parametrize("planted", ["preview", ".cache"])
+def test_prune_and_thumbnails_never_follow_a_symlink_out_of_the_folder(sheet, tmp_path, planted):
+    """A symlinked OUT/.cache/preview (or OUT/.cache) leads elsewhere: watch neither removes the
+    PNGs there nor reads or writes thumbnails through it."""
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    out.mkdir()
+    elsewhere.mkdir()
+    outside = {cache_name("b" * 64, 0): b"someone's", "holiday.png": b"photo"}
+    for name, data in outside.items():
+        (elsewhere / name).write_bytes(data)
+    if planted == "preview":
+        (out / ".cache").mkdir()
+        (out / ".cache" / "preview").symlink_to(elsewhere, target_is_directory=True)
+    else:
+        (out / ".cache").symlink_to(elsewhere, target_is_directory=True)
+        (elsewhere / "preview").mkdir()
+    cache = out / ".cache" / "preview"
+    prune(cache, {"a" * 64}, root=out)
+    pdf, _ = sheet
+    planted_png = elsewhere / cache_name(file_sha256(pdf), 0)
+    planted_png.write_bytes(b"not a thumbnail")  # what a link would serve, were it followed
+    outside[planted_png.name] = b"not a thumbnail"
+    png = thumbnail(pdf, 0, cache, root=out)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"  # drawn, not read through the link
+    assert {p.name: p.read_bytes() for p in elsewhere.iterdir() if p.is_file()} == outside
+    if planted == ".cache":
+        assert not any((elsewhere / "preview").iterdir()), "a thumbnail was written through the link"

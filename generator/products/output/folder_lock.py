@@ -41,7 +41,7 @@ class FolderLock:
         if fcntl is None:
             return
         while True:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+            fd = _open_lock(self.path)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -52,7 +52,7 @@ class FolderLock:
                 os.close(fd)
                 raise
             try:
-                same = os.path.samestat(os.fstat(fd), os.stat(self.path))
+                same = os.path.samestat(os.fstat(fd), os.lstat(self.path))
             except FileNotFoundError:
                 same = False
             if same:
@@ -79,6 +79,22 @@ class FolderLock:
             fcntl.flock(fd, fcntl.LOCK_UN)  # forked workers share this open file: unlock it for them too
         finally:
             os.close(fd)
+
+
+def _open_lock(path: Path) -> int:
+    """The lock file, opened without following a link: a symlink planted at its name is removed
+    (never written through: the PID would land in the link's target) and the file made anew."""
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        return os.open(path, flags, 0o644)
+    except OSError as exc:
+        if not path.is_symlink():
+            raise
+        path.unlink()
+        try:
+            return os.open(path, flags | os.O_EXCL, 0o644)
+        except FileExistsError:
+            raise exc from None
 
 
 def _holder(fd: int) -> int | None:

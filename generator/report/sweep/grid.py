@@ -15,16 +15,15 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from generator.deck.model import Deck
-from generator.deck.problems import InputError, suggest
+from generator.deck.problems import InputError, cut, escape, suggest
 from generator.deck.tweak import TweakError, tweak, tweakable
 from generator.deck.yaml_source import Source
 from generator.engine.errors import EngineError
 from generator.engine.game import Game
+from generator.engine.limits import MAX_CELLS
 from generator.engine.options import CHOICES, Options, parse_option
 
-_RANGE = re.compile(r"^(-?\d+)\.\.(-?\d+)$")
-#: The most cells a sweep may have (each is at least one game and one line of output).
-MAX_CELLS = 100_000
+_RANGE = re.compile(r"^(-?\d{1,18})\.\.(-?\d{1,18})$")  # longer numbers are no value a game takes
 #: The most values one range may give.
 MAX_RANGE = 1000
 
@@ -66,7 +65,7 @@ def parse_axis(text: str, deck: Deck) -> Axis:
     """`NAME=V1,V2,...` (values or ranges A..B) into an Axis; GridError naming the --param if wrong."""
     name, sep, raw = text.rpartition("=")  # card codes may hold "=" (=15); values never do
     name = name.strip()
-    where = f"--param {text}"
+    where = f"--param {escape(cut(text))}"  # one line, however the value was typed
     if not sep or not name or not raw.strip():
         raise GridError(f"{where}: write NAME=VALUE,VALUE,... (e.g. target=14,16,18 or target=14..20)")
     option = name in CHOICES
@@ -103,7 +102,7 @@ def parse_axis(text: str, deck: Deck) -> Axis:
             try:
                 values.append(int(item))
             except ValueError:
-                raise GridError(f"{where}: '{name}' takes whole numbers, not {item!r}") from None
+                raise GridError(f"{where}: '{name}' takes whole numbers, not {cut(repr(item))}") from None
     seen = set()
     for v in values:
         if v in seen:
@@ -117,6 +116,24 @@ def check_axes(axes: Sequence[Axis]) -> None:
     twice = next((n for n in names if names.count(n) > 1), None)
     if twice:
         raise GridError(f"--param {twice} is given twice; list all its values in one --param")
+
+
+def size(axes: Sequence[Axis], players: Sequence[int]) -> int:
+    """How many cells the grid of `axes` at `players` has (before any variant is built)."""
+    n = len(players)
+    for axis in axes:
+        n *= len(axis.values)
+    return n
+
+
+def check_size(axes: Sequence[Axis], players: Sequence[int], games: int, max_cells: int) -> None:
+    """GridError when the grid has more cells than `max_cells` allows, saying how many games it
+    would play; checked before any variant is built or game played."""
+    n = size(axes, players)
+    if n > max_cells:
+        more = "" if max_cells >= MAX_CELLS else f" (up to {MAX_CELLS:,})"
+        raise GridError(f"the sweep has {n:,} cells, which would play {n * games:,} games ({n:,} cells x {games:,}); "
+                        f"at most {max_cells:,} cells unless --max-cells allows more{more}")
 
 
 def variants(axes: Sequence[Axis], src: Source, deck: Deck) -> list[Variant]:

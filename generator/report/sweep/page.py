@@ -22,6 +22,7 @@ from generator.deck.problems import escape
 from generator.deck.tweak import tweaked_source
 from generator.deck.yaml_source import Source
 from generator.engine.options import CHOICES
+from generator.files import real_folder
 from generator.report import charts
 from generator.report.render import write_text_atomic
 from generator.report.summarize import TOLERANCE
@@ -76,10 +77,11 @@ def write(data: dict[str, Any], cells: Sequence[SweepCell], variants: Sequence[V
     Ctrl-C, those done by then (`data["missing"]` names the others and the page says so).
     """
     folder = Path(out)
-    (folder / "cells").mkdir(parents=True, exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    real_folder(folder, "cells")  # a link planted at cells/ or manifests/ is replaced, never written through
     manifests = {v: manifest_file(v) for v, variant in enumerate(variants) if variant.tweaked}
-    if manifests:
-        (folder / "manifests").mkdir(exist_ok=True)
+    if manifests or (folder / "manifests").is_symlink():
+        real_folder(folder, "manifests")
     for v, name in manifests.items():
         changes = {k: x for k, x in variants[v].params.items() if k not in CHOICES}
         text = yaml.safe_dump(tweaked_source(src, deck, changes).data, sort_keys=False, allow_unicode=True)
@@ -116,8 +118,8 @@ def _remove_stale(folder: Path, written: set[str]) -> None:
     did not (a smaller grid), so no page is left that sweep.html does not describe. Files of
     any other name are left alone."""
     for sub in ("cells", "manifests"):
-        if not (folder / sub).is_dir():
-            continue
+        if (folder / sub).is_symlink() or not (folder / sub).is_dir():
+            continue  # a link's folder is not the sweep's
         for path in (folder / sub).iterdir():
             rel = f"{sub}/{path.name}"
             if _OWN.fullmatch(rel) and rel not in written and path.is_file() and not path.is_symlink():

@@ -1,0 +1,86 @@
+"""Writing a file so that a reader never sees half of it, and a link planted in the folder is
+never followed.
+
+Every file the commands write whole (reports, sweep pages, game records, the crash file) goes
+through `write_replacing`: the bytes go to a temporary file created exclusively under an
+unpredictable name (`tempfile.mkstemp`: O_CREAT | O_EXCL | O_NOFOLLOW, random letters), which
+is then renamed over the target. A rename replaces a symlink standing at the target instead of
+writing through it, and no fixed temporary name (`balance.json.tmp`) exists for someone to plant
+a link at beforehand.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+#: What `write_replacing` makes a new file readable as: by everyone, written by its owner.
+FILE_MODE = 0o644
+
+
+def write_replacing(path: str | os.PathLike[str], data: bytes, *, mode: int = FILE_MODE, sync: bool = False) -> None:
+    """Put `data` at `path` whole, through an exclusive temporary file and a rename.
+
+    `sync`: flush the bytes to the disk before the rename, so that a power cut leaves the old
+    file or the new one, not an empty one. On failure the temporary file goes and the error
+    names `path`.
+    """
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:64]}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            if sync:
+                fh.flush()
+                os.fsync(fh.fileno())
+        os.chmod(tmp, mode)  # mkstemp makes 0600
+        os.replace(tmp, target)
+    except OSError as err:
+        _remove(tmp)
+        raise OSError(err.errno, err.strerror or str(err), str(target)) from err
+    except BaseException:
+        _remove(tmp)
+        raise
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def real_folder(root: str | os.PathLike[str], rel: str) -> Path:
+    """The folder `root/rel`, made where missing, with every part below `root` a real folder.
+
+    A symlink standing where one of those folders goes (to a folder or to a file), or a file, is
+    removed and a folder made in its place: what the tool writes or removes under `root` stays
+    under it. `root` itself (the folder the user named) is followed as it is.
+    """
+    path = Path(root)
+    for part in Path(rel).parts:
+        path = path / part
+        if path.is_symlink() or (path.exists() and not path.is_dir()):
+            path.unlink()
+        try:
+            path.mkdir()
+        except FileExistsError:
+            if path.is_symlink() or not path.is_dir():  # planted between the check and the mkdir
+                raise OSError(f"{path} was replaced while it was made") from None
+    return path
+
+
+def crosses_link(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> bool:
+    """Is any part of `path` below `root` a symlink (or missing)? Then writing there could land
+    outside `root`."""
+    base, target = Path(root), Path(path)
+    try:
+        rel = target.relative_to(base)
+    except ValueError:
+        return True
+    for part in rel.parts:
+        base = base / part
+        if base.is_symlink():
+            return True
+    return False
