@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
-from generator.products.folder_lock import LOCK_NAME, FolderLock
+from generator.products.output.folder_lock import LOCK_NAME, FolderLock
 from tests.conftest import MANIFEST
 
 
