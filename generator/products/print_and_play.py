@@ -3,17 +3,20 @@ on every paper, as duplex, fronts-only and backs-only files."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable
 
-from generator.products.render import pdf, sheets
+from generator.products.render import sheets
 from generator.products.pipeline.context import BuildContext
-from generator.products.pipeline.face_cache import code_version, key
+from generator.products.pipeline.keys import code_version, key
 from generator.products.output.outputs import Artifact, write_artifact
-from generator.products.pipeline.rendered import background, cache, chars, face_keys, pdf_forms
+from generator.products.pipeline.rendered import background, cache, chars, form_keys, pdf_forms
 
 
 def _sheet_job(ops: dict[str, bytes], pages: list[sheets.Page], set_names: dict[str, str], g: sheets.Grid, mode: str,
                filename: str, charset_: str) -> tuple[bytes, int]:
+    from generator.products.render import pdf  # lazy: reportlab, only for a file the cache lacks
+
     return pdf.sheet_pdf(ops, pages, set_names, g, mode, filename, charset_)
 
 
@@ -39,7 +42,8 @@ def build_print(ctx: BuildContext) -> Callable[[], list[Artifact]]:
     """output/print/county-uppy-PAPER[-EDITION][-fronts|-backs].pdf: the PDFs the cache lacks are
     made by workers; the function returned waits for them and writes the files."""
     light = ctx.ink_saver
-    ops, keys, cs, store = pdf_forms(ctx, light), face_keys(ctx, light), chars(ctx), cache(ctx)
+    ops, keys, cs, store = pdf_forms(ctx, light), form_keys(ctx, light), chars(ctx), cache(ctx)
+    here = code_version(Path(__file__).resolve())
     set_names = {s.key: s.name for s in ctx.deck.sets}
     jobs, meta = [], []
     for paper, g in grids(ctx).items():
@@ -53,7 +57,7 @@ def build_print(ctx: BuildContext) -> Callable[[], list[Artifact]]:
             for mode, tail in (("duplex", ""), ("fronts", "-fronts"), ("backs", "-backs")):
                 name = f"county-uppy-{paper}{suffix}{tail}.pdf"
                 needs = ["back"] if mode == "backs" else used
-                k = key("pdf", code_version(), [keys[u] for u in needs], pages, set_names, g, mode, name, cs)
+                k = key("pdf", here, [keys[u] for u in needs], pages, set_names, g, mode, name, cs)
                 data = store.get("pdf", k)
                 if data is None:
                     jobs.append(({u: ops[u] for u in needs}, pages, set_names, g, mode, name, cs))

@@ -17,11 +17,11 @@ from PIL import Image
 from generator.deck.model import Deck
 from generator.products.render import png_bands
 from generator.products.pipeline.context import BuildContext
-from generator.products.pipeline.face_cache import code_version, key
+from generator.products.pipeline.keys import code_version, key
 from generator.products.output.outputs import Artifact, json_bytes, write_artifact
 from generator.products.render.png import encode, palette_for, unpack_pixels
 from generator.products.render.profiles import TTS, TTS_COLUMNS, TTS_MAX_WIDTH
-from generator.products.pipeline.rasters import images
+from generator.products.pipeline.rasters import image_keys, images
 from generator.products.pipeline.rendered import background, cache, face_keys, face_of
 
 MAX_COLS, MAX_ROWS = TTS_COLUMNS, 7
@@ -140,9 +140,10 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
     sheets = layout([c.code for c in ctx.deck.cards])
     store = cache(ctx)
     colours = deck_colours(ctx)
-    # a cell is its face drawn in the TTS profile (rasters.py): its face key stands for its pixels, and the
-    # code that assembles a band (this module, png_bands.py) is in the band's key
-    faces = face_keys(ctx)
+    # a cell is its face's image in the TTS profile: that image's key stands for its pixels, and the
+    # code that assembles a band (this module; png_bands.py is in render/) is in the band's key
+    cell_keys = image_keys(ctx, "tts")
+    here = code_version(Path(__file__).resolve())
     jobs: list[tuple] = []
     bands: dict[str, bytes] = {}
     wanted: list[tuple[Sheet, list[str]]] = []  # per sheet, its bands' cache keys, top to bottom
@@ -150,8 +151,7 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
         keys = []
         for row in range(sheet.rows):
             cells = _row_cells(sheet, row)
-            k = key("tts-band", code_version(Path(__file__).resolve()), sheet.size[0], [(x, faces[c]) for x, c in cells],
-                    colours)
+            k = key("tts-band", here, sheet.size[0], [(x, cell_keys[c]) for x, c in cells], colours)
             keys.append(k)
             if k in bands:
                 continue

@@ -1,46 +1,18 @@
-"""A cache of rendered images and PDF parts inside the output folder, keyed by what each depends on.
+"""A cache of rendered images and PDF parts inside the output folder, keyed by the content that
+makes each (keys.py: what a face draws, the files it reads, the renderer's code).
 
-The key is a hash of the renderer's version, the output variant and the face's display list,
-so editing one card re-renders one face. Entries a build did not use are removed at its end, so
+Editing one card re-renders one face. Entries a build did not use are removed at its end, so
 the cache does not grow without bound; nothing in OUT/.cache changes until the build has
 succeeded (`commit()`): a failed build leaves the cache as it was.
 """
 
 from __future__ import annotations
 
-import hashlib
-from functools import lru_cache
 from pathlib import Path
 
 from generator.products.output.outputs import CACHE_DIR, write_atomic
 
-__all__ = ["CACHE_DIR", "RenderCache", "code_version", "key"]
-
-
-#: The rendering core (render/): its code and fonts decide how a face looks, so their bytes are
-#: part of every key, every file of the folder, not a hand-kept list of them.
-RENDER_DIR = Path(__file__).resolve().parent.parent / "render"
-
-
-@lru_cache(maxsize=None)
-def code_version(*more: Path) -> str:
-    """A hash of the rendering core's files (code and fonts), part of every cache key; `more`:
-    the files of what assembles an entry from faces, such as a TTS sheet's bands (tts.py)."""
-    h = hashlib.sha256()
-    files = sorted(p for p in RENDER_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    for path in (*files, *more):
-        h.update(path.relative_to(RENDER_DIR.parent).as_posix().encode("utf-8") if path.is_relative_to(RENDER_DIR.parent) else path.name.encode("utf-8"))
-        h.update(b"\0")
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
-
-
-def key(*parts: object) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(repr(part).encode("utf-8"))
-        h.update(b"\0")
-    return h.hexdigest()[:40]
+__all__ = ["CACHE_DIR", "RenderCache"]
 
 
 class RenderCache:

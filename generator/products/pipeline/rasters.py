@@ -3,8 +3,9 @@ PDFium pass per face on worker processes, started first so the rest of the build
 they draw.
 
 A build calls start() as soon as it begins; a product asking images() for a profile waits for
-the drawing to finish. Each image goes through the face cache (OUT/.cache/PROFILE/KEY), keyed
-by the face's inputs and the profile, so a rebuild after a one-card edit draws one face.
+the drawing to finish. Each image goes through the face cache (OUT/.cache/PROFILE.pack), keyed
+by what the face draws and the profile (image_key), so a rebuild after a one-card edit draws one
+face, and any change that alters a face draws it again.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ import os
 from pathlib import Path
 
 from generator.deck.model import Deck
-from generator.products.render import pdf, png
 from generator.products.pipeline.context import BuildContext
-from generator.products.pipeline.face_cache import RenderCache, key
+from generator.products.pipeline.face_cache import RenderCache
+from generator.products.pipeline.keys import code_version, key
 from generator.products.render.faces import Face
 from generator.products.render.profiles import PROFILES
-from generator.products.pipeline.rendered import cache, chars, draw, face_keys, pool, started, workers
+from generator.products.pipeline.rendered import CardFailed, cache, chars, draw, face_keys, pool, started, workers
 from generator.progress import ProgressBar
 
 Wanted = dict[str, "frozenset[str] | None"]  #: profile -> the faces shown in it (None: every face)
@@ -55,8 +56,20 @@ def standalone_images(deck: Deck, profile: str, codes: frozenset[str] | None = N
     return Drawing(ctx, {profile: codes}).finish()[profile]
 
 
+def image_keys(ctx: BuildContext, profile: str) -> dict[str, str]:
+    """Card code (and "back") -> the cache key of its image in a profile: the face's key
+    (rendered.face_keys: what it draws, the files it reads, the rendering core's code), the
+    profile, and this module's code, which has the faces drawn."""
+    def make() -> dict[str, str]:
+        here = code_version(Path(__file__).resolve())
+        return {code: key("image", here, PROFILES[profile], fk) for code, fk in face_keys(ctx).items()}
+    return ctx.once(f"image-keys-{profile}", make)
+
+
 def face_png(face: Face, profile: str = "tgc") -> bytes:
     """One face drawn alone as a PNG in a profile, by the same PDFium pass a build uses."""
+    from generator.products.render import pdf, png  # lazy: reportlab, Pillow
+
     chars_ = "".join(sorted({ch for t in face.texts() for ch in t.text} | {" "}))
     doc = pdf.faces_pdf([face], chars_)
     return next(png.render_pages(doc, [(0, face.colours(), (profile,))]))[profile]
@@ -79,11 +92,20 @@ class Drawing:
         self.ctx, self.want = ctx, want
         self.out: dict[str, dict[str, bytes]] = {p: {} for p in want}
         self.todo: dict[str, dict[str, str]] = {}  # code -> profile -> cache key, of what is missing
+        self.jobs, self.pool, self.results, self.drawn = [], None, None, None
+        #: a face that failed to draw (while keying it): raised by finish(), in the product that
+        #: asks for the images, so the error names that product and the card
+        self.failed: CardFailed | None = None
+        try:
+            keys = {p: image_keys(ctx, p) for p in want}
+        except CardFailed as err:
+            self.failed = err
+            return
         store = cache(ctx)
-        for code, fk in face_keys(ctx).items():
+        for code in face_keys(ctx):
             for p, codes in want.items():
                 if codes is None or code in codes:
-                    k = key(png.RENDERER_VERSION, PROFILES[p], fk)
+                    k = keys[p][code]
                     data = store.get(p, k)
                     if data is None:
                         self.todo.setdefault(code, {})[p] = k
@@ -93,11 +115,13 @@ class Drawing:
         pages = [(code, tuple(missing)) for code, missing in self.todo.items()]
         n = max(1, min(workers(ctx), len(pages)))
         self.jobs = [(ctx.deck, pages[i::n], chars(ctx), i) for i in range(n)] if pages else []
-        self.pool = self.results = self.drawn = None
         global _DRAWN
         _DRAWN = None  # drawn here, one share after the other: no count to share
         if workers(ctx) > 1 and len(pages) > FEW:
-            import pypdfium2  # noqa: F401  # lazy: loaded once here, before the workers fork, not in each
+            # lazy: loaded once here, before the workers fork, not in each
+            import pypdfium2  # noqa: F401
+
+            from generator.products.render import pdf, png  # noqa: F401
             self.drawn = _DRAWN = multiprocessing.RawArray("i", n)  # before the fork: the workers share it
             self.pool = started(ctx, pool(n, window=n))
             if not self.pool.forks:
@@ -105,6 +129,8 @@ class Drawing:
             self.results = self.pool.map(_draw, self.jobs, start=True)
 
     def finish(self) -> dict[str, dict[str, bytes]]:
+        if self.failed is not None:
+            raise self.failed
         ctx, store = self.ctx, cache(self.ctx)
         with ProgressBar(len(self.todo), "card images", enabled=ctx.progress and bool(self.todo)) as bar:
             bar.show()
@@ -135,6 +161,8 @@ class Drawing:
 def _draw(job: tuple[Deck, list[tuple[str, tuple[str, ...]]], str, int]) -> list[dict[str, bytes]]:
     """Worker: faces drawn, made into a PDF and rasterized; per face, profile -> PNG bytes.
     Share `share`'s count in _DRAWN follows the faces done."""
+    from generator.products.render import pdf, png  # lazy: reportlab, Pillow, only where a face is drawn
+
     deck, pages, chars_, share = job
     faces = [draw(deck, code) for code, _ in pages]
     doc = pdf.faces_pdf(faces, chars_)

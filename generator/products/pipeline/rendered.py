@@ -1,8 +1,9 @@
 """The faces one build draws, each at most once: their cache keys, display lists and PDF forms;
 the face cache; and the worker processes products run jobs on.
 
-Everything goes through the face cache in OUT/.cache, keyed by each face's inputs, so a rebuild
-after editing one card redraws that card only. The raster images are rasters.py's.
+Everything goes through the face cache in OUT/.cache, keyed by what each face draws (keys.py),
+so a rebuild after editing one card redraws that card only, and any change that alters a face
+redraws it. The raster images are rasters.py's.
 """
 
 from __future__ import annotations
@@ -10,28 +11,26 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
+from pathlib import Path
 from typing import Callable
 
 from generator.deck.model import Deck
-from generator.products.render import pdf
 from generator.products.pipeline.context import BuildContext
-from generator.products.pipeline.face_cache import RenderCache, code_version, key
-from generator.products.render.faces import Face, back_face, back_inputs, charset, face, face_inputs
+from generator.products.pipeline.face_cache import RenderCache
+from generator.products.pipeline.keys import code_version, face_key, key
+from generator.products.render.faces import Face, back_face, charset, face
 from generator.progress import ProgressBar
 from generator.workers import WorkerPool
 
 
 def face_keys(ctx: BuildContext, light: bool = False) -> dict[str, str]:
-    """Card code (and "back") -> a hash of everything its face depends on, without drawing it.
-
-    `light`: the ink-saver variant of each face (print sheets with --ink-saver).
+    """Card code (and "back") -> a hash of what its face draws, the files it reads and the
+    rendering core's code (keys.face_key): every face is drawn (a display list, no pixels) to
+    be keyed. `light`: the ink-saver variant of each face (print sheets with --ink-saver).
     """
     def make() -> dict[str, str]:
-        deck, version = ctx.deck, code_version()
-        extra = ("light",) if light else ()
-        keys = {c.code: key(version, face_inputs(c, deck), *extra) for c in deck.cards}
-        keys["back"] = key(version, back_inputs(deck), *extra)
-        return keys
+        memo = ctx.shared.setdefault("file-digests", {})  # each file a face reads, hashed once per build
+        return {code: face_key(face_of(ctx, code, light), memo) for code in [*(c.code for c in ctx.deck.cards), "back"]}
     return ctx.once("face-keys-light" if light else "face-keys", make)
 
 
@@ -69,6 +68,16 @@ def chars(ctx: BuildContext) -> str:
     return ctx.once("charset", lambda: charset(ctx.deck))
 
 
+def form_keys(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dict[str, str]:
+    """Card code (and "back") -> the cache key of its face's PDF form (pdf_forms): the face's key,
+    the characters the files' fonts encode (the text's bytes depend on them), CMYK or not, and
+    this module's code, which makes the forms."""
+    def make() -> dict[str, str]:
+        cs_key, here = key(chars(ctx)), code_version(Path(__file__).resolve())
+        return {code: key("pdf-form", here, fk, cs_key, cmyk) for code, fk in face_keys(ctx, light).items()}
+    return ctx.once("form-keys" + ("-light" if light else "") + ("-cmyk" if cmyk else ""), make)
+
+
 def pdf_forms(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dict[str, bytes]:
     """Card code (and "back") -> its face as a formatted PDF form, from the cache where possible.
 
@@ -77,22 +86,23 @@ def pdf_forms(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dic
     DeviceCMYK (the print-shop file).
     """
     def make() -> dict[str, bytes]:
-        store, cs = cache(ctx), chars(ctx)
-        cs_key = key(cs)
+        store = cache(ctx)
         out: dict[str, bytes] = {}
         todo: list[tuple[str, str]] = []
-        for code, fk in face_keys(ctx, light).items():
-            k = key("pdf-form", fk, cs_key, *(("cmyk",) if cmyk else ()))
+        for code, k in form_keys(ctx, light, cmyk).items():
             data = store.get("pdf-form", k)
             if data is None:
                 todo.append((code, k))
             else:
                 out[code] = data
-        ops = pdf.form_ops([face_of(ctx, code, light) for code, _ in todo], cs, cmyk)
-        made = pdf.format_forms({code: ops[code] for code, _ in todo}) if todo else {}
-        for code, k in todo:
-            store.put("pdf-form", k, made[code])
-            out[code] = made[code]
+        if todo:
+            from generator.products.render import pdf  # lazy: reportlab, only when a form is missing
+
+            ops = pdf.form_ops([face_of(ctx, code, light) for code, _ in todo], chars(ctx), cmyk)
+            made = pdf.format_forms({code: ops[code] for code, _ in todo})
+            for code, k in todo:
+                store.put("pdf-form", k, made[code])
+                out[code] = made[code]
         store.prune("pdf-form")
         return {code: out[code] for code in face_keys(ctx, light)}
     return ctx.once("pdf-forms" + ("-light" if light else "") + ("-cmyk" if cmyk else ""), make)

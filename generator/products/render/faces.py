@@ -3,7 +3,8 @@
 A face is a tuple of drawing items in *dots* (300 dpi pixels) measured from the top-left of
 the trim, y downwards. The PDF backend (pdf.py, pdf_file.py) draws the items as vectors, and
 every raster image of a face (png.py) is PDFium's rendering of that same PDF drawing, so the two
-cannot drift.
+cannot drift. A face names the files it reads (`Face.files()`: the fonts of its texts), so the
+face cache can key an image by what it draws and the bytes of what it reads (pipeline/keys.py).
 The background extends past the trim far enough for any bleed a print profile asks for.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Union
 
 from generator.deck.effects import CATALOGUE
@@ -87,6 +89,10 @@ class Text:
     stroke: float = 0.0  #: outline width around the glyphs (0: none)
     stroke_colour: str = ""
 
+    def files(self) -> tuple[Path, ...]:
+        """The files drawing it reads: its font."""
+        return (tf.FILES[self.bold],)
+
     def bbox(self) -> tuple[float, float, float, float]:
         """(left, top, right, bottom) in dots, from the font's advance widths and ascent."""
         w = tf.width(self.text, self.size, self.bold)
@@ -111,6 +117,11 @@ class Face:
 
     def texts(self) -> list[Text]:
         return [i for i in self.items if isinstance(i, Text)]
+
+    def files(self) -> tuple[Path, ...]:
+        """Every file drawing the face reads (an item with a `files()` method names its own: a
+        text its font), sorted: their bytes are part of the face's cache key."""
+        return tuple(sorted({f for item in self.items if hasattr(item, "files") for f in item.files()}))
 
     def colours(self) -> list[str]:
         """Every colour the face uses, first use first (the PNG palette is built from them)."""
@@ -445,7 +456,7 @@ def back_face(deck: Deck, light: bool = False) -> Face:
 
 
 @lru_cache(maxsize=16)
-def _back_face(colours: tuple, params, light: bool) -> Face:  # back_inputs: all the back shows
+def _back_face(colours: tuple, params, light: bool) -> Face:
     bg, ink = (LIGHT_BACK_BG, BACK_BG) if light else (BACK_BG, BACK_INK)
     items: list[Item] = [background(bg)]
     inset = 62.0
@@ -470,21 +481,6 @@ FACES = {"number": number_face, "dual": number_face, "wild": wild_face, "referen
          "blank": blank_face}
 
 
-def face_inputs(card: CardType, deck: Deck) -> tuple:
-    """Everything a card's face depends on (with this module's code): a cache key that costs
-    no drawing. Other cards do not matter, except to a quick-reference card: the summary, the
-    set names that head its wilds, and which of its two faces it shows (reference_face)."""
-    extra = None
-    if card.kind == "reference":
-        extra = (quick_reference(deck), tuple((s.key, s.name) for s in deck.sets),
-                 tuple(c.code for c in deck.cards if c.kind == "reference"))
-    return (card, deck.colours, deck.card_set(card.set), deck.params, extra)
-
-
-def back_inputs(deck: Deck) -> tuple:
-    return ("back", deck.colours, deck.params)
-
-
 def charset(deck: Deck) -> str:
     """Every character a face of this deck can print, sorted (fixes the PDF font encoding)."""
     chars = {chr(i) for i in range(32, 127)} | set(repr(deck)) | set(repr(quick_reference(deck)))
@@ -495,30 +491,16 @@ def charset(deck: Deck) -> str:
 def face(card: CardType, deck: Deck, light: bool = False) -> Face:
     """The face of one card type; `light` for the ink-saver print sheets.
 
-    Drawn once per process for the same inputs (face_inputs): the check that every text fits
-    before a build, the build's PDFs and its forked workers share one drawing, and a deck
-    edited in one card (a rebuild) redraws that card only."""
-    return _face(_Keyed(face_inputs(card, deck), card, deck), light)
-
-
-class _Keyed:
-    """A card of a deck, equal to another wherever their face inputs are equal."""
-
-    __slots__ = ("inputs", "card", "deck")
-
-    def __init__(self, inputs: tuple, card: CardType, deck: Deck):
-        self.inputs, self.card, self.deck = inputs, card, deck
-
-    def __hash__(self) -> int:
-        return hash(self.inputs)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Keyed) and self.inputs == other.inputs
+    Drawn once per process for the same card and deck: the check that every text fits before a
+    build, the build's keys and PDFs and its forked workers share one drawing. (Kept by the card
+    and the whole deck, everything a face is drawn from besides the code, which a process does
+    not change.)"""
+    return _face(card, deck, light)
 
 
 @lru_cache(maxsize=2048)
-def _face(keyed: _Keyed, light: bool) -> Face:
-    return FACES[keyed.card.kind](keyed.card, keyed.deck, light)
+def _face(card: CardType, deck: Deck, light: bool) -> Face:
+    return FACES[card.kind](card, deck, light)
 
 
 def all_faces(deck: Deck) -> list[Face]:

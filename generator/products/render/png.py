@@ -20,8 +20,6 @@ from PIL.PngImagePlugin import PngInfo
 from generator.products.render.profiles import PROFILES, Profile
 from generator.products.render.units import BLEED, DPI, dots_to_pt, TRIM_H, TRIM_W
 
-#: Bumped whenever the rasterizer's output changes, so cached images are redrawn.
-RENDERER_VERSION = "pdfium-2"
 #: zlib's run-length strategy: flat art is long runs of one palette index, which it packs as
 #: small as the default strategy at level 3 in about half the time.
 COMPRESS_LEVEL = 1

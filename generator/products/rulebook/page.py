@@ -9,13 +9,11 @@ cards.yaml reaches the rulebook without anyone editing prose.
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
-
-import jinja2
-from markupsafe import Markup
 
 from generator.deck.effects import CATALOGUE
 from generator.deck.model import CardType, Deck
@@ -23,11 +21,15 @@ from generator.engine.options import CHOICES, SPEED_SECONDS_DEFAULT, Options, op
 from generator.products.render import quickref
 from generator.products.output.outputs import Artifact, write_artifact
 from generator.products.pipeline import rasters
-from generator.products.rulebook.examples import play_examples
+from generator.products.pipeline.keys import GENERATOR_DIR, code_version, key
+from generator.products.pipeline.rendered import cache
 from generator.products.rulebook.images import CardImage, card_image, rulebook_codes, sample_cards
 from generator.resources import templates_dir
 
 if TYPE_CHECKING:
+    import jinja2
+    from markupsafe import Markup
+
     from generator.products.pipeline.context import BuildContext
 
 RULEBOOK = "rulebook.html"
@@ -44,6 +46,8 @@ def environment(folder: Path | None = None) -> jinja2.Environment:
 
 @lru_cache(maxsize=4)
 def _environment(folder: Path) -> jinja2.Environment:
+    import jinja2  # lazy: only a page that is not in the face cache is rendered
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(folder)),
         autoescape=True,
@@ -201,6 +205,8 @@ def rule_options() -> list[dict[str, Any]]:
 
 def stylesheet() -> Markup:
     """templates/rulebook.css, trusted markup for the <style> element (escaping would break it)."""
+    from markupsafe import Markup  # lazy: only a page that is not in the face cache is rendered
+
     css = (templates_dir() / "rulebook.css").read_text(encoding="utf-8")
     if "</" in css:
         raise ValueError("templates/rulebook.css must not contain '</' (it would end the <style> element)")
@@ -256,6 +262,8 @@ def render(deck: Deck, images: Mapping[str, CardImage] | None = None, left_out: 
 def _prepared(deck: Deck, left_out: list[str] | None) -> Callable[[Mapping[str, CardImage]], str]:
     """The examples played and the templates compiled; returns the function that renders the page
     once it has the pictures (in a build they are drawn on worker processes meanwhile)."""
+    from generator.products.rulebook.examples import play_examples  # lazy: the engine, only to render a page
+
     examples = play_examples(deck, left_out=left_out)
     quick = quick_reference(deck)
     env = environment()
@@ -277,14 +285,39 @@ def card_images(deck: Deck) -> dict[str, CardImage]:
     return {code: card_image(data) for code, data in pngs.items()}
 
 
+#: The face cache's area of the finished page.
+AREA = "rulebook"
+
+
+def page_key(ctx: "BuildContext") -> str:
+    """The cache key of the page: the deck (everything the page says of it), its pictures' keys,
+    and the code that makes it: the whole package (the engine plays the examples, the catalogue
+    and the options speak in it), the templates and the versions of jinja2 and markupsafe."""
+    templates = tuple(sorted(p for p in templates_dir().rglob("*") if p.is_file()))
+    code = code_version(*templates, folder=GENERATOR_DIR, libraries=("jinja2", "markupsafe"))
+    pictures = rasters.image_keys(ctx, "rulebook")
+    return key("rulebook", code, repr(ctx.deck), [(c, pictures[c]) for c in rulebook_codes(ctx.deck)])
+
+
 def build_rulebook(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
-    """output/rulebook.html: the examples are played and the templates compiled now; the function
-    returned waits for the card pictures and writes the page."""
+    """output/rulebook.html: from the face cache when nothing it is made of changed; else the
+    examples are played and the templates compiled now, and the function returned waits for the
+    card pictures and writes the page."""
+    store, k = cache(ctx), page_key(ctx)
+    kept = store.get(AREA, k)
+    store.prune(AREA)
+    if kept is not None:
+        head, _, html_bytes = kept.partition(b"\n")
+        ctx.notes.extend(json.loads(head))
+        art = write_artifact(ctx.out, RULEBOOK, html_bytes, "html", cards=ctx.deck.printed)
+        return lambda: [art]
     left_out: list[str] = []
     page = _prepared(ctx.deck, left_out)
-    ctx.notes.extend(f"rulebook: {why}; the example is left out" for why in left_out)
+    notes = [f"rulebook: {why}; the example is left out" for why in left_out]
+    ctx.notes.extend(notes)
 
     def finish() -> list[Artifact]:
-        html = page({code: card_image(data) for code, data in rasters.images(ctx, "rulebook").items()})
-        return [write_artifact(ctx.out, RULEBOOK, html.encode("utf-8"), "html", cards=ctx.deck.printed)]
+        html = page({code: card_image(data) for code, data in rasters.images(ctx, "rulebook").items()}).encode("utf-8")
+        store.put(AREA, k, json.dumps(notes).encode("utf-8") + b"\n" + html)
+        return [write_artifact(ctx.out, RULEBOOK, html, "html", cards=ctx.deck.printed)]
     return finish

@@ -1,0 +1,99 @@
+"""Cache keys: every entry of the face cache is keyed by the content that makes it.
+
+A face's entries (its card images, its PDF form) are keyed by
+- what it draws: its display list, serialized (`drawing`), so an edit anywhere upstream (the
+  manifest, the catalogue's glyphs, the quick reference, the layout code in faces.py) that
+  changes what a face shows changes its key, and one that does not keeps it;
+- the bytes of every file the display list reads (`Face.files()`: the fonts of its texts, and
+  any file a future item draws from);
+- the code that turns a display list into bytes: every file of the rendering core (render/,
+  code and fonts) and of the module that assembles the entry, by hash, and the versions of the
+  libraries that draw (`code_version`).
+Nothing here is a hand-kept list of inputs or a hand-bumped version: a new input reaches a face
+through its display list, and a new file of render/ is hashed because it is there.
+
+Entries made from other entries (a print sheet from its faces' forms, a TTS band from its cells'
+images) are keyed by those entries' keys plus their own assembling code and parameters.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import pickle
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
+
+__all__ = ["GENERATOR_DIR", "RENDER_DIR", "code_version", "drawing", "face_key", "files_digest", "key", "package_version"]
+
+#: The rendering core (render/): its code and fonts decide how a face looks.
+RENDER_DIR = Path(__file__).resolve().parent.parent / "render"
+GENERATOR_DIR = RENDER_DIR.parent.parent
+#: The libraries that turn a display list into bytes: reportlab (font subsets, the test page),
+#: PDFium (rasterizing) and Pillow (quantizing, PNG encoding). A new version may draw otherwise.
+DRAWING_LIBRARIES = ("reportlab", "pypdfium2", "pillow")
+
+
+def key(*parts: object) -> str:
+    """A hash of `parts` by their repr (strings, numbers, tuples, frozen dataclasses of them)."""
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(repr(part).encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()[:40]
+
+
+@lru_cache(maxsize=None)
+def code_version(*more: Path, folder: Path = RENDER_DIR, libraries: tuple[str, ...] = DRAWING_LIBRARIES) -> str:
+    """A hash of every file under `folder` (the rendering core: code and fonts), of the files
+    `more` (what assembles an entry, such as a TTS sheet's bands: tts.py) and of the versions of
+    `libraries`.
+
+    Kept for the life of the process: the code it hashes is the code the process runs."""
+    h = hashlib.sha256()
+    files = sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    for path in (*files, *more):
+        name = path.relative_to(GENERATOR_DIR.parent) if path.is_relative_to(GENERATOR_DIR.parent) else path.name
+        h.update(str(name).replace("\\", "/").encode("utf-8") + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    for lib in libraries:
+        h.update(f"{lib} {package_version(lib)}\0".encode("utf-8"))
+    return h.hexdigest()[:16]
+
+
+@lru_cache(maxsize=None)
+def package_version(name: str) -> str:
+    """The installed version of distribution `name` ("" if it is not installed)."""
+    from importlib.metadata import PackageNotFoundError, version  # lazy: only where a key names a library
+
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return ""
+
+
+def drawing(face) -> bytes:
+    """A face's display list as bytes: equal display lists give equal bytes, and different ones
+    different bytes (pickle, its memo off, so the bytes depend on the values alone, floats exact)."""
+    buf = io.BytesIO()
+    p = pickle.Pickler(buf, protocol=4)
+    p.fast = True  # no memo: shared objects are written out in full, so object identity cannot show
+    p.dump(face.items)
+    return buf.getvalue()
+
+
+def files_digest(paths: Iterable[Path], memo: dict[Path, str]) -> list[tuple[str, str]]:
+    """(file name, sha256 of its bytes) of each file; `memo` holds the files read in one build."""
+    out = []
+    for path in paths:
+        if path not in memo:
+            memo[path] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        out.append((Path(path).name, memo[path]))
+    return out
+
+
+def face_key(face, memo: dict[Path, str]) -> str:
+    """What a face draws, the files it reads and the rendering core's code, as one hash."""
+    h = hashlib.sha256(drawing(face))
+    return key("face", code_version(), h.hexdigest(), files_digest(face.files(), memo))
