@@ -45,14 +45,14 @@ def key(*parts: object) -> str:
 
 
 @lru_cache(maxsize=None)
-def code_version(*more: Path, folder: Path = RENDER_DIR, libraries: tuple[str, ...] = DRAWING_LIBRARIES) -> str:
-    """A hash of every file under `folder` (the rendering core: code and fonts), of the files
+def code_version(*more: Path, folder: Path | None = None, libraries: tuple[str, ...] = DRAWING_LIBRARIES) -> str:
+    """A hash of every file under `folder` (default: the rendering core, code and fonts), of the files
     `more` (what assembles an entry, such as a TTS sheet's bands: tts.py) and of the versions of
     `libraries`.
 
     Kept for the life of the process: the code it hashes is the code the process runs."""
     h = hashlib.sha256()
-    files = sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    files = sorted(p for p in (folder or RENDER_DIR).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     for path in (*files, *more):
         name = path.relative_to(GENERATOR_DIR.parent) if path.is_relative_to(GENERATOR_DIR.parent) else path.name
         h.update(str(name).replace("\\", "/").encode("utf-8") + b"\0")

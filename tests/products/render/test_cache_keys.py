@@ -1,0 +1,169 @@
+"""Faces are cached by what they draw: whatever changes a face, a rebuild into a folder that
+holds the earlier build (and its face cache) gives the same files as a build into an empty
+folder, sha256 for sha256.
+
+Each input that can change a face is changed in turn: in the manifest (a colour's hex and
+shape, a wild's name, text and parameter, the game's name, a set's interior), in the effect
+catalogue's source (Skip's glyph), and in the rendering core's source (a real edit, built by
+new processes from a copy of the package; and a comment, whose bytes alone must change every
+key).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.deck.manifest import load
+from generator.products.pipeline import keys
+from tests.conftest import ROOT
+from tests.products.render.conftest import TTS_URL, run_build
+
+PRODUCTS = ("deck", "cards", "print", "pod", "tts", "rulebook")
+#: Files that say how a build went rather than what it made: they differ between a rebuild and
+#: a cold build by design (changes.json compares with the previous build; build.json lists it).
+ABOUT_THE_BUILD = {"changes.json", "build.json"}
+
+
+def digests(out: Path) -> dict[str, str]:
+    """Every file the build made (the face cache aside), path -> sha256 of its bytes."""
+    return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(out.rglob("*")) if p.is_file() and ".cache" not in p.relative_to(out).parts
+            and p.relative_to(out).as_posix() not in ABOUT_THE_BUILD}
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    """The shipped manifest built cold: (its folder, its files' digests)."""
+    out = tmp_path_factory.mktemp("keys") / "base"
+    run_build(load(ROOT / "cards.yaml"), out, only=PRODUCTS)
+    return out, digests(out)
+
+
+EDITS = {
+    "colour hex": ('print: "#00A3D9"', 'print: "#0077B6"', ["cards/C5.png", "cards/back.png"]),
+    "colour shape": ("shape: triangle", "shape: star", ["cards/G5.png", "cards/back.png"]),
+    "wild name": ("name: Reverse\n", "name: Turn Around\n", ["cards/REV.png"]),
+    "wild text": ("text: Skip the next player's turn.", "text: The next player sits this turn out.", ["cards/SKIP.png"]),
+    "wild parameter": ("params: {factor: 2}", "params: {factor: 3}", ["cards/x2.png"]),
+    "game name": ("  name: County Uppy\n", "  name: County Uppy Deluxe\n", ["cards/back.png"]),
+    "set interior": ("{key: chaos, name: Chaos, interior: black}", "{key: chaos, name: Chaos, interior: white}",
+                     ["cards/SKIP.png"]),
+}
+
+
+@pytest.mark.parametrize("what", list(EDITS))
+def test_a_manifest_edit_rebuilds_as_a_cold_build_does(what, base, tmp_path):
+    old, new, changed = EDITS[what]
+    text = (ROOT / "cards.yaml").read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    manifest = tmp_path / "cards.yaml"
+    manifest.write_text(text.replace(old, new), encoding="utf-8")
+    deck = load(manifest)
+
+    folder, before = base
+    rebuilt, cold = tmp_path / "rebuilt", tmp_path / "cold"
+    shutil.copytree(folder, rebuilt)
+    run_build(deck, rebuilt, only=PRODUCTS)
+    run_build(deck, cold, only=PRODUCTS)
+    after = digests(rebuilt)
+    assert after == digests(cold)
+    for path in changed:  # the edit shows: the faces it touches were drawn again
+        assert after[path] != before[path], path
+
+
+def test_a_byte_of_a_rendering_module_changes_every_key(base, tmp_path, monkeypatch):
+    """A comment added to render/units.py: the code's bytes differ, so every face is drawn again
+    (and the files, drawn by the same code, equal a cold build's)."""
+    render = tmp_path / "render"
+    shutil.copytree(keys.RENDER_DIR, render, ignore=shutil.ignore_patterns("__pycache__"))
+    folder, before = base
+    rebuilt = tmp_path / "rebuilt"
+    shutil.copytree(folder, rebuilt)
+    deck = load(ROOT / "cards.yaml")
+
+    same = run_build(deck, rebuilt, only=("cards",))
+    assert same.shared["rendered"]["tgc"] == []  # nothing changed: nothing drawn
+    keys.code_version.cache_clear()
+    monkeypatch.setattr(keys, "RENDER_DIR", render)
+    assert keys.code_version() != keys.code_version(folder=ROOT / "generator" / "products" / "render")
+    units = render / "units.py"
+    units.write_text(units.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
+    keys.code_version.cache_clear()
+    try:
+        ctx = run_build(deck, rebuilt, only=("cards",))
+    finally:
+        keys.code_version.cache_clear()
+    assert sorted(ctx.shared["rendered"]["tgc"]) == sorted([c.code for c in deck.cards] + ["back"])
+    assert {p: h for p, h in digests(rebuilt).items() if p.startswith("cards/")} == \
+        {p: h for p, h in before.items() if p.startswith("cards/")}
+
+
+def test_a_face_names_the_files_it_reads_and_their_bytes_are_in_its_key(deck, tmp_path):
+    from generator.products.render import faces
+
+    skip = faces.face(deck.card("SKIP"), deck)
+    fonts = skip.files()
+    assert [f.name for f in fonts] == ["DejaVuSans-Bold.ttf", "DejaVuSans.ttf"]
+    k = keys.face_key(skip, {})
+    altered = {fonts[0]: "0" * 64}  # as if the bold font's bytes had changed
+    assert keys.face_key(skip, altered) != k
+    assert keys.face_key(skip, {}) == k
+
+
+# --- new processes, from a copy of the package whose source files are edited ------------------
+
+def copy_package(dest: Path) -> Path:
+    for part in ("generator", "templates"):
+        shutil.copytree(ROOT / part, dest / part, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "cards.yaml", dest / "cards.yaml")
+    return dest
+
+
+def build_with(package: Path, out: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(package)}
+    res = subprocess.run([sys.executable, "-m", "generator", "build", "--manifest", str(package / "cards.yaml"),
+                          "--out", str(out), "--tts-url", TTS_URL, "--jobs", "2"],
+                         cwd=package, env=env, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    assert json.loads((out / "build.json").read_text())  # built by the copy, as asked
+    where = subprocess.run([sys.executable, "-c", "import generator; print(generator.__file__)"], cwd=package, env=env,
+                           capture_output=True, text=True, timeout=60).stdout.strip()
+    assert Path(where).resolve().is_relative_to(package.resolve())
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_editing_the_catalogue_glyph_and_a_rendering_module_rebuilds_as_a_cold_build_does(tmp_path):
+    package = copy_package(tmp_path / "package")
+    out = tmp_path / "out"
+    build_with(package, out)
+    first = digests(out)
+
+    # Skip's glyph, in the effect catalogue (the source the docs send a designer to)
+    edit(package / "generator" / "deck" / "effects.py", 'glyph="⊘"', 'glyph="⊗"')
+    build_with(package, out)
+    build_with(package, tmp_path / "cold-glyph")
+    glyph = digests(out)
+    assert glyph == digests(tmp_path / "cold-glyph")
+    assert glyph["cards/SKIP.png"] != first["cards/SKIP.png"]  # redrawn, not kept from the cache
+    assert glyph["cards/C5.png"] == first["cards/C5.png"]
+
+    # the PNGs' rendering intent in render/png.py (perceptual to relative colorimetric): every image's bytes change
+    edit(package / "generator" / "products" / "render" / "png.py", 'info.add(b"sRGB", b"\\x00")', 'info.add(b"sRGB", b"\\x01")')
+    build_with(package, out)
+    build_with(package, tmp_path / "cold-png")
+    encoded = digests(out)
+    assert encoded == digests(tmp_path / "cold-png")
+    assert encoded["cards/C5.png"] != glyph["cards/C5.png"]
