@@ -147,6 +147,8 @@ LAYER_RULES = {
                                     "generator.products.pipeline", *GROUND),
     # watch's preview: shows what products/ built; the watch command (commands/) drives it
     "generator.preview": ("generator.deck", "generator.products", "generator.preview", *GROUND),
+    # the web table: the engine's games, told in the terminal game's words (play/); no rendering code
+    "generator.web": ("generator.deck", "generator.engine", "generator.play", "generator.web", *GROUND),
     **{name: GROUND for name in GROUND},
 }
 

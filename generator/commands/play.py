@@ -41,11 +41,21 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, default=0, metavar="N", help="your seat (default 0, the dealer: you play last)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
     p.add_argument("--record", default=None, metavar="PATH",
-                   help="where to save the game record (default output/games/play-DATE-seedS.json)")
+                   help="where to save the game record (default output/games/play-DATE-seedS.json; with --web the folder for the records, default OUT/games)")
     p.add_argument("--hints", action="store_true",
                    help="mark the cards in your hand whose play would cost you a discard, and why")
     p.add_argument("--delay", type=float, default=0.7, metavar="SECONDS",
-                   help="pause after each bot move at a terminal, 0 to 60 (default 0.7)")
+                   help="pause after each bot move at a terminal or on the web page, 0 to 60 (default 0.7)")
+    web = p.add_argument_group("in the browser (docs/commands.md, \"play --web\")")
+    web.add_argument("--web", action="store_true", help="serve the table as a web page instead of playing in the terminal")
+    web.add_argument("--seats", default=None, metavar="LIST",
+                     help="with --web: who sits at each seat, comma-separated: human or a bot name "
+                          "(default: human, then --bots for the other seats)")
+    web.add_argument("--host", default="127.0.0.1", metavar="ADDR",
+                     help="with --web: the address to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network)")
+    web.add_argument("--port", type=int, default=8765, metavar="N", help="with --web: the port (default 8765, 0 for any free one)")
+    web.add_argument("--out", default="output", metavar="DIR",
+                     help="with --web: the build's output folder, whose card images the table shows (default output)")
     return p
 
 
@@ -90,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
     except EngineError as exc:
         print(escape(f"county-uppy play: {exc}"), file=sys.stderr)
         return 2
+    if args.web:
+        return _run_web(args, deck, options)
     others = [s for s in range(args.players) if s != args.seat]
     bot_names = ["human"] * args.players
     for k, s in enumerate(others):
@@ -132,6 +144,47 @@ def run(args: argparse.Namespace) -> int:
         return 1
     console.print(saved, soft_wrap=True)
     return 130 if outcome == "interrupted" else 0
+
+
+def _run_web(args: argparse.Namespace, deck, options: dict[str, object]) -> int:
+    # lazy: the web server (Starlette, uvicorn) loads only for play --web
+    from generator.engine import EngineError, Game  # lazy: loaded when this command runs
+    from generator.web.run import serve_table  # lazy: play --web only
+    from generator.web.server import Settings  # lazy: play --web only
+    from generator.web.table import parse_seats  # lazy: play --web only
+
+    players = args.players
+    try:
+        if args.seats is not None:
+            seats = parse_seats(args.seats, None)
+            players = len(seats)
+        else:
+            bots = [n.strip() for n in args.bots.split(",") if n.strip()] or ["greedy"]
+            seats = ["human"] + [bots[k % len(bots)] for k in range(players - 1)]
+        Game(deck, args.edition, players, options)
+        if not 0 <= args.port <= 65535:
+            raise EngineError(f"--port must be 0..65535, not {args.port}")
+    except EngineError as exc:
+        print(escape(f"county-uppy play: {exc}"), file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    if not (out / "cards").is_dir():
+        print(f"county-uppy play: no card images in {out / 'cards'} (run county-uppy build): cards are shown as text",
+              file=sys.stderr)
+    settings = Settings(manifest=Path(args.manifest), edition=args.edition, seats=seats, options=options, out=out,
+                        records=Path(args.record) if args.record else out / "games", delay=args.delay, seed=args.seed,
+                        load=load_deck)
+    try:
+        web, interrupted = serve_table(settings, deck, args.host, args.port, print)
+    except OSError as exc:
+        print(escape(f"county-uppy play: cannot serve on {args.host}:{args.port}: {exc.strerror or exc}"), file=sys.stderr)
+        return 2
+    path = web.save_record()
+    for saved in web.saved:
+        print(f"game record saved to {saved}; play it back with: county-uppy replay {saved}")
+    if path is None and not web.saved:
+        print("no game was played: no record saved")
+    return 130 if interrupted else 0
 
 
 def _has_termios() -> bool:

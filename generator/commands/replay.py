@@ -18,6 +18,14 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                    "replays with nothing to check.")
     p.add_argument("file", metavar="FILE", help="a game record JSON file (simulate --record writes them)")
     p.add_argument("--json", action="store_true", help="print the final position (and the check) as JSON")
+    p.add_argument("--steps", action="store_true",
+                   help="step through the game: every decision's log line and the position after it (at a terminal: "
+                        "Enter for the next, b back, a number to jump, q to stop)")
+    p.add_argument("--html", metavar="OUT", default=None,
+                   help="write the replay as one self-contained HTML page (no server needed) to OUT")
+    p.add_argument("--web", action="store_true", help="serve the replay page in the browser and print a share link")
+    p.add_argument("--host", default="127.0.0.1", metavar="ADDR", help="with --web: the address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8766, metavar="N", help="with --web: the port (default 8766, 0 for any free one)")
     return p
 
 
@@ -37,6 +45,10 @@ def run(args: argparse.Namespace) -> int:
         return fail(args.file, str(exc), 1)
     except EngineError as exc:
         return fail(args.file, str(exc), 2)
+    if args.html or args.web:
+        return _page(args, deck, record, same)
+    if args.steps:
+        _steps(deck, record)
     position = to_position(state)
     result = result_of(state)
     if args.json:
@@ -49,4 +61,77 @@ def run(args: argparse.Namespace) -> int:
     elif not same:
         differences = "; ".join(result_differences(record["result"], result))
         return fail(args.file, f"the replayed result differs from the record's: {differences}", 1)
+    elif not args.json:
+        print("the replayed result matches the record's")
     return 0
+
+
+def _steps(deck, record) -> None:
+    """Every decision's line and the position after it: all at once, or one by one at a terminal."""
+    from generator.engine import Game, decision_line, describe_position, to_position  # lazy: this command only
+
+    game = Game(deck, record.get("edition", "the-og"), record["players"], record.get("options"))
+    state = game.new_initial_state(record["seed"])
+    frames = [("the deal", describe_position(to_position(state)))]
+    for decision in record["decisions"]:
+        before = state.clone()
+        action = game.action(decision)
+        state.apply(action)
+        frames.append((decision_line(before, action, state), describe_position(to_position(state))))
+    last = len(frames) - 1
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        for k, (line, picture) in enumerate(frames):
+            print(escape(f"step {k} of {last}: {line}"))
+            print(picture)
+        return
+    k = 0
+    while True:
+        line, picture = frames[k]
+        print(escape(f"\nstep {k} of {last}: {line}"))
+        print(picture)
+        try:
+            answer = input("Enter: next, b: back, a number: go to that step, q: stop > ").strip().lower()
+        except EOFError:
+            return
+        if answer in ("q", "quit"):
+            return
+        if answer == "b":
+            k = max(0, k - 1)
+        elif answer.isdigit():
+            k = min(last, int(answer))
+        elif k < last:
+            k += 1
+        else:
+            return
+
+
+def _page(args: argparse.Namespace, deck, record, same) -> int:
+    from pathlib import Path  # lazy: --html and --web only
+
+    from generator.web.replay import standalone_html, steps_of  # lazy: --html and --web only
+
+    steps = steps_of(deck, record)
+    if args.html:
+        out = Path(args.html)
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(standalone_html(steps, f"County Uppy replay, seed {steps['seed']}"), encoding="utf-8")
+        except OSError as exc:
+            return fail(args.html, f"cannot write the replay page: {exc.strerror or exc}", 1)
+        print(f"wrote {out}: open it in any browser, no server needed")
+    status = 0 if same is not False else 1
+    print(steps["check"])
+    if not args.web:
+        return status
+    import secrets  # lazy: --web only
+
+    from generator.web.run import serve_replay  # lazy: --web only
+    from generator.web.server import make_app  # lazy: --web only
+
+    token = secrets.token_urlsafe(16)
+    try:
+        interrupted = serve_replay(make_app(None, token=token, deck=deck, steps=steps), token, args.host, args.port,
+                                   print, steps["share"])
+    except OSError as exc:
+        return fail(args.file, f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}", 2)
+    return 130 if interrupted else status

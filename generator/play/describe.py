@@ -44,7 +44,9 @@ def match_text(state: State) -> Text:
 
 
 def seat_name(seat: int, human: int, bots: list[str]) -> str:
-    return f"seat {seat} (you)" if seat == human else f"seat {seat} ({bots[seat]} bot)"
+    if seat == human:
+        return f"seat {seat} (you)"
+    return f"seat {seat} (person)" if bots[seat] == "human" else f"seat {seat} ({bots[seat]} bot)"
 
 
 def action_text(state: State, action: Action, human: int, bots: list[str]) -> Text:

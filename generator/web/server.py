@@ -1,0 +1,523 @@
+"""The web table's server: Starlette routes and one WebSocket per device, run by uvicorn.
+
+  /?t=TOKEN          the page (templates/table.html.j2); the token is then kept in a cookie
+  /static/NAME       the page's script and style (package data)
+  /deck.json         the cards of the game being played: names, colours, values (public)
+  /card?code=CODE    a card's image from the build (output/cards/), read when the game began
+  /record/N.json     the record of finished game N
+  /replay            the replay page; `#r=...` carries a compressed record (replay.py)
+  /api/replay        POST a record: its steps, worked out by the engine
+  /ws                the table: JSON messages both ways (docs/formats.md, "Web table messages")
+
+Nothing is served without the table's token (in the URL once, then a cookie). One device
+(a WebSocket) holds one seat, or several for hot-seat play, by the seat tokens it was given
+when it took them; a reload or a new connection with the same seat tokens takes the seats
+back. Connections and message sizes are bounded (MAX_DEVICES, MAX_MESSAGE).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import json
+import secrets
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from contextlib import asynccontextmanager
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from generator.deck.model import Deck
+from generator.engine import EngineError, Game
+from generator.web.cards import deck_json
+from generator.web.replay import share_fragment, standalone_html, steps_of
+from generator.web.table import HUMAN, Refused, Table
+
+HERE = Path(__file__).resolve().parent
+STATIC = {"table.js": "text/javascript", "table.css": "text/css", "replay.js": "text/javascript"}
+COOKIE = "county_uppy_table"
+#: At most this many devices (WebSockets) at once; more are closed with a reason.
+MAX_DEVICES = 24
+#: The largest message a device may send (bytes); uvicorn closes the connection past it.
+MAX_MESSAGE = 4096
+#: The largest record /api/replay reads.
+MAX_RECORD = 256 * 1024
+#: Card images are scaled to this width for the table.
+CARD_WIDTH = 240
+
+
+@dataclass
+class Device:
+    ws: Any
+    seats: set[int] = field(default_factory=set)
+    shown: int | None = None  #: hot-seat: the seat whose hand this device shows now
+    hints: bool = False
+
+
+@dataclass
+class Settings:
+    manifest: Path
+    edition: str
+    seats: list[str]
+    options: dict[str, Any]
+    out: Path  #: the build's output folder: card images are read from out/cards
+    records: Path  #: where finished games' records are written
+    delay: float = 0.8  #: seconds between bot decisions
+    seed: int | None = None  #: the first game's deal (default: random)
+    load: Callable[[str], Deck] | None = None
+
+
+class WebTable:
+    """The server's state: the game, the devices at the table, the seat tokens."""
+
+    def __init__(self, settings: Settings, deck: Deck):
+        self.settings = settings
+        self.token = secrets.token_urlsafe(16)
+        self.table_id = secrets.token_hex(6)
+        self.seat_tokens: dict[int, str] = {}
+        self.devices: list[Device] = []
+        self.deck = deck
+        self.game_no = 0
+        self.finished: dict[int, dict] = {}  #: game number -> record, for /record/N.json
+        self.saved: list[Path] = []
+        self.wake: asyncio.Event | None = None
+        self.manifest_changed = ""
+        self._manifest_seen = _stamp(settings.manifest)
+        self._manifest_hash = _hash(settings.manifest)
+        self.table: Table = self._new_table(settings.seed)
+
+    # --- games --------------------------------------------------------------------------
+    def _new_table(self, seed: int | None) -> Table:
+        game = Game(self.deck, self.settings.edition, len(self.settings.seats), self.settings.options)
+        self.game_no += 1
+        self.images = _snapshot(self.settings.out / "cards", game.codes)
+        self.scaled: dict[str, bytes] = {}
+        self.manifest_changed = ""
+        return Table(game, seed if seed is not None else secrets.randbelow(2**31), list(self.settings.seats))
+
+    def new_game(self) -> None:
+        if self.settings.load is not None and _hash(self.settings.manifest) != self._manifest_hash:
+            try:
+                self.deck = self.settings.load(str(self.settings.manifest))
+                self._manifest_hash = _hash(self.settings.manifest)
+            except Exception as exc:  # noqa: BLE001 -- a manifest mistake: the next game keeps the old deck
+                self.manifest_changed = f"cards.yaml does not load ({str(exc).splitlines()[0][:200]}); " \
+                                        "the next game deals from the deck it had"
+        changed = self.manifest_changed
+        try:
+            self.table = self._new_table(None)
+        except EngineError as exc:
+            self.manifest_changed = f"the changed deck cannot deal this game ({exc}); it is the same game again"
+            return
+        self.manifest_changed = changed if changed.startswith("cards.yaml does not load") else ""
+
+    def check_manifest(self) -> bool:
+        """Whether the manifest just changed under the game in progress (then every seat is told)."""
+        stamp = _stamp(self.settings.manifest)
+        if stamp == self._manifest_seen:
+            return False
+        self._manifest_seen = stamp
+        if _hash(self.settings.manifest) == self._manifest_hash or self.manifest_changed:
+            return False
+        self.manifest_changed = ("cards.yaml changed since this game began: this game finishes on the deck it "
+                                 "started with, and the next game deals from the new one")
+        return True
+
+    def save_record(self) -> Path | None:
+        """Write the game's record (finished or not) into the records folder; None if there was nothing to write."""
+        t = self.table
+        if self.game_no in self.finished and t.over:
+            return None
+        record = t.record()
+        if t.over:
+            self.finished[self.game_no] = record
+        if not t.seq and not t.over:
+            return None
+        folder = self.settings.records
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"web-{time.strftime('%Y%m%d-%H%M%S')}-seed{t.seed}-game{self.game_no}.json"
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        tmp.replace(path)
+        self.saved.append(path)
+        return path
+
+    # --- seats --------------------------------------------------------------------------
+    def free_seats(self) -> list[int]:
+        return [s for s, kind in enumerate(self.settings.seats) if kind == HUMAN and s not in self.seat_tokens]
+
+    def claim(self, device: Device, wanted: Any) -> dict[int, str]:
+        free = self.free_seats()
+        if wanted == "all":
+            seats = free
+        elif isinstance(wanted, int) and not isinstance(wanted, bool) and wanted in free:
+            seats = [wanted]
+        else:
+            raise Refused(f"seat {wanted!r} is not free; free seats: {', '.join(map(str, free)) or 'none'}")
+        if not seats:
+            raise Refused("every person's seat is taken")
+        given = {}
+        for s in seats:
+            self.seat_tokens[s] = given[s] = secrets.token_urlsafe(12)
+        self._bind(device, seats)
+        return given
+
+    def rejoin(self, device: Device, tokens: Any) -> None:
+        if not isinstance(tokens, dict):
+            raise Refused("hello needs the seat tokens this device was given")
+        seats = []
+        for key, tok in tokens.items():
+            seat = int(key) if isinstance(key, str) and key.isdigit() else -1
+            if seat in self.seat_tokens and isinstance(tok, str) and secrets.compare_digest(self.seat_tokens[seat], tok):
+                seats.append(seat)
+        self._bind(device, seats)
+
+    def _bind(self, device: Device, seats: list[int]) -> None:
+        for other in self.devices:  # a reload or a new connection takes the seat from the old one
+            if other is not device:
+                other.seats.difference_update(seats)
+                if other.shown in seats:
+                    other.shown = None
+        device.seats.update(seats)
+        if len(device.seats) == 1:
+            device.shown = next(iter(device.seats))
+
+    # --- messages -----------------------------------------------------------------------
+    def message_for(self, device: Device) -> dict[str, Any]:
+        t = self.table
+        handover = None
+        if len(device.seats) > 1:  # hot-seat: the next person's hand only after the hand-over screen
+            who = t.human_to_decide()
+            if who in device.seats and who != device.shown:
+                device.shown = None
+                handover = who
+        if device.shown is not None and device.shown not in device.seats:
+            device.shown = None
+        msg = t.message(device.shown, hints=device.hints)
+        msg.update(game=self.game_no, table=self.table_id, mine=sorted(device.seats), handover=handover,
+                   free=self.free_seats(), kinds=list(self.settings.seats), manifest_changed=self.manifest_changed,
+                   record=f"/record/{self.game_no}.json" if t.over and self.game_no in self.finished else None,
+                   share=share_fragment(self.finished[self.game_no]) if t.over and self.game_no in self.finished else None)
+        return msg
+
+    async def broadcast(self) -> None:
+        for device in list(self.devices):
+            await self.send(device, self.message_for(device))
+
+    async def send(self, device: Device, msg: dict[str, Any]) -> None:
+        try:
+            await device.ws.send_text(json.dumps(msg))
+        except Exception:  # noqa: BLE001 -- a device that went away; its loop removes it
+            pass
+
+    async def handle(self, device: Device, raw: str) -> None:
+        """One message from a device: hello, claim, reveal, hints, decide, new_game."""
+        try:
+            msg = json.loads(raw)
+        except ValueError:
+            raise Refused("not a JSON message") from None
+        if not isinstance(msg, dict):
+            raise Refused("a message is a JSON object")
+        kind = msg.get("type")
+        if kind == "hello":
+            self.rejoin(device, msg.get("tokens", {}))
+        elif kind == "claim":
+            tokens = self.claim(device, msg.get("seat"))
+            await self.send(device, {"type": "seated", "table": self.table_id, "tokens": {str(k): v for k, v in tokens.items()}})
+            await self.broadcast()
+            return
+        elif kind == "reveal":
+            seat = msg.get("seat")
+            if seat not in device.seats:
+                raise Refused("this device does not hold that seat")
+            device.shown = seat
+        elif kind == "hints":
+            device.hints = bool(msg.get("on"))
+        elif kind == "decide":
+            seat = self._seat_of(device, msg)
+            self.table.decide(seat, msg.get("decision"), msg.get("seq"))
+            self._after_decision()
+            await self.broadcast()
+            return
+        elif kind == "new_game":
+            if not device.seats:
+                raise Refused("only a player at the table can start the next game")
+            if not self.table.over:
+                raise Refused("the game is not over yet")
+            self.new_game()
+            if self.wake:
+                self.wake.set()
+            await self.broadcast()
+            return
+        else:
+            raise Refused(f"unknown message type {str(kind)[:40]!r}")
+        await self.send(device, self.message_for(device))
+
+    def _seat_of(self, device: Device, msg: dict) -> int:
+        seat, token = msg.get("seat"), msg.get("token")
+        if not isinstance(seat, int) or seat not in self.seat_tokens or not isinstance(token, str) \
+                or not secrets.compare_digest(self.seat_tokens[seat], token):
+            raise Refused("this message does not carry the seat's token: it was not taken")
+        if seat not in device.seats:
+            raise Refused(f"seat {seat} is played from another device now")
+        if len(device.seats) > 1 and device.shown != seat:
+            raise Refused(f"pass the device to seat {seat} first")
+        return seat
+
+    def _after_decision(self) -> None:
+        if self.table.over:
+            self.save_record()
+        if self.wake:
+            self.wake.set()
+
+    async def drive(self) -> None:
+        """Bots' decisions (paced by `delay`), SPEED's late decisions, and the manifest watch."""
+        self.wake = asyncio.Event()
+        last_check = 0.0
+        while True:
+            t = self.table
+            timeout = 1.0
+            if t.deadline is not None:
+                timeout = max(0.0, min(timeout, t.deadline - t.clock()))
+            try:
+                await asyncio.wait_for(self.wake.wait(), timeout)
+            except asyncio.TimeoutError:
+                pass
+            self.wake.clear()
+            if time.monotonic() - last_check >= 1.0:
+                last_check = time.monotonic()
+                if self.check_manifest():
+                    await self.broadcast()
+            if self.table.late():
+                await self.broadcast()
+            while self.table.step_bot():
+                if self.table.over:
+                    self.save_record()
+                await self.broadcast()
+                if self.settings.delay:
+                    await asyncio.sleep(self.settings.delay)
+
+    # --- cards --------------------------------------------------------------------------
+    def card_image(self, code: str) -> bytes | None:
+        if code not in self.images:
+            return None
+        if code not in self.scaled:
+            from PIL import Image  # lazy: only when a card is first shown
+
+            with Image.open(io.BytesIO(self.images[code])) as im:
+                im = im.convert("RGB")
+                im.thumbnail((CARD_WIDTH, CARD_WIDTH * 2))
+                buf = io.BytesIO()
+                im.save(buf, "PNG", optimize=False)
+            self.scaled[code] = buf.getvalue()
+        return self.scaled[code]
+
+
+def _snapshot(folder: Path, codes: tuple[str, ...]) -> dict[str, bytes]:
+    """The build's card images of the game's cards, read now: a rebuild mid-game does not change them.
+
+    Which file holds which card is the build's cards/index.json (`+1` is plus_1.png); only
+    plain file names inside `folder` are read.
+    """
+    try:
+        index = json.loads((folder / "index.json").read_text(encoding="utf-8"))["cards"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    found = {}
+    for code in codes:
+        entry = index.get(code) if isinstance(index, dict) else None
+        name = entry.get("file") if isinstance(entry, dict) else None
+        if not isinstance(name, str) or "/" in name or "\\" in name or name.startswith(".") or not name.endswith(".png"):
+            continue
+        path = folder / name
+        if path.is_file() and path.resolve().parent == folder.resolve():
+            found[code] = path.read_bytes()
+    return found
+
+
+def _stamp(path: Path) -> tuple[float, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime, st.st_size)
+
+
+def _hash(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+def make_app(web: WebTable | None, *, token: str = "", deck: Deck | None = None, steps: dict | None = None):
+    """The Starlette application of one web table (`web`), or of a replay (`steps`: the record's, shown at /)."""
+    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["j2", "html"]))
+    token = web.token if web is not None else token
+    table_id = web.table_id if web is not None else ""
+
+    def replay_deck() -> Deck:
+        return web.deck if web is not None else deck  # type: ignore[return-value]
+
+    def allowed(conn) -> bool:
+        given = conn.query_params.get("t") or conn.cookies.get(COOKIE) or ""
+        return secrets.compare_digest(given.encode(), token.encode())
+
+    def refuse() -> Response:
+        return PlainTextResponse("this table needs its join link (the one county-uppy printed, with ?t=...)", 403)
+
+    def page(render: Callable[[], str]) -> Callable:
+        async def handler(request: Request) -> Response:
+            if not allowed(request):
+                return refuse()
+            if "t" in request.query_params:  # keep the token in a cookie, and out of the address bar
+                response: Response = RedirectResponse(request.url.path, 303)
+            else:
+                response = HTMLResponse(render(), headers={"Cache-Control": "no-store"})
+            response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
+            return response
+        return handler
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if not allowed(request):
+            return refuse()
+        if name not in STATIC:
+            return PlainTextResponse("not found", 404)
+        return Response((HERE / "static" / name).read_bytes(), media_type=STATIC[name])
+
+    async def deck_route(request: Request) -> Response:
+        if not allowed(request):
+            return refuse()
+        return JSONResponse(deck_json(web.table.game, set(web.images)))
+
+    async def card(request: Request) -> Response:
+        if not allowed(request):
+            return refuse()
+        code = request.query_params.get("code", "")
+        data = await run_in_threadpool(web.card_image, code) if code in web.images else None
+        if data is None:
+            return PlainTextResponse("no such card image", 404)
+        return Response(data, media_type="image/png", headers={"Cache-Control": "no-cache"})
+
+    async def record(request: Request) -> Response:
+        if not allowed(request):
+            return refuse()
+        rec = web.finished.get(request.path_params["n"])
+        if rec is None:
+            return PlainTextResponse("no finished game with that number", 404)
+        return JSONResponse(rec, headers={"Content-Disposition": f'attachment; filename="game-{request.path_params["n"]}.json"'})
+
+    async def replay_api(request: Request) -> Response:
+        if not allowed(request):
+            return refuse()
+        body = await request.body()
+        if len(body) > MAX_RECORD:
+            return JSONResponse({"error": f"a record is at most {MAX_RECORD // 1024} KiB"}, 413)
+        try:
+            return JSONResponse(steps_of(replay_deck(), json.loads(body)))
+        except (ValueError, EngineError) as exc:
+            return JSONResponse({"error": str(exc)}, 400)
+
+    async def ws_endpoint(ws: WebSocket) -> None:
+        if not allowed(ws):
+            await ws.close(code=1008, reason="this table needs its join link")
+            return
+        await ws.accept()
+        if len(web.devices) >= MAX_DEVICES:
+            await ws.close(code=1013, reason=f"the table is full ({MAX_DEVICES} connections)")
+            return
+        device = Device(ws)
+        web.devices.append(device)
+        try:
+            await web.send(device, web.message_for(device))
+            while True:
+                raw = await ws.receive_text()
+                try:
+                    await web.handle(device, raw)
+                except Refused as exc:
+                    await web.send(device, {"type": "refused", "message": str(exc)})
+                    await web.send(device, web.message_for(device))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            web.devices.remove(device)
+
+    @asynccontextmanager
+    async def lifespan(app):
+        task = asyncio.create_task(web.drive()) if web is not None else None
+        try:
+            yield
+        finally:
+            if task is not None:
+                task.cancel()
+
+    routes = [
+        Route("/replay", page(lambda: env.get_template("replay.html.j2").render())),
+        Route("/static/{name}", static),
+        Route("/api/replay", replay_api, methods=["POST"]),
+    ]
+    if web is not None:
+        routes += [
+            Route("/", page(lambda: env.get_template("table.html.j2").render(table_id=table_id))),
+            Route("/deck.json", deck_route),
+            Route("/card", card),
+            Route("/record/{n:int}.json", record),
+            WebSocketRoute("/ws", ws_endpoint),
+        ]
+    if steps is not None:
+        html = standalone_html(steps, f"County Uppy replay, seed {steps['seed']}")
+        routes.append(Route("/", page(lambda: html)))
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+class Running:
+    """A uvicorn server in a thread: `url` once started, `stop()` to end it (bounded waits)."""
+
+    def __init__(self, app, host: str, port: int, token: str):
+        import uvicorn  # lazy: only when a web table or replay is served
+
+        self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind((host, port))
+        self.host, self.port = host, self.sock.getsockname()[1]
+        config = uvicorn.Config(app, log_level="warning", ws_max_size=MAX_MESSAGE, limit_concurrency=MAX_DEVICES + 40,
+                                ws="websockets-sansio", lifespan="on", timeout_graceful_shutdown=2)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self._run, name="web-table", daemon=True)
+        self.token = token
+
+    def _run(self) -> None:
+        asyncio.run(self.server.serve(sockets=[self.sock]))
+
+    def start(self, timeout: float = 15.0) -> "Running":
+        self.thread.start()
+        end = time.monotonic() + timeout
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > end:
+                raise OSError("the web server did not start")
+            time.sleep(0.02)
+        return self
+
+    def url(self, host: str | None = None, path: str = "/") -> str:
+        shown = host or self.host
+        if ":" in shown:
+            shown = f"[{shown}]"
+        return f"http://{shown}:{self.port}{path}?t={self.token}"
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout)
+        self.sock.close()

@@ -1,0 +1,256 @@
+// The web table: shows what the server sends this device, and sends back the decisions.
+// Nothing here knows a rule: the choices, the log and every number come from the server.
+"use strict";
+const $ = (id) => document.getElementById(id);
+const tableId = document.body.dataset.table;
+const store = `county-uppy-seats-${tableId}`;
+let deck = null, deckGame = -1, last = null, shownLog = 0, logKey = "", ws = null, retry = 500, clockEnd = null;
+
+function tokens() { try { return JSON.parse(localStorage.getItem(store) || "{}"); } catch (e) { return {}; } }
+function keep(more) { localStorage.setItem(store, JSON.stringify(Object.assign(tokens(), more))); }
+function send(msg) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(msg)); }
+
+function problem(text) {
+  const p = $("problem");
+  p.textContent = text || "";
+  p.hidden = !text;
+}
+
+function cardEl(code, small) {
+  const card = deck && deck.cards[code];
+  const el = document.createElement("figure");
+  el.className = "card" + (small ? " small" : "");
+  el.dataset.code = code;
+  if (card && card.image) {
+    const img = document.createElement("img");
+    img.src = `/card?code=${encodeURIComponent(code)}`;
+    img.alt = label(code);
+    img.title = label(code) + (card.text ? `: ${card.text}` : "");
+    el.appendChild(img);
+  } else {
+    el.classList.add("chip");
+    el.appendChild(chip(code));
+  }
+  return el;
+}
+
+function chip(code) {
+  const span = document.createElement("span");
+  const card = deck && deck.cards[code];
+  if (!card) { span.textContent = code; return span; }
+  if (card.number) {
+    card.colours.forEach((c, i) => {
+      if (i) span.append(" / ");
+      const tag = document.createElement("b");
+      tag.style.color = c.rgb;
+      tag.textContent = `${c.shape} ${c.name}`;
+      span.append(tag);
+    });
+    span.append(` ${card.value}`);
+  } else {
+    span.textContent = card.name;
+  }
+  span.title = card.text || "";
+  return span;
+}
+
+function label(code) {
+  const card = deck && deck.cards[code];
+  if (!card) return code;
+  if (!card.number) return card.name;
+  return card.colours.map((c) => `${c.shape} ${c.name}`).join(" / ") + ` ${card.value}`;
+}
+
+async function loadDeck(game) {
+  if (deckGame === game && deck) return;
+  const r = await fetch("/deck.json", { cache: "no-store" });
+  deck = await r.json();
+  deckGame = game;
+}
+
+function seatName(m, k) { return m.seats[k]; }
+
+function render(m) {
+  last = m;
+  const mine = m.mine || [];
+  $("who").textContent = mine.length === 0 ? "watching" :
+    mine.length > 1 ? `hot-seat: seats ${mine.join(", ")}` : `you are seat ${mine[0]}`;
+  $("banner").hidden = !m.manifest_changed;
+  $("banner").textContent = m.manifest_changed || "";
+  // lobby: free seats of people
+  $("lobby").hidden = mine.length > 0 || m.free.length === 0;
+  const free = $("free");
+  free.replaceChildren();
+  for (const s of m.free) {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = `Play seat ${s}`;
+    b.dataset.seat = s;
+    b.onclick = () => send({ type: "claim", seat: s });
+    li.appendChild(b);
+    free.appendChild(li);
+  }
+  $("hotseat").hidden = m.free.length < 2;
+  // hot-seat hand-over: nothing of the table until the right person says so
+  const hand = m.handover !== null && m.handover !== undefined;
+  $("handover").hidden = !hand;
+  $("table").hidden = hand;
+  if (hand) {
+    $("hand").replaceChildren();  // the last person's cards leave the page, not only the screen
+    $("choices").replaceChildren();
+    $("handover-title").textContent = `Pass the device to seat ${m.handover}`;
+    $("reveal").textContent = `I am seat ${m.handover}: show my hand`;
+    $("reveal").onclick = () => send({ type: "reveal", seat: m.handover });
+    document.body.dataset.status = "handover";
+    document.body.dataset.seq = m.seq;
+    $("status").textContent = `seat ${m.handover} next`;
+    return;
+  }
+  $("count").textContent = m.count;
+  $("target").textContent = `to make ${m.target}`;
+  const match = $("match");
+  match.replaceChildren(m.match === "start" ? Object.assign(document.createElement("span"),
+    { textContent: "start: any card matches" }) : cardEl(m.match, false));
+  $("direction").textContent = m.direction === 1 ? "play goes clockwise ↻ (seat numbers up)" :
+    "play goes counterclockwise ↺ (seat numbers down)";
+  const actor = m.decider;
+  $("turn").textContent = m.over ? "the game is over" :
+    actor === m.seat ? "your decision" : `waiting for ${seatName(m, actor)}`;
+  $("piles").textContent = `draw pile ${m.draw_size} · discard pile ${m.discards}` +
+    (m.play2 ? ` · Play 2: ${m.played ? "second card" : "two cards"}` : "");
+  // seats
+  const seats = $("seats");
+  seats.replaceChildren();
+  m.seats.forEach((name, k) => {
+    const li = document.createElement("li");
+    li.dataset.seat = k;
+    li.className = [k === actor ? "acting" : "", m.out[k] ? "out" : "", k === m.seat ? "you" : ""].join(" ").trim();
+    const owes = m.owed.filter((s) => s === k).length;
+    li.innerHTML = "";
+    const n = document.createElement("span");
+    n.className = "name";
+    n.textContent = (k === m.turn && !m.over ? "▶ " : "") + name;
+    const c = document.createElement("span");
+    c.className = "size";
+    c.textContent = m.out[k] ? "out" : `${m.hand_sizes[k]} card${m.hand_sizes[k] === 1 ? "" : "s"}`;
+    li.append(n, c);
+    if (owes) {
+      const o = document.createElement("span");
+      o.className = "owes";
+      o.textContent = `owes ${owes} discard${owes > 1 ? "s" : ""}`;
+      li.append(o);
+    }
+    seats.appendChild(li);
+  });
+  // in play
+  $("inplay").replaceChildren(...m.in_play.map((c) => cardEl(c, true)));
+  if (!m.in_play.length) $("inplay").textContent = "nothing: the count starts again from 0";
+  // my hand and choices
+  const meBox = $("me");
+  meBox.hidden = m.seat === null || m.seat === undefined;
+  const choices = m.choices || [];
+  const byCode = {};
+  for (const c of choices) (byCode[c.code] = byCode[c.code] || []).push(c);
+  $("hand-title").textContent = m.seat === null ? "" : `Your hand (seat ${m.seat}, ${(m.hand || []).length} card${(m.hand || []).length === 1 ? "" : "s"})`;
+  const handEl = $("hand");
+  handEl.replaceChildren();
+  for (const code of m.hand || []) {
+    const el = cardEl(code, false);
+    const mineChoices = byCode[code] || [];
+    if (mineChoices.length) {
+      el.classList.add("playable");
+      el.tabIndex = 0;
+      el.setAttribute("role", "button");
+      el.onclick = () => (mineChoices.length === 1 ? decide(mineChoices[0]) : focusChoices(code));
+      const cost = mineChoices.find((c) => c.cost);
+      if (cost) { el.classList.add("costly"); el.title = `costs a discard: ${cost.cost}`; }
+    }
+    handEl.appendChild(el);
+  }
+  $("question").textContent = m.question || "";
+  const box = $("choices");
+  box.replaceChildren();
+  for (const c of choices) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "choice" + (c.cost ? " costly" : "");
+    b.dataset.decision = c.decision;
+    b.dataset.code = c.code;
+    b.textContent = c.label + (c.cost ? `  ✗ costs a discard: ${c.cost}` : "");
+    b.onclick = () => decide(c);
+    box.appendChild(b);
+  }
+  // the clock (SPEED): the server applies `late`; this only shows the time left
+  clockEnd = m.deadline === null || m.deadline === undefined ? null : performance.now() + m.deadline * 1000;
+  $("clock").hidden = clockEnd === null;
+  tick();
+  // the log, newest last, every line kept
+  const log = $("log");
+  const key = `${m.game}:${m.seat}`;
+  if (key !== logKey) { log.replaceChildren(); shownLog = 0; logKey = key; }
+  if (m.log.length < shownLog) { log.replaceChildren(); shownLog = 0; }
+  for (const line of m.log.slice(shownLog)) {
+    const li = document.createElement("li");
+    li.textContent = line;
+    if (/owes? a discard|out:|too long/.test(line)) li.className = "penalty";
+    li.classList.add("new");
+    log.appendChild(li);
+    setTimeout(() => li.classList.remove("new"), 1500);
+  }
+  if (m.log.length > shownLog) log.scrollTop = log.scrollHeight;
+  shownLog = m.log.length;
+  // the end
+  $("over").hidden = !m.over;
+  if (m.over) {
+    $("result").textContent = m.over.text;
+    $("record-link").href = m.record || "#";
+    $("replay-link").href = m.share ? `/replay#${m.share}` : "#";
+  }
+  const status = m.over ? "over" : choices.length ? "play" : mine.length ? "wait" : "watch";
+  document.body.dataset.status = status;
+  document.body.dataset.seq = m.seq;
+  $("status").textContent = m.over ? m.over.text : choices.length ? "your move" :
+    `${seatName(m, actor)} to act`;
+}
+
+function focusChoices(code) {
+  for (const b of document.querySelectorAll("#choices button")) b.classList.toggle("focus", b.dataset.code === code);
+}
+
+function decide(choice) {
+  problem("");
+  const t = tokens();
+  send({ type: "decide", seat: last.seat, token: t[last.seat], seq: last.seq, decision: choice.decision });
+}
+
+function tick() {
+  if (clockEnd === null) return;
+  const left = Math.max(0, (clockEnd - performance.now()) / 1000);
+  $("clock").textContent = `⏱ ${left.toFixed(1)} s to play (SPEED: late costs a discard)`;
+  $("clock").classList.toggle("urgent", left < 3);
+}
+setInterval(tick, 100);
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  ws = new WebSocket(`${proto}://${location.host}/ws`);
+  ws.onopen = () => { retry = 500; $("status").textContent = "connected"; send({ type: "hello", tokens: tokens() }); };
+  ws.onmessage = async (ev) => {
+    const m = JSON.parse(ev.data);
+    if (m.type === "seated") { keep(m.tokens); return; }
+    if (m.type === "refused") { problem(m.message); return; }
+    if (m.type === "table") { await loadDeck(m.game); render(m); }
+  };
+  ws.onclose = (ev) => {
+    document.body.dataset.status = "disconnected";
+    $("status").textContent = ev.reason ? `disconnected: ${ev.reason}` : "connection lost: reconnecting…";
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  };
+}
+
+$("hotseat").onclick = () => send({ type: "claim", seat: "all" });
+$("hints").onchange = (e) => send({ type: "hints", on: e.target.checked });
+$("again").onclick = () => send({ type: "new_game" });
+connect();

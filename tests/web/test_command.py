@@ -1,0 +1,102 @@
+"""`county-uppy play --web` as a process: the join link, the token, a game over the WebSocket, Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import MANIFEST
+
+
+def start(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, str]:
+    proc = subprocess.Popen([sys.executable, "-m", "generator", "play", "--web", "--manifest", str(MANIFEST), "--port", "0",
+                             "--delay", "0", "--out", str(tmp_path / "out"), *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    for _ in range(5):
+        line = proc.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:\d+/\?t=[\w-]+", line)
+        if found:
+            return proc, found.group(0)
+    proc.kill()
+    raise AssertionError(f"no join link printed: {proc.communicate(timeout=10)}")
+
+
+def test_a_game_over_the_websocket_then_ctrl_c_keeps_its_record(tmp_path):
+    from websockets.sync.client import connect
+
+    proc, url = start(tmp_path, "--seats", "human,greedy,random", "--seed", "12")
+    try:
+        base, token = url.split("/?t=")
+        # nothing without the token
+        for path in ("/", "/deck.json", "/static/table.js", "/card?code=C5", "/record/1.json"):
+            with pytest.raises(urllib.error.HTTPError) as err:
+                urllib.request.urlopen(base + path, timeout=10)
+            assert err.value.code == 403
+        with connect(base.replace("http", "ws") + f"/ws?t={token}", open_timeout=10, close_timeout=5) as ws:
+            msg = json.loads(ws.recv(timeout=10))
+            assert msg["free"] == [0] and "hand" not in msg
+            ws.send(json.dumps({"type": "claim", "seat": 0}))
+            seated = json.loads(ws.recv(timeout=10))
+            seat_token = seated["tokens"]["0"]
+            over = False
+            while not over:
+                msg = json.loads(ws.recv(timeout=20))
+                if msg.get("type") != "table":
+                    continue
+                over = bool(msg["over"])
+                if msg.get("choices"):
+                    ws.send(json.dumps({"type": "decide", "seat": 0, "token": seat_token, "seq": msg["seq"],
+                                        "decision": msg["choices"][0]["decision"]}))
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=10)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    saved = list((tmp_path / "out" / "games").glob("web-*.json"))
+    assert len(saved) == 1 and f"game record saved to {saved[0]}" in out
+    done = subprocess.run([sys.executable, "-m", "generator", "replay", str(saved[0]), "--manifest", str(MANIFEST)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "the replayed result matches the record's" in done.stdout
+
+
+def test_a_message_over_the_size_limit_closes_the_connection(tmp_path):
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from generator.web.server import MAX_MESSAGE
+
+    proc, url = start(tmp_path, "--seats", "human,greedy")
+    try:
+        base, token = url.split("/?t=")
+        with connect(base.replace("http", "ws") + f"/ws?t={token}", open_timeout=10, close_timeout=5) as ws:
+            ws.recv(timeout=10)
+            ws.send(json.dumps({"type": "hints", "on": True, "pad": "x" * (MAX_MESSAGE + 10)}))
+            with pytest.raises(ConnectionClosed):
+                for _ in range(5):
+                    ws.recv(timeout=10)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=10)
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert "no game was played" in out
+
+
+def test_bad_seats_are_refused_with_a_message(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "generator", "play", "--web", "--manifest", str(MANIFEST),
+                           "--seats", "human,greedyy"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 2
+    assert "greedyy" in done.stderr and "Traceback" not in done.stderr

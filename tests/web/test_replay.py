@@ -1,0 +1,95 @@
+"""The replay page: the self-contained file and the share link show the engine's positions.
+
+Each step the page shows is checked against `county-uppy scenario` run on the record's deal
+plus that many decisions, forward and back.
+"""
+
+from __future__ import annotations
+
+import json
+
+from generator.cli import main
+from generator.deck.manifest import load
+from generator.engine import Game, make_bot, make_record, play_game, to_position
+from generator.web.replay import read_fragment, share_fragment, standalone_html, steps_of
+from tests.conftest import MANIFEST
+from tests.web.conftest import served
+
+DECK = load(MANIFEST)
+
+
+def a_record(seed: int = 21, players: int = 4, options=None, edition: str = "the-og") -> dict:
+    game = Game(DECK, edition, players, options or {})
+    state = play_game(game, [make_bot("greedy")] * players, seed)
+    return make_record(state, ["greedy"] * players)
+
+
+def scenario_hands(tmp_path, record: dict, k: int, capsys) -> list[list[str]]:
+    """The hands `county-uppy scenario --json` gives for the record's deal and its first k decisions."""
+    game = Game(DECK, record["edition"], record["players"], record["options"])
+    position = to_position(game.new_initial_state(record["seed"]))
+    position["decisions"] = record["decisions"][:k]
+    path = tmp_path / f"step{k}.json"
+    path.write_text(json.dumps(position))
+    capsys.readouterr()
+    assert main(["scenario", str(path), "--manifest", str(MANIFEST), "--json"]) == 0
+    return json.loads(capsys.readouterr().out)["hands"]
+
+
+def shown_hands(page) -> list[list[str]]:
+    return page.eval_on_selector_all("#hands .hand", "els => els.map(e => e.dataset.codes ? e.dataset.codes.split(' ') : [])")
+
+
+def test_the_share_fragment_carries_the_whole_record_in_about_500_characters():
+    sizes = []
+    for seed in range(1, 40):
+        record = a_record(seed)
+        back = read_fragment(share_fragment(record))
+        assert back["decisions"] == record["decisions"] and back["seed"] == record["seed"]
+        assert back["result"] == record["result"]
+        sizes.append((len(record["decisions"]), len(share_fragment(record))))
+    near_60 = [chars for n, chars in sizes if 50 <= n <= 70]
+    assert near_60 and max(near_60) <= 560, sizes
+
+
+def test_the_replay_file_steps_forward_and_back_to_the_positions_of_scenario(browser, tmp_path, capsys):
+    # Keep it Simple has no wild that draws on the game's RNG, which a position does not carry:
+    # so `scenario` from the deal reaches every step the replay shows
+    record = a_record(edition="keep-it-simple")
+    html = tmp_path / "replay.html"
+    html.write_text(standalone_html(steps_of(DECK, record), "replay"), encoding="utf-8")
+    assert "http" not in html.read_text().split("<body", 1)[1].split("<script id=\"steps\"", 1)[0]
+    page = browser.new_page()
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(html.as_uri())
+    page.wait_for_selector("body[data-status=ready]", timeout=10_000)
+    assert page.inner_text("#check") == "the replayed result matches the record's"
+    for _ in range(5):
+        page.click("#forward")
+    assert page.evaluate("document.body.dataset.step") == "5"
+    assert shown_hands(page) == scenario_hands(tmp_path, record, 5, capsys)
+    page.click("#back")
+    page.click("#back")
+    assert page.evaluate("document.body.dataset.step") == "3"
+    assert shown_hands(page) == scenario_hands(tmp_path, record, 3, capsys)
+    page.click("#last")
+    last = len(record["decisions"])
+    assert page.evaluate("document.body.dataset.step") == str(last)
+    assert shown_hands(page) == scenario_hands(tmp_path, record, last, capsys)
+    assert page.inner_text("#line") == steps_of(DECK, record)["steps"][-1]["line"]
+    assert all(u.startswith("file:") for u in requests), requests  # no server, nothing fetched
+
+
+def test_a_share_link_opens_the_replay_on_a_running_table(browser, tmp_path, capsys):
+    record = a_record(seed=33, players=3, edition="keep-it-simple")
+    with served(tmp_path, ["human", "greedy", "greedy"]) as (web, url):
+        page = browser.new_page()
+        page.goto(url)  # the join link sets the table's cookie
+        page.goto(url.split("?")[0] + "replay#" + share_fragment(record))
+        page.wait_for_selector("body[data-status=ready]", timeout=10_000)
+        page.click("#forward")
+        page.click("#forward")
+        assert shown_hands(page) == scenario_hands(tmp_path, record, 2, capsys)
+        page.click("#back")
+        assert shown_hands(page) == scenario_hands(tmp_path, record, 1, capsys)

@@ -1,0 +1,156 @@
+"""The web table's game logic: what each seat is told, which decisions it refuses, its records.
+
+The hidden-information test plays whole games (plain, Teams, SPEED, Play 2 rules) and reads
+every message the table builds for seat 1: none names a card of another hand or of the draw
+pile, in its fields or in its log lines.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from generator.engine import Game, replay
+from generator.play.describe import card_text
+from generator.web.table import HUMAN, NO_GIVE, Refused, Table
+
+
+def play_out(table: Table, seed: int = 1, watch=None) -> int:
+    """Play `table` to its end, people choosing at random; return the number of people's decisions."""
+    rng = random.Random(seed)
+    made = 0
+    while not table.over:
+        if table.step_bot():
+            if watch:
+                watch()
+            continue
+        seat = table.human_to_decide()
+        msg = table.message(seat, hints=True)
+        choice = rng.choice(msg["choices"])
+        table.decide(seat, choice["decision"], msg["seq"])
+        made += 1
+        if watch:
+            watch()
+    return made
+
+
+def labels(game: Game) -> dict[str, re.Pattern]:
+    """Each card's words in a log line, matched whole (`● cyan 1` is not in `● cyan 10` or `… / ● cyan 1`)."""
+    return {code: re.compile(r"(?<!/ )" + re.escape(card_text(game, code).plain) + r"(?![\d/])") for code in game.codes}
+
+
+@pytest.mark.parametrize("options, seats", [
+    ({}, [HUMAN, HUMAN, "greedy", "random"]),
+    ({"teams": True}, [HUMAN, HUMAN, "greedy", "greedy"]),
+    ({"speed_seconds": 5, "play2_draws": 2}, ["greedy", HUMAN, "random", HUMAN, "greedy"]),
+])
+@pytest.mark.parametrize("seed", [3, 11])
+def test_seat_1_is_never_told_a_card_it_cannot_see(deck, options, seats, seed):
+    game = Game(deck, "the-og", len(seats), options)
+    table = Table(game, seed, seats)
+    words = labels(game)
+    told = [0]
+    checked = {"messages": 0, "lines": 0}
+    hand_before = [list(table.state.view(1).hand)]
+
+    def watch():
+        s = table.state
+        msg = table.message(1, hints=True)
+        assert not {"hands", "draw", "seed"} & set(msg)
+        own = s.view(1).hand
+        assert msg["hand"] == own
+        public = set(s.view(1).in_play) | set(s.view(1).discard) | {s.view(1).match}
+        seen = set(own) | set(hand_before[0]) | public
+        named = set(msg["in_play"]) | {msg["match"], msg["discard_top"]} | {c["code"] for c in msg["choices"]}
+        assert named - {None, "start", ""} <= seen
+        hidden = set()
+        for seat in range(game.players):
+            if seat != 1:
+                hidden |= set(s.view(seat).hand)
+        hidden |= {game.codes[c] for c in s.draw}
+        hidden -= seen
+        for line in msg["log"][told[0]:]:
+            for code in hidden:
+                assert not words[code].search(line), f"seat 1 was told {code} ({line!r})"
+            checked["lines"] += 1
+        told[0] = len(msg["log"])
+        hand_before[0] = list(own)
+        checked["messages"] += 1
+
+    watch()
+    play_out(table, seed, watch)
+    assert table.over and table.state.winner is not None or table.state.stopped
+    assert checked["messages"] > 30 and checked["lines"] > 30
+    # the record replays to the same result
+    state, same = replay(deck, table.record())
+    assert same is True and state.winner == table.state.winner
+
+
+def test_a_decision_out_of_turn_or_of_a_card_not_held_or_stale_is_refused(deck):
+    game = Game(deck, "the-og", 3, {})
+    table = Table(game, 4, [HUMAN, HUMAN, "greedy"])
+    while table.step_bot():
+        pass
+    seat = table.human_to_decide()
+    other = 1 - seat
+    msg = table.message(seat)
+    with pytest.raises(Refused, match=f"not your decision: seat {seat} is to act"):
+        table.decide(other, msg["choices"][0]["decision"], msg["seq"])
+    held = set(table.state.view(seat).hand)
+    missing = next(c for c in game.codes if c not in held and game.deck.card(c).is_number)
+    with pytest.raises(Refused, match=f"you do not hold {re.escape(missing)}"):
+        table.decide(seat, f"play {missing}", msg["seq"])
+    with pytest.raises(Refused, match="stale or replayed"):
+        table.decide(seat, msg["choices"][0]["decision"], msg["seq"] - 1)
+    with pytest.raises(Refused, match="unknown decision"):
+        table.decide(seat, "steal everything", msg["seq"])
+    with pytest.raises(Refused, match="'no give' is for a teammate"):
+        table.decide(seat, NO_GIVE, msg["seq"])
+    # the game goes on: the right decision is taken, and sent again it is refused as replayed
+    table.decide(seat, msg["choices"][0]["decision"], msg["seq"])
+    assert table.seq == msg["seq"] + 1
+    with pytest.raises(Refused, match="stale or replayed"):
+        table.decide(seat, msg["choices"][0]["decision"], msg["seq"])
+
+
+def test_teams_asks_a_person_teammate_to_give_first(deck):
+    game = Game(deck, "the-og", 4, {"teams": True})
+    table = Table(game, 2, [HUMAN, "greedy", HUMAN, "greedy"])
+    asked = 0
+    rng = random.Random(0)
+    while not table.over:
+        if table.step_bot():
+            continue
+        seat = table.human_to_decide()
+        msg = table.message(seat)
+        if seat != table.state.current_player():
+            asked += 1
+            assert msg["question"].startswith(f"Seat {table.state.current_player()}, your teammate")
+            assert msg["choices"][0]["decision"] == NO_GIVE
+            assert all(c["decision"].startswith(f"give {seat} ") for c in msg["choices"][1:])
+        table.decide(seat, rng.choice(msg["choices"])["decision"], msg["seq"])
+    assert asked > 0
+    assert replay(deck, table.record())[1] is True
+
+
+def test_speed_applies_late_and_then_gives_a_new_clock(deck):
+    now = [0.0]
+    game = Game(deck, "the-og", 2, {"speed_seconds": 10})
+    table = Table(game, 6, [HUMAN, "greedy"], clock=lambda: now[0])
+    while table.step_bot():
+        pass
+    assert table.deadline == 10.0
+    now[0] = 9.9
+    assert not table.late()
+    now[0] = 10.5
+    assert table.late()
+    assert table.state.history[-1].kind == "late"
+    assert "took too long (SPEED)" in table.message(0)["log"][-1]
+    msg = table.message(0)
+    assert msg["question"] == "You owe a discard: which card goes?" and msg["deadline"] is None
+    table.decide(0, msg["choices"][0]["decision"], msg["seq"])
+    if not table.over and table.human_to_decide() == 0:
+        assert table.deadline == pytest.approx(20.5)  # the play after the late discard has its own clock
+        assert table.message(0)["deadline"] == pytest.approx(10.0)
