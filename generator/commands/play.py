@@ -62,6 +62,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     # lazy: rich and the terminal game load when `play` runs, not whenever cli builds every command's parser
     from rich.console import Console
+    from rich.panel import Panel
     from rich.text import Text
 
     from generator.files import write_replacing
@@ -138,7 +139,10 @@ def run(args: argparse.Namespace) -> int:
     if outcome == "interrupted" and stopped_by() == signal.SIGHUP:
         return 130  # the terminal closed: nothing left to show the end on (the CLI makes it 129)
     session.screen.acting = -1 if session.state.is_terminal() else session.screen.acting
+    session.screen.banner = ""
     inp.show(session.screen)
+    if interactive:  # the whole game's log stays on the terminal, why you went out included
+        console.print(Panel(session.screen.full_log(), title="the whole game", title_align="left", border_style="dim"))
     console.print(session.result_text(), style="bold", soft_wrap=True)
     if saved is None:
         return 1

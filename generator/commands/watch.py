@@ -12,12 +12,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
 from generator.commands.build import add_build_options, build_settings, option_problem
-from generator.deck.problems import escape
+from generator.commands.common import load_deck
+from generator.deck.problems import InputError, escape
 from generator.progress import is_terminal
 
 if TYPE_CHECKING:
@@ -78,8 +80,9 @@ def run(args: argparse.Namespace) -> int:
     def page() -> bytes:
         return render_page(state.get("output")["game"].get("name") or "County Uppy", str(manifest), str(out))
 
+    table = _PlayLink(manifest, out)
     try:
-        server = PreviewServer(args.port, out, state, page)
+        server = PreviewServer(args.port, out, state, page, play=table.url)
     except OSError as err:
         why = "is in use" if err.errno in (98, 48, 10048) else f"cannot be used ({err.strerror or err})"
         print(f"county-uppy watch: port {args.port} on 127.0.0.1 {why}; choose another with --port N "
@@ -108,7 +111,43 @@ def run(args: argparse.Namespace) -> int:
         return 130
     finally:
         server.stop()
+        table.stop()
     return 0  # the watch ended by itself (the watched folders went away)
+
+
+class _PlayLink:
+    """The preview's "play this version": one web table (generator/web), started on first use, one
+    person against greedy bots on the manifest's first edition; its games note a manifest change
+    and finish on the deck they began with; the next game deals from the new one."""
+
+    def __init__(self, manifest: Path, out: Path):
+        self.manifest, self.out = manifest, out
+        self.running = None
+        self.lock = threading.Lock()
+
+    def url(self) -> str:
+        with self.lock:
+            if self.running is None:
+                from generator.web.server import Running, Settings, WebTable, make_app  # lazy: on the first click
+
+                try:
+                    deck = load_deck(str(self.manifest))
+                except InputError as err:
+                    raise ValueError(f"{self.manifest} has a mistake, so there is nothing to play: "
+                                     f"{err.problems[0] if err.problems else err}") from None
+                params = deck.params
+                players = max(params.min_players, min(4, params.max_players))
+                settings = Settings(manifest=self.manifest, edition=deck.editions[0].key,
+                                    seats=["human"] + ["greedy"] * (players - 1), options={}, out=self.out,
+                                    records=self.out / "games",
+                                    load=load_deck)
+                web = WebTable(settings, deck)
+                self.running = Running(make_app(web), "127.0.0.1", 0, web.token).start()
+            return self.running.url()
+
+    def stop(self) -> None:
+        if self.running is not None:
+            self.running.stop()
 
 
 def _changes(manifest: Path, templates: Path) -> Iterator[set]:

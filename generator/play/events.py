@@ -10,6 +10,8 @@ from collections import Counter
 
 from rich.text import Text
 
+from generator.deck.effects import pending_keys
+from generator.deck.quickref import short_effect
 from generator.engine import Action, State
 from generator.play.describe import card_text, seat_name
 from generator.play.penalties import MISMATCH, OVER, TARGET, UNDER, Out, Penalty, outs, penalties
@@ -25,6 +27,9 @@ def event_text(before: State, action: Action, after: State, actor: int, human: i
         out.append_text(card_text(game, action.code))
         if action.seat is not None:
             out.append(f" → {'you' if action.seat == human else f'seat {action.seat}'}")
+        card = game.deck.card(action.code)
+        if card.effect is not None:  # a wild: what it does, in the quick reference's words
+            out.append(f" ({short_effect(card, game.deck)})", style="italic")
         reached = after.last_count
         if reached == game.target:
             out.append(f"; the count hit {game.target}!", style="bold green")
@@ -57,6 +62,9 @@ def event_text(before: State, action: Action, after: State, actor: int, human: i
             out.append(f"seat {action.seat} gave seat {before.turn} a card")
     elif action.kind == "late":
         out.append(f"{who} took too long (SPEED) and owe{'' if actor == human else 's'} a discard", style="bold red")
+    for line in what_changed(before, after, human):
+        out.append("; ")
+        out.append_text(line)
     for line in why_owed(owing, game, human):
         out.append("; ")
         out.append_text(line)
@@ -64,6 +72,40 @@ def event_text(before: State, action: Action, after: State, actor: int, human: i
         out.append("; ")
         out.append_text(out_text(gone, human))
     return out
+
+
+def what_changed(before: State, after: State, human: int) -> list[Text]:
+    """What a decision left for later or changed about the turn order: a Skip waiting, a +/- waiting,
+    a Play 2 coming, play reversed, players passed over (the wilds' catalogue words)."""
+    lines = []
+    for p in pending_keys():
+        was, now = getattr(before, p.field), getattr(after, p.field)
+        if now and now != was:
+            n = int(now)
+            lines.append(Text(p.shown.format(n=n, s="s" if n > 1 else "", seat=after.turn), style="yellow"))
+    if after.direction != before.direction:
+        lines.append(Text("play now goes " + ("clockwise ↻" if after.direction == 1 else "counterclockwise ↺"),
+                          style="yellow"))
+    skipped = _passed_over(before, after)
+    if skipped:
+        names = ", ".join("you" if s == human else f"seat {s}" for s in skipped)
+        lines.append(Text(f"{names} {'are' if len(skipped) > 1 or skipped == [human] else 'is'} skipped", style="yellow"))
+    return lines
+
+
+def _passed_over(before: State, after: State) -> list[int]:
+    """Players still in whom the turn passed over (a Skip) between `before` and `after`."""
+    if after.turns == before.turns or after.is_terminal():
+        return []
+    n = after.game.players
+    seat, passed = before.turn, []
+    for _ in range(n):
+        seat = (seat + after.direction) % n
+        if seat == after.turn:
+            return passed
+        if not after.out[seat]:
+            passed.append(seat)
+    return []
 
 
 def _lost(before: State, after: State, human: int) -> list[str]:

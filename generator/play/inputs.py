@@ -49,6 +49,12 @@ class LineInput:
         assert screen.prompt is not None
         self.console.print(screen.prompt.problem, style="bold red")
 
+    def page(self, screen: Screen, text) -> None:
+        """`?` and `log`: print it, then the question again."""
+        self.console.print(text, soft_wrap=True)
+        for line in screen.asking():
+            self.console.print(line, soft_wrap=True)
+
     def ask(self, screen: Screen, deadline: float | None) -> Answer:
         assert screen.prompt is not None
         if deadline is not None:
@@ -95,17 +101,40 @@ class TerminalInput:
         self.clock = clock
         self.fd = stream.fileno()
         self.delay = delay  #: seconds to let each bot move sink in
+        self.skipping = False  #: the human is out and pressed Enter: the rest plays without pauses
 
     def show(self, screen: Screen) -> None:
         self.console.clear()
         self.console.print(screen.renderable(with_status=False))
 
     def event(self, screen: Screen, line: Text) -> None:
+        if screen.watching:
+            if self.skipping:
+                return
+            screen.banner = "you are out: press Enter to skip to the end"
+            if self._enter_pressed():
+                self.skipping = True
+                screen.banner = "skipping to the end…"
         self.show(screen)
-        if self.delay:
+        if self.delay and not self.skipping:
             time.sleep(self.delay if not screen.watching else min(self.delay, 0.15))
 
+    def _enter_pressed(self) -> bool:
+        try:
+            ready, _, _ = select.select([self.fd], [], [], 0)
+            if ready:
+                os.read(self.fd, 1024)
+            return bool(ready)
+        except (OSError, ValueError):
+            return False
+
     def problem(self, screen: Screen) -> None:
+        self.show(screen)
+
+    def page(self, screen: Screen, text) -> None:
+        """`?` and `log`: in the terminal's pager (scroll, q to come back), then the screen again."""
+        with self.console.pager(styles=True):
+            self.console.print(text)
         self.show(screen)
 
     def ask(self, screen: Screen, deadline: float | None) -> Answer:

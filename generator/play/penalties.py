@@ -76,6 +76,24 @@ def outs(before: State, after: State, owing: list[Penalty]) -> list[Out]:
     return [Out(s, s in owed_before) for s in after.out_order[len(before.out_order):]]
 
 
+def target_plays(state: State) -> set[str]:
+    """Hint: the cards the player to act could play now that make the count exactly the target
+    (every other player still in, or every opponent, then owes a discard: R4.5(c)), tried as
+    `costly_plays` tries them."""
+    actor = state.current_player()
+    found: set[str] = set()
+    tried: set[str] = set()
+    for action in state.legal_actions():
+        if action.kind != PLAY or action.code in tried:
+            continue
+        tried.add(action.code)
+        trial = state.clone()
+        trial.apply(action)
+        if trial.sixteen_by == actor and trial.last_count == state.game.target:
+            found.add(action.code)
+    return found
+
+
 def costly_plays(state: State) -> dict[str, list[Penalty]]:
     """Hint: for each card the player to act could play now, the discards it would cost that player.
 

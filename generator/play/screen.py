@@ -14,6 +14,10 @@ from generator.engine import State
 from generator.play.describe import card_text, match_text, seat_name
 
 
+#: Lines of the log the screen shows; `log` (and the end of the game) shows them all.
+HISTORY = 8
+
+
 @dataclass
 class Prompt:
     """What the human is asked now."""
@@ -86,7 +90,7 @@ class Screen:
         t.add_column("")
         acting = self.acting
         for seat in range(s.game.players):
-            mark = "▶" if seat == s.turn and not s.is_terminal() else ""
+            mark = "▶" if seat == acting and not s.is_terminal() else ""  # who acts now (a discard owed too)
             status = []
             if s.out[seat]:
                 status.append("out")
@@ -105,8 +109,14 @@ class Screen:
         return t
 
     def history(self) -> Panel:
-        lines = self.log[-6:] or [Text("the game begins", style="dim")]
-        return Panel(Group(*lines), title="what just happened", title_align="left", border_style="dim")
+        lines = self.log[-HISTORY:] or [Text("the game begins", style="dim")]
+        title = "what just happened" + (f" (last {HISTORY} of {len(self.log)}; type log for all)"
+                                        if len(self.log) > HISTORY else "")
+        return Panel(Group(*lines), title=title, title_align="left", border_style="dim")
+
+    def full_log(self) -> Group:
+        """Every line of the game so far, numbered: `log`, and the end of a game at a terminal."""
+        return Group(*(Text(f"{i:>4}. ").append_text(line) for i, line in enumerate(self.log, 1)))
 
     def hand(self) -> Text:
         s = self.state

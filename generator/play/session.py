@@ -22,10 +22,13 @@ from generator.engine.actions import DISCARD, GIVE, PLAY
 from generator.engine.simulate import bot_seed
 from generator.play.describe import action_text, card_text, seat_name
 from generator.play.events import cause_text, event_text, out_text
-from generator.play.penalties import Out, costly_plays
+from generator.deck.quickref import quick_reference
+from generator.play.penalties import Out, costly_plays, target_plays
 from generator.play.screen import Prompt, Screen
 
 QUIT_WORDS = ("q", "quit", "exit")
+HELP_WORDS = ("?", "h", "help")
+LOG_WORDS = ("l", "log")
 #: What `_ask` returns when the SPEED limit passed before an answer came.
 TIMEOUT = object()
 
@@ -48,9 +51,37 @@ class Session:
         self.rng = random.Random(bot_seed(self.seed))
         self.bots = {s: make_bot(n) for s, n in enumerate(self.bot_names) if s != self.human}
         self.screen = Screen(self.state, self.human, self.bot_names, self.seed)
-        self.late_turn = -1  #: the turn in which the human was last late
         if self.clock is None:
             self.clock = self.inp.clock  # type: ignore[attr-defined]
+        for line in self.intro():
+            self.screen.log.append(line)
+
+    def intro(self) -> list[Text]:
+        """What the game is about, said once at the start (the quick reference's goal and matching)."""
+        ref = quick_reference(self.game.deck)
+        return [Text(f"Goal: {ref.goal}", style="bold"),
+                Text(f"Each turn: {ref.turn[0]} {ref.turn[1]}"),
+                Text("Type the number of a choice; ? shows the rules, log the whole log, q quits.", style="dim")]
+
+    def help_text(self) -> Text:
+        """`?`: the quick reference (goal, turn, penalties, this deck's wilds) and what can be typed."""
+        ref = quick_reference(self.game.deck)
+        out = Text(f"{ref.title}\n", style="bold")
+        out.append(f"Goal: {ref.goal}\n")
+        for step in ref.turn:
+            out.append(f"  - {step}\n")
+        out.append("Penalties:\n", style="bold")
+        for line in ref.penalties:
+            out.append(f"  - {line}\n")
+        dealt = {self.game.codes[c] for c in self.game.edition_cards}
+        wilds = [w for w in ref.wilds if w.code in dealt]
+        if wilds:
+            out.append("Wilds in this game:\n", style="bold")
+            for w in wilds:
+                out.append(f"  - {w.name}: {w.short}\n")
+        out.append("Type the number of a choice (or the decision, like 'play C5'); log shows the whole log; q quits.",
+                   style="dim")
+        return out
 
     # --- the loop ----------------------------------------------------------------------
     def run(self) -> str:
@@ -97,7 +128,7 @@ class Session:
         plays = [a for a in legal if a.kind == PLAY]
         speed = self.game.options.speed_seconds
         deadline = None
-        if speed and self.late_turn != s.turns:
+        if speed:  # every play has its clock, also the play after a late discard
             deadline = self.clock() + speed  # type: ignore[operator]
         second = " (your second card: Play 2)" if s.played else ""
         # One choice per card; a card that names a player (Steal, Trade, Re-Deal) asks whom next.
@@ -153,6 +184,11 @@ class Session:
         if self.hints:
             if self._costs is None:
                 self._costs = costly_plays(self.state)
+                self._targets = target_plays(self.state)
+            if first.code in self._targets:
+                whom = "every opponent" if self.game.options.teams and self.game.options.sixteen_hits == "opponents" \
+                    else "every other player"
+                label.append(f"  ★ makes {self.game.target}: {whom} owes a discard", style="bold green")
             cost = self._costs.get(first.code)
             if cost:
                 label.append("  ✗ costs a discard: ", style="bold red")
@@ -169,7 +205,6 @@ class Session:
 
     def _settle_pick(self, pick) -> str | None:
         if pick is TIMEOUT:
-            self.late_turn = self.state.turns
             self._apply(self.game.late_action, self.human)
             return None
         if isinstance(pick, str):
@@ -199,6 +234,12 @@ class Session:
             text = answer.text
             if text.lower() in QUIT_WORDS:
                 return "quit"
+            if text.lower() in HELP_WORDS:
+                self.inp.page(self.screen, self.help_text())  # type: ignore[attr-defined]
+                continue
+            if text.lower() in LOG_WORDS:
+                self.inp.page(self.screen, self.screen.full_log())  # type: ignore[attr-defined]
+                continue
             index = self._parse(text, choices)
             if index is not None:
                 self.screen.prompt = None

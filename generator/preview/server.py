@@ -5,6 +5,8 @@
   /events          server-sent events: `state` with the new version whenever the state changes
   /out/PATH        a file of the output folder (paths.py refuses anything outside it: 403)
   /thumb?file=PATH&page=N   a print sheet's page as a small PNG (thumbnails.py)
+  /play            "play this version": starts a web table on the manifest as it is now (the
+                   watch command gives the function that does it) and sends the browser there
 
 Requests whose Host is not this server's own address are refused, so a web page elsewhere
 cannot read the preview through a DNS name pointed at 127.0.0.1.
@@ -52,11 +54,13 @@ class PreviewServer(ThreadingHTTPServer):
     daemon_threads = True  # an open event stream never holds up the end of `watch`
     request_queue_size = BACKLOG
 
-    def __init__(self, port: int, out: Path, state: PreviewState, page: Callable[[], bytes]):
+    def __init__(self, port: int, out: Path, state: PreviewState, page: Callable[[], bytes],
+                 play: Callable[[], str] | None = None):
         self.out = out
         self.state = state
         self.page = page
         self._places = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self.play = play  #: the web table's URL, the table started on first call; ValueError says why not
         super().__init__((HOST, port), Handler)
 
     def process_request(self, request, client_address) -> None:
@@ -140,8 +144,22 @@ class Handler(BaseHTTPRequestHandler):
             self._file(path[len("/out/"):], bool(parts.query), body)
         elif path == "/thumb":
             self._thumb(parse_qs(parts.query), body)
+        elif path == "/play" and self.server.play is not None:
+            self._play(body)
         else:
             self._fail(HTTPStatus.NOT_FOUND, "no such page", body)
+
+    def _play(self, body: bool) -> None:
+        try:
+            url = self.server.play()  # type: ignore[misc]
+        except ValueError as exc:
+            self._fail(HTTPStatus.CONFLICT, str(exc), body)
+            return
+        self.send_response(HTTPStatus.SEE_OTHER)
+        self.send_header("Location", url)
+        self.send_header("Content-Length", "0")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
 
     def _host_ok(self) -> bool:
         host = (self.headers.get("Host") or "").strip().lower()

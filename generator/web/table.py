@@ -23,7 +23,7 @@ from generator.engine.actions import DISCARD, GIVE, PLAY
 from generator.engine.simulate import bot_seed
 from generator.play.describe import action_text, card_text
 from generator.play.events import cause_text, event_text, out_text
-from generator.play.penalties import Out, costly_plays
+from generator.play.penalties import Out, costly_plays, target_plays
 
 HUMAN = "human"
 #: The decision text of a teammate who gives nothing.
@@ -40,6 +40,7 @@ class Choice:
     label: str  #: how the terminal game words it
     code: str = ""  #: the card it plays, discards or gives ("" for NO_GIVE)
     cost: str = ""  #: hint: why this play would cost a discard ("" when it costs none)
+    target: str = ""  #: hint: this play makes the count exactly the target, and who then owes a discard
 
 
 @dataclass
@@ -244,10 +245,14 @@ class Table:
             question = "You owe a discard: which card goes?"
         else:
             costs = costly_plays(s) if hints else {}
+            targets = target_plays(s) if hints else set()
+            opts = self.game.options
+            whom = "every opponent" if opts.teams and opts.sixteen_hits == "opponents" else "every other player"
             options = []
             for a in actions:
                 cost = "; ".join(cause_text(p, self.game, with_card=False).plain for p in costs.get(a.code, []))
-                options.append(Choice(str(a), action_text(s, a, seat, self.seats).plain, a.code, cost))
+                target = f"makes {self.game.target}: {whom} owes a discard" if a.code in targets else ""
+                options.append(Choice(str(a), action_text(s, a, seat, self.seats).plain, a.code, cost, target))
             question = "Your turn (your second card: Play 2): which card do you play?" if s.played else \
                 "Your turn: which card do you play?"
         return question, [vars(o) for o in options]

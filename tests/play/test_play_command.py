@@ -100,28 +100,58 @@ def test_teams_game_asks_the_human_to_give(monkeypatch, tmp_path, capsys):
     assert same and state.is_terminal()
 
 
-def test_speed_late_player_owes_a_discard_then_plays():
-    class SlowClock:
-        """Every look at the clock is 100 s later: the human is always too slow."""
-        t = 0.0
+class StepClock:
+    """A clock whose first `slow` looks are 100 s apart (the human is too slow), then 0.1 s apart."""
 
-        def __call__(self):
-            self.t += 100.0
-            return self.t
+    def __init__(self, slow: int):
+        self.t, self.slow = 0.0, slow
 
+    def __call__(self):
+        self.t += 100.0 if self.slow > 0 else 0.1
+        self.slow -= 1
+        return self.t
+
+
+def test_speed_late_player_owes_a_discard_then_plays_with_a_new_clock():
     out = io.StringIO()
     console = Console(file=out, width=100)
     game = Game(DECK, "keep-it-simple", 2, {"speed_seconds": 5})
-    inp = LineInput(io.StringIO("1\n" * 300), console, clock=SlowClock())
+    inp = LineInput(io.StringIO("1\n" * 300), console, clock=StepClock(2))
+    asked = []
+    ask = inp.ask
+    inp.ask = lambda screen, deadline: asked.append((screen.prompt.question, deadline)) or ask(screen, deadline)
     session = Session(game, 9, 0, ["human", "greedy"], inp)
     assert session.run() in ("over", "eof")
     decisions = [str(a) for a in session.state.history]
-    assert "late" in decisions
     late = decisions.index("late")
     assert decisions[late + 1].startswith("discard") and decisions[late + 2].startswith("play")
+    assert decisions.count("late") == 1
+    # the play after the late discard was asked with a clock running
+    plays = [d for q, d in asked if "which card do you play" in q]
+    assert len(plays) >= 2 and plays[1] is not None
     assert "took too long (SPEED)" in out.getvalue()
     record = {"seed": 9, "players": 2, "edition": "keep-it-simple", "options": {"speed_seconds": 5}, "decisions": decisions}
     assert replay(DECK, record)[0].history == session.state.history
+
+
+def test_speed_a_player_always_too_slow_is_late_at_every_play_until_out():
+    game = Game(DECK, "keep-it-simple", 2, {"speed_seconds": 5})
+    inp = LineInput(io.StringIO("1\n" * 300), Console(file=io.StringIO(), width=100), clock=StepClock(10**6))
+    session = Session(game, 9, 0, ["human", "greedy"], inp)
+    assert session.run() == "over"
+    mine = [str(a) for a, who in zip(session.state.history, _actors(session)) if who == 0]
+    assert mine and all(d == "late" or d.startswith("discard") for d in mine)
+    assert session.state.out[0]
+
+
+def _actors(session) -> list[int]:
+    """The seat that made each decision of the session's game, replayed."""
+    state = session.game.new_initial_state(session.seed)
+    who = []
+    for action in session.state.history:
+        who.append(state.current_player())
+        state.apply(action)
+    return who
 
 
 @pytest.mark.parametrize("args, message", [

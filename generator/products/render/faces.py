@@ -19,7 +19,7 @@ from typing import Union
 from generator.deck.effects import CATALOGUE
 from generator.deck.model import CardType, Deck
 from generator.products.render import typeface as tf
-from generator.products.render.quickref import quick_reference
+from generator.deck.quickref import quick_reference
 from generator.products.render.units import BLEED, SAFE, TRIM_H, TRIM_W, pt_to_dots
 
 W, H = TRIM_W, TRIM_H

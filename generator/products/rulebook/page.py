@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from generator.deck.effects import CATALOGUE
 from generator.deck.model import CardType, Deck
 from generator.engine.options import CHOICES, SPEED_SECONDS_DEFAULT, Options, option_names
-from generator.products.render import quickref
+from generator.deck import quickref
 from generator.products.output.outputs import Artifact, write_artifact
 from generator.products.pipeline import rasters
 from generator.products.pipeline.keys import GENERATOR_DIR, code_version, key

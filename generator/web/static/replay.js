@@ -81,7 +81,7 @@ function start(d) {
     return li;
   }));
   log.start = 0;
-  if (d.share) {
+  if (d.share && location.protocol !== "file:") {  // a file opened from disk has no server to share through
     $("share-box").hidden = false;
     $("share").href = `/replay#${d.share}`;
     $("share").dataset.fragment = d.share;

@@ -165,6 +165,8 @@ function render(m) {
       el.onclick = () => (mineChoices.length === 1 ? decide(mineChoices[0]) : focusChoices(code));
       const cost = mineChoices.find((c) => c.cost);
       if (cost) { el.classList.add("costly"); el.title = `costs a discard: ${cost.cost}`; }
+      const hit = mineChoices.find((c) => c.target);
+      if (hit) { el.classList.add("target"); el.title = (el.title ? el.title + "; " : "") + hit.target; }
     }
     handEl.appendChild(el);
   }
@@ -174,10 +176,10 @@ function render(m) {
   for (const c of choices) {
     const b = document.createElement("button");
     b.type = "button";
-    b.className = "choice" + (c.cost ? " costly" : "");
+    b.className = "choice" + (c.cost ? " costly" : "") + (c.target ? " target" : "");
     b.dataset.decision = c.decision;
     b.dataset.code = c.code;
-    b.textContent = c.label + (c.cost ? `  ✗ costs a discard: ${c.cost}` : "");
+    b.textContent = c.label + (c.target ? `  ★ ${c.target}` : "") + (c.cost ? `  ✗ costs a discard: ${c.cost}` : "");
     b.onclick = () => decide(c);
     box.appendChild(b);
   }
@@ -227,7 +229,7 @@ function decide(choice) {
 function tick() {
   if (clockEnd === null) return;
   const left = Math.max(0, (clockEnd - performance.now()) / 1000);
-  $("clock").textContent = `⏱ ${left.toFixed(1)} s to play (SPEED: late costs a discard)`;
+  $("clock").textContent = `SPEED: ${left.toFixed(1)} s to play (late costs a discard)`;
   $("clock").classList.toggle("urgent", left < 3);
 }
 setInterval(tick, 100);

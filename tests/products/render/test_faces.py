@@ -14,7 +14,7 @@ from generator.deck.manifest import load
 from generator.products.render import faces as F
 from generator.products.render.faces import Poly, Text, all_faces, face, safe_box
 from generator.products.pipeline.rasters import face_png
-from generator.products.render.quickref import quick_reference
+from generator.deck.quickref import quick_reference
 
 
 def test_every_text_is_inside_the_safe_zone(deck):

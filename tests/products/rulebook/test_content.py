@@ -75,7 +75,7 @@ def test_every_wild_has_its_picture_and_the_manifest_text(html, deck):
 
 
 def test_quick_reference_section_is_the_quick_reference_data(text, deck):
-    from generator.products.render.quickref import quick_reference
+    from generator.deck.quickref import quick_reference
 
     ref = quick_reference(deck)
     section = text[text.index("The same summary is printed on the"):]

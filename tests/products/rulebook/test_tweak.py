@@ -33,7 +33,7 @@ def test_the_rulebook_says_21_and_x3(text):
 
 def test_the_quick_reference_card_says_21_and_x3(deck, text):
     from generator.products.render import faces
-    from generator.products.render.quickref import quick_reference
+    from generator.deck.quickref import quick_reference
 
     ref = quick_reference(deck)
     assert "21" in ref.goal and any("21" in p for p in ref.penalties)
