@@ -93,3 +93,23 @@ def test_a_share_link_opens_the_replay_on_a_running_table(browser, tmp_path, cap
         assert shown_hands(page) == scenario_hands(tmp_path, record, 2, capsys)
         page.click("#back")
         assert shown_hands(page) == scenario_hands(tmp_path, record, 1, capsys)
+
+
+def test_replay_steps_through_a_record_in_the_terminal(tmp_path, capsys):
+    record = a_record(seed=5, players=3)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    capsys.readouterr()
+    assert main(["replay", str(path), "--manifest", str(MANIFEST), "--steps"]) == 0
+    out = capsys.readouterr().out
+    last = len(record["decisions"])
+    steps = [line for line in out.splitlines() if line.startswith("step ")]
+    assert len(steps) == last + 1
+    assert steps[0] == f"step 0 of {last}: the deal"
+    assert steps[1].startswith(f"step 1 of {last}: seat ")
+    assert out.rstrip().endswith("the replayed result matches the record's")
+    # a record whose result was changed says so, exit 1
+    record["result"]["turns"] += 1
+    path.write_text(json.dumps(record))
+    assert main(["replay", str(path), "--manifest", str(MANIFEST)]) == 1
+    assert "differs from the record's" in capsys.readouterr().err

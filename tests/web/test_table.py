@@ -7,6 +7,7 @@ pile, in its fields or in its log lines.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -154,3 +155,15 @@ def test_speed_applies_late_and_then_gives_a_new_clock(deck):
     if not table.over and table.human_to_decide() == 0:
         assert table.deadline == pytest.approx(20.5)  # the play after the late discard has its own clock
         assert table.message(0)["deadline"] == pytest.approx(10.0)
+
+
+def test_card_images_are_read_only_from_the_build_folder(tmp_path):
+    from generator.web.server import _snapshot
+
+    cards = tmp_path / "out" / "cards"
+    cards.mkdir(parents=True)
+    (cards / "plus_1.png").write_bytes(b"png")
+    (tmp_path / "out" / "secret.png").write_bytes(b"secret")
+    (cards / "index.json").write_text(json.dumps({"cards": {"+1": {"file": "plus_1.png"}, "C5": {"file": "../secret.png"},
+                                                            "C6": {"file": "/etc/passwd"}, "C7": {"file": "index.json"}}}))
+    assert _snapshot(cards, ("+1", "C5", "C6", "C7", "C8")) == {"+1": b"png"}
