@@ -427,7 +427,9 @@ def make_app(web: WebTable | None, *, token: str = "", deck: Deck | None = None,
         if len(body) > MAX_RECORD:
             return JSONResponse({"error": f"a record is at most {MAX_RECORD // 1024} KiB"}, 413)
         try:
-            return JSONResponse(steps_of(replay_deck(), json.loads(body)))
+            record = json.loads(body)
+            # worked out off the event loop: a long record must not hold up the table's players
+            return JSONResponse(await run_in_threadpool(steps_of, replay_deck(), record))
         except (ValueError, EngineError) as exc:
             return JSONResponse({"error": str(exc)}, 400)
 
