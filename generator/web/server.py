@@ -446,8 +446,13 @@ def make_app(web: WebTable | None, *, token: str = "", deck: Deck | None = None,
         try:
             await web.send(device, web.message_for(device))
             while True:
-                raw = await ws.receive_text()
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
                 try:
+                    if raw is None:
+                        raise Refused("messages are JSON text, not binary")
                     await web.handle(device, raw)
                 except Refused as exc:
                     await web.send(device, {"type": "refused", "message": str(exc)})

@@ -81,6 +81,12 @@ def test_a_message_over_the_size_limit_closes_the_connection(tmp_path):
         base, token = url.split("/?t=")
         with connect(base.replace("http", "ws") + f"/ws?t={token}", open_timeout=10, close_timeout=5) as ws:
             ws.recv(timeout=10)
+            ws.send(b"\x00binary")  # refused with a reason; the connection stays
+            assert json.loads(ws.recv(timeout=10)) == {"type": "refused", "message": "messages are JSON text, not binary"}
+            ws.recv(timeout=10)
+            ws.send("{not json")
+            assert json.loads(ws.recv(timeout=10))["message"] == "not a JSON message"
+            ws.recv(timeout=10)
             ws.send(json.dumps({"type": "hints", "on": True, "pad": "x" * (MAX_MESSAGE + 10)}))
             with pytest.raises(ConnectionClosed):
                 for _ in range(5):
@@ -91,7 +97,7 @@ def test_a_message_over_the_size_limit_closes_the_connection(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.communicate(timeout=10)
-    assert proc.returncode == 130 and "Traceback" not in err
+    assert proc.returncode == 130 and "Traceback" not in err and "Exception" not in err
     assert "no game was played" in out
 
 
