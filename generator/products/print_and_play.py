@@ -10,14 +10,15 @@ from generator.products.render import sheets
 from generator.products.pipeline.context import BuildContext
 from generator.products.pipeline.keys import code_version, key
 from generator.products.output.outputs import Artifact, write_artifact
-from generator.products.pipeline.rendered import background, cache, chars, form_keys, pdf_forms
+from generator.products.pipeline.rendered import background, cache, chars, form_keys, pdf_forms, stamp
+from generator.products.render.stamp import Stamp
 
 
 def _sheet_job(ops: dict[str, bytes], pages: list[sheets.Page], set_names: dict[str, str], g: sheets.Grid, mode: str,
-               filename: str, charset_: str) -> tuple[bytes, int]:
+               filename: str, charset_: str, stamp_: Stamp) -> tuple[bytes, int]:
     from generator.products.render import pdf  # lazy: reportlab, only for a file the cache lacks
 
-    return pdf.sheet_pdf(ops, pages, set_names, g, mode, filename, charset_)
+    return pdf.sheet_pdf(ops, pages, set_names, g, mode, filename, charset_, stamp_)
 
 
 def grids(ctx: BuildContext) -> dict[str, sheets.Grid]:
@@ -42,7 +43,7 @@ def build_print(ctx: BuildContext) -> Callable[[], list[Artifact]]:
     """output/print/county-uppy-PAPER[-EDITION][-fronts|-backs].pdf: the PDFs the cache lacks are
     made by workers; the function returned waits for them and writes the files."""
     light = ctx.ink_saver
-    ops, keys, cs, store = pdf_forms(ctx, light), form_keys(ctx, light), chars(ctx), cache(ctx)
+    ops, keys, cs, store, made_by = pdf_forms(ctx, light), form_keys(ctx, light), chars(ctx), cache(ctx), stamp(ctx)
     here = code_version(Path(__file__).resolve())
     set_names = {s.key: s.name for s in ctx.deck.sets}
     jobs, meta = [], []
@@ -57,10 +58,10 @@ def build_print(ctx: BuildContext) -> Callable[[], list[Artifact]]:
             for mode, tail in (("duplex", ""), ("fronts", "-fronts"), ("backs", "-backs")):
                 name = f"county-uppy-{paper}{suffix}{tail}.pdf"
                 needs = ["back"] if mode == "backs" else used
-                k = key("pdf", here, [keys[u] for u in needs], pages, set_names, g, mode, name, cs)
+                k = key("pdf", here, [keys[u] for u in needs], pages, set_names, g, mode, name, cs, made_by)
                 data = store.get("pdf", k)
                 if data is None:
-                    jobs.append(({u: ops[u] for u in needs}, pages, set_names, g, mode, name, cs))
+                    jobs.append(({u: ops[u] for u in needs}, pages, set_names, g, mode, name, cs, made_by))
                 meta.append((name, count, (len(pages) + 1) * (2 if mode == "duplex" else 1), k, data))
     # one process: a file takes milliseconds (pdf_file.py), less than starting a second would cost
     pending = background(ctx, _sheet_job, jobs, "print sheets", processes=1)

@@ -18,7 +18,9 @@ from generator.deck.model import Deck
 from generator.products.pipeline.context import BuildContext
 from generator.products.pipeline.face_cache import RenderCache
 from generator.products.pipeline.keys import code_version, face_key, key
+from generator.products.pipeline.provenance import build_stamp
 from generator.products.render.faces import Face, back_face, charset, face
+from generator.products.render.stamp import Stamp
 from generator.progress import ProgressBar
 from generator.workers import WorkerPool
 
@@ -66,6 +68,11 @@ class CardFailed(Exception):
 
 def chars(ctx: BuildContext) -> str:
     return ctx.once("charset", lambda: charset(ctx.deck))
+
+
+def stamp(ctx: BuildContext) -> Stamp:
+    """The version, manifest fingerprint and date every print file of this build carries."""
+    return ctx.once("stamp", lambda: build_stamp(ctx.manifest))
 
 
 def form_keys(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dict[str, str]:

@@ -15,7 +15,8 @@ from generator.products.render import sheets, test_page
 from generator.products.render.cmyk import to_cmyk
 from generator.products.render import typeface as tf
 from generator.products.render.faces import Face, Poly, Stroke, Text
-from generator.products.render.pdf_file import FIXED_DATE, PdfFile, array, encoding_canvas, form_body, text_run, text_string
+from generator.products.render.pdf_file import PdfFile, array, encoding_canvas, form_body, text_run, text_string
+from generator.products.render.stamp import NONE, Stamp
 from generator.products.render.units import BLEED, TRIM_H, TRIM_W, dots_to_pt
 
 FOOTER_INK = "#444444"
@@ -122,10 +123,14 @@ def _viewer(duplex: str) -> str:
     return f"/ViewerPreferences << /PrintScaling /None /Duplex /{side} >> "
 
 
-def _info(title: str, subject: str, **extra: str) -> dict[str, str]:
+def _info(title: str, subject: str, stamp: Stamp, **extra: str) -> dict[str, str]:
+    """The document information: what the file is, the version that made it and from which
+    manifest (`stamp`), dated from its inputs, never from the clock."""
+    made = stamp.producer or "county-uppy"
+    subject = f"{subject} (manifest {stamp.fingerprint})" if stamp.fingerprint else subject
     return {"Title": text_string(title), "Author": "(county-uppy)", "Subject": text_string(subject),
-            "Creator": "(county-uppy)", "Producer": "(county-uppy)", "CreationDate": f"({FIXED_DATE})",
-            "ModDate": f"({FIXED_DATE})", "Trapped": "/False", **extra}
+            "Creator": text_string(made), "Producer": text_string(made), "CreationDate": f"({stamp.pdf_date})",
+            "ModDate": f"({stamp.pdf_date})", "Trapped": "/False", **extra}
 
 
 def place(form: str, s: sheets.Slot) -> str:
@@ -157,7 +162,7 @@ def _footer(doc, g: sheets.Grid, back: bool, text: str) -> str:
 
 
 def sheet_pdf(forms_in: dict[str, bytes], pages: list[sheets.Page], set_names: dict[str, str], g: sheets.Grid,
-              mode: str, filename: str, chars: str) -> tuple[bytes, int]:
+              mode: str, filename: str, chars: str, stamp: Stamp = NONE) -> tuple[bytes, int]:
     """A print-and-play file: `mode` is duplex (front, mirrored back, ...), fronts or backs.
 
     The test page leads (test_page.py): its front, and in a duplex file its back. `forms_in`
@@ -169,7 +174,7 @@ def sheet_pdf(forms_in: dict[str, bytes], pages: list[sheets.Page], set_names: d
     names, forms = _add_forms(f, {k: forms_in[k] for k in [*used, "back"]})
     resources = f.resources(forms)
     total = (len(pages) + 1) * len(sides)
-    contents = [f.drawn(lambda c, is_back=is_back: test_page.draw(c, g, is_back, mode, filename)) for is_back in sides]
+    contents = [f.drawn(lambda c, is_back=is_back: test_page.draw(c, g, is_back, mode, filename, stamp)) for is_back in sides]
     n = len(sides)
     for page in pages:
         for is_back in sides:
@@ -181,7 +186,7 @@ def sheet_pdf(forms_in: dict[str, bytes], pages: list[sheets.Page], set_names: d
             ops.append(_footer(f.doc, g, is_back, f"{filename} · {set_names[page.set]} · {side} · page {n} of {total}"))
             contents.append("\n".join(ops))
     tree = f.page_tree([c.encode("latin-1") for c in contents], g.size, resources)
-    info = _info(filename, f"County Uppy print sheets, {g.paper}, {mode}")
+    info = _info(filename, f"County Uppy print sheets, {g.paper}, {mode}", stamp)
     return f.finish(tree, info, _viewer(g.duplex if mode == "duplex" else "")), total
 
 
@@ -212,12 +217,14 @@ def faces_pdf(faces: list[Face], chars: str) -> bytes:
     forms_in = format_forms(form_ops(faces, chars))
     f = PdfFile(chars, FACE_PAGE)
     tree = _face_pages(f, forms_in, list(forms_in))
-    return f.finish(tree, _info("faces", "County Uppy faces for rasterizing"), _viewer(""))
+    return f.finish(tree, _info("faces", "County Uppy faces for rasterizing", NONE), _viewer(""))
 
 
-def single_cards_pdf(forms_in: dict[str, bytes], codes: list[str], filename: str, chars: str) -> tuple[bytes, int]:
-    """DriveThruCards' card file: the common back on page 1, then every card's front, one card
-    per page with its 1/8 in bleed (the page is the bleed box, the TrimBox the cut).
+def single_cards_pdf(forms_in: dict[str, bytes], codes: list[str], filename: str, chars: str,
+                     stamp: Stamp = NONE) -> tuple[bytes, int]:
+    """DriveThruCards' card file: for every card its back, then its front (back, front, back,
+    front...: 2 pages a card), one face per page with its 1/8 in bleed (the page is the bleed box,
+    the TrimBox the cut).
 
     `forms_in` must hold CMYK forms (form_ops(..., cmyk=True)): the file is PDF/X-1a:2003,
     CMYK only, fonts embedded, no transparency, with its output intent (a registered printing
@@ -226,12 +233,13 @@ def single_cards_pdf(forms_in: dict[str, bytes], codes: list[str], filename: str
     b = dots_to_pt(BLEED)
     w, h = FACE_PAGE
     f = PdfFile(chars, FACE_PAGE)
-    keys = ["back", *codes]
+    keys = [side for code in codes for side in ("back", code)]
     boxes = f"/TrimBox {array((b, b, w - b, h - b))} /BleedBox {array((0, 0, w, h))} "
     tree = _face_pages(f, {k: forms_in[k] for k in dict.fromkeys(keys)}, keys, boxes)
     intent = (f"<< /Type /OutputIntent /S /GTS_PDFX /OutputConditionIdentifier {text_string(OUTPUT_CONDITION)} "
               f"/OutputCondition {text_string(OUTPUT_CONDITION_INFO)} /RegistryName (http://www.color.org) "
               f"/Info {text_string(OUTPUT_CONDITION_INFO)} >>")
-    info = _info(filename, "County Uppy cards for DriveThruCards: the common back, then every front",
+    info = _info(filename, "County Uppy cards for DriveThruCards: each card's back, then its front", stamp,
                  GTS_PDFXVersion=text_string(PDFX_VERSION))
-    return f.finish(tree, info, _viewer("") + f"/OutputIntents [ {intent} ] "), len(keys)
+    # no /ViewerPreferences: PDF/X-1a:2003 is PDF 1.4, which has neither /PrintScaling (1.6) nor /Duplex (1.7)
+    return f.finish(tree, info, f"/OutputIntents [ {intent} ] "), len(keys)

@@ -8,7 +8,8 @@ more than its pages' content. reportlab still does the text: it assigns each cha
 in the font subsets (a PdfFile's `doc`), subsets the TrueType fonts, and draws the print test page
 (PdfFile.drawn).
 
-The bytes depend on the inputs only: fixed dates, and a file identifier hashed from the content.
+The bytes depend on the inputs only: dates from the build's stamp (stamp.py), never the clock, and a
+file identifier hashed from the content.
 """
 
 from __future__ import annotations
@@ -21,15 +22,13 @@ from typing import Callable
 
 from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import SUBSETN, makeToUnicodeCMap
+from reportlab.pdfbase.ttfonts import makeToUnicodeCMap
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.products.render import typeface as tf
 
 #: The font list's object number: every form and page refers to it, so forms formatted once fit any file.
 FONT_LIST = 1
-#: What reportlab writes for a date when its output is invariant; kept so no file carries a build time.
-FIXED_DATE = "D:20000101000000+00'00'"
 HEADER = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"
 
 
@@ -173,13 +172,21 @@ class PdfFile:
         return self.add(font_dict.replace(b"@DESCRIPTOR@", b"%d" % descriptor_num).replace(b"@CMAP@", b"%d" % cmap_num))
 
 
+def subset_tag(font_name: str, subset: tuple[int, ...]) -> str:
+    """The six capital letters before a subset's font name (ISO 32000, 9.6.4): taken from a hash
+    of the font and the glyphs the subset holds, so two subsets in one file never share a tag and
+    the same subset always gets the same one."""
+    digest = hashlib.sha256(f"{font_name}:{','.join(map(str, subset))}".encode("ascii")).digest()
+    return "".join(chr(ord("A") + b % 26) for b in digest[:6])
+
+
 @lru_cache(maxsize=16)
 def _subset_objects(font_name: str, name: str, n: int, subset: tuple[int, ...]) -> tuple[bytes, bytes, bytes, bytes]:
     """Subset `n` of a TrueType font, known in the file as `name`: its objects (font file,
     descriptor, ToUnicode map, font), made once per process. The references between them are
     the placeholders @FILE@, @DESCRIPTOR@ and @CMAP@."""
     face = pdfmetrics.getFont(font_name).face
-    base = (SUBSETN(n) + b"+" + face.name + face.subfontNameX).decode("latin-1")
+    base = f"{subset_tag(font_name, subset)}+{(face.name + face.subfontNameX).decode('latin-1')}"
     data = face.makeSubset(list(subset))
     file_body = stream(f"/Length1 {len(data)}", data)
     flags = (face.flags & ~(1 << 5)) | (1 << 2)  # symbolic, not non-symbolic: the subset has its own encoding

@@ -13,6 +13,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.products.render import sheets
 from generator.products.render import typeface as tf
+from generator.products.render.stamp import NONE, Stamp
 from generator.products.render.units import inch, mm
 
 INK = HexColor("#000000")
@@ -47,19 +48,33 @@ def instructions(g: sheets.Grid, mode: str, filename: str) -> list[str]:
     return lines
 
 
-def reading_line(g: sheets.Grid) -> str:
+def reading_lines(g: sheets.Grid) -> list[str]:
+    """How to read the registration scales, and what to do about drift with only this PDF at hand."""
     ox, oy = (round(v / mm(1), 2) for v in g.offset)
-    return ("Duplex check: hold the printed sheet up to a light. Each cross on the front falls on the scales printed "
-            "behind it; the numbers it falls on (mm, as seen on the back) are X,Y. If they are not 0,0, build again "
-            f"with --back-offset X,Y added to the {ox:g},{oy:g} this page was printed with.")
+    return [
+        "Duplex check: hold the printed sheet up to a light. Each cross on the front falls on the two scales "
+        "printed behind it; read where it falls, in mm as seen on the back: X on the across scale (right is "
+        "positive), Y on the up-down scale (up is positive). 0,0 means the backs line up with the fronts.",
+        "If the crosses fall off 0,0, your printer shifts the back side: the cards' backs will be off by the same "
+        "amount. Look in the printer dialog's advanced or duplex settings for a back-side (second-side) offset or "
+        "image shift and move the back by -X mm across and -Y mm up-down; or print with a wider gutter, or "
+        "one-sided (the -fronts and -backs files).",
+        f"If you build the files yourself: build again with --back-offset X,Y added to the {ox:g},{oy:g} this page "
+        "was printed with.",
+    ]
 
 
-def draw(c: Canvas, g: sheets.Grid, back: bool, mode: str, filename: str) -> None:
-    """One side of the test page."""
+def draw(c: Canvas, g: sheets.Grid, back: bool, mode: str, filename: str, stamp: Stamp = NONE) -> None:
+    """One side of the test page, with the version and manifest that made it (`stamp`) at its foot."""
     if back:
         _back(c, g, mode, filename)
     else:
         _front(c, g, mode, filename)
+    if stamp.version:
+        c.setFont(tf.pdf_font(False), SMALL)
+        c.setFillColor(SOFT)
+        c.drawString(sheets.PRINT_LIMIT + mm(10), sheets.PRINT_LIMIT + mm(4), f"{filename} \u00b7 {stamp.line}")
+        c.setFillColor(INK)
 
 
 def _wrapped(c: Canvas, text: str, x: float, y: float, width: float, size: float) -> float:
@@ -94,7 +109,8 @@ def _front(c: Canvas, g: sheets.Grid, mode: str, filename: str) -> None:
     _ruler(c, left, y, inch(2), [(inch(k / 8), 10 if k % 8 == 0 else (7 if k % 4 == 0 else 4),
                                   str(k // 8) if k % 8 == 0 else "") for k in range(17)], "2 in")
     y -= mm(12)
-    y = _wrapped(c, reading_line(g), left, y, width, TEXT_SIZE)
+    for line in reading_lines(g):
+        y = _wrapped(c, line, left, y, width, TEXT_SIZE) - 3
     c.setStrokeColor(INK)
     for label, x, yy in registration_points(g):
         _cross(c, x, yy)
@@ -145,7 +161,13 @@ def _cross(c: Canvas, x: float, y: float) -> None:
 
 
 def _scales(c: Canvas, x: float, y: float) -> None:
-    """A horizontal and a vertical millimetre scale crossing at (x, y), numbered every 2 mm."""
+    """A horizontal and a vertical millimetre scale crossing at (x, y), numbered every 2 mm.
+
+    The numbers carry no sign, so none is wider than the 2 mm between two of them: the sign
+    stands at each end of a scale (+ right and up, as on the other side's words). They turn around
+    the centre so no two meet: the across scale's numbers below its line on the + side and above
+    it on the - side, the up-down scale's right of its line on the + side and left of it on the -
+    side (each quarter around the centre holds one scale's numbers)."""
     c.setLineWidth(0.3)
     span = mm(SCALE_MM)
     c.line(x - span, y, x + span, y)
@@ -156,5 +178,14 @@ def _scales(c: Canvas, x: float, y: float) -> None:
         c.line(x + mm(k), y - tall, x + mm(k), y + tall)
         c.line(x - tall, y + mm(k), x + tall, y + mm(k))
         if k and k % 2 == 0:
-            c.drawCentredString(x + mm(k), y - tall - SMALL, str(k))
-            c.drawString(x + tall + 1, y + mm(k) - SMALL * 0.35, str(k))
+            label = str(abs(k))
+            c.drawCentredString(x + mm(k), y - tall - SMALL if k > 0 else y + tall + 1, label)
+            if k > 0:
+                c.drawString(x + tall + 1, y + mm(k) - SMALL * 0.35, label)
+            else:
+                c.drawRightString(x - tall - 1, y + mm(k) - SMALL * 0.35, label)
+    c.setFont(tf.pdf_font(True), SMALL)
+    c.drawString(x + span + 1.5, y - SMALL * 0.35, "+")
+    c.drawRightString(x - span - 1.5, y - SMALL * 0.35, "\u2212")
+    c.drawCentredString(x, y + span + 1.5, "+")
+    c.drawCentredString(x, y - span - 1.5 - SMALL * 0.7, "\u2212")

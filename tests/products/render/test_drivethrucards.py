@@ -14,6 +14,7 @@ from PIL import Image, ImageMath, ImageSequence
 
 from generator.products.render.cmyk import INK_LIMIT, RICH_BLACK, to_cmyk, total_ink
 from generator.products.render.units import inch
+from tests.conftest import ROOT
 
 DTC = Path("pod") / "county-uppy-drivethrucards.pdf"
 RGB_OPERATORS = {"rg", "RG", "sc", "SC", "scn", "SCN", "cs", "CS"}
@@ -48,7 +49,9 @@ def test_pdfx_output_intent_boxes_and_no_transparency(built, deck):
         assert str(intent.RegistryName) == "http://www.color.org"
         assert str(pdf.docinfo.GTS_PDFXVersion) == "PDF/X-1a:2003"
         assert str(pdf.docinfo.Trapped) == "/False"
-        assert len(pdf.pages) == 1 + deck.printed
+        assert len(pdf.pages) == 2 * deck.printed
+        assert "/ViewerPreferences" not in pdf.Root  # PDF/X-1a:2003 is PDF 1.4: no 1.6 or 1.7 viewer keys
+        assert pdf.pdf_version == "1.4"
         bleed = inch(0.125)
         for page in pdf.pages:
             media = [float(v) for v in page.MediaBox]
@@ -64,16 +67,31 @@ def test_pdfx_output_intent_boxes_and_no_transparency(built, deck):
                     assert float(obj.get(key, 1)) == 1
 
 
-def test_page_order_back_first_then_every_front(built, deck):
+def test_page_order_alternates_back_and_front_for_every_card(built, deck):
+    """DriveThruCards' card files alternate back, front for every card (as squib's DriveThruCards
+    sheet and mpc-autofill's DriveThruCards export both make them): 424 pages for 212 cards, each
+    odd page the back, each even page the front of the next card in deck order."""
     import pypdfium2 as pdfium
 
+    expected = [c for c in deck.cards for _ in range(c.copies)]
     doc = pdfium.PdfDocument(built / DTC)
-    texts = [doc[i].get_textpage().get_text_range() for i in range(4)]
-    doc.close()
-    assert "County" in texts[0] and "Uppy" in texts[0]  # the back
-    first = deck.cards[0]
-    assert first.name.upper() not in texts[0]
-    assert all("County" not in t for t in texts[1:])
+    try:
+        assert len(doc) == 2 * len(expected) == 2 * deck.printed
+        forms = []
+        for i in range(len(doc)):
+            page = doc[i]
+            (form,) = [o for o in page.get_objects() if o.type == pdfium.raw.FPDF_PAGEOBJ_FORM]
+            forms.append(form)
+        back_text = doc[0].get_textpage().get_text_range()
+        assert "County" in back_text and "Uppy" in back_text
+        for n, card in enumerate(expected):
+            back, front = doc[2 * n].get_textpage().get_text_range(), doc[2 * n + 1].get_textpage().get_text_range()
+            assert back == back_text, f"page {2 * n + 1} is not the back"
+            assert "County" not in front, f"page {2 * n + 2} is not a front"
+            if card.kind in ("wild", "reference"):
+                assert card.name.upper().split()[0] in front.upper(), (n, card.code)
+    finally:
+        doc.close()
 
 
 @pytest.mark.skipif(shutil.which("gs") is None, reason="needs Ghostscript (apt-get install ghostscript)")
@@ -110,3 +128,61 @@ def test_conversion_stays_under_the_limit_for_any_colour():
     assert to_cmyk("#00A3D9") == (1.0, 0.24, 0.0, 0.15)
     assert to_cmyk("#500720") == (0.0, 0.91, 0.6, 0.69)  # 220%: kept
     assert to_cmyk("#3F0000") == (0.0, 0.77, 0.77, 0.75)  # 275% scaled under 230%
+
+
+def test_every_pdf_says_which_build_made_it(built, deck):
+    """Version, manifest fingerprint and a date from the inputs (SOURCE_DATE_EPOCH, else the
+    manifest's commit or modification time) in every print file's document information."""
+    import hashlib
+
+    from generator import __version__
+    from generator.products.pipeline.provenance import source_date
+
+    fingerprint = hashlib.sha256((ROOT / "cards.yaml").read_bytes()).hexdigest()[:12]
+    from datetime import datetime, timezone
+    date = datetime.fromtimestamp(source_date(ROOT / "cards.yaml"), timezone.utc).strftime("D:%Y%m%d%H%M%S")
+    for path in [built / DTC, *sorted((built / "print").glob("*.pdf"))]:
+        with pikepdf.open(path) as pdf:
+            info = pdf.docinfo
+            assert str(info.Producer) == f"county-uppy {__version__}", path.name
+            assert fingerprint in str(info.Subject), path.name
+            assert str(info.CreationDate).startswith(date) and str(info.ModDate) == str(info.CreationDate), path.name
+            assert not str(info.CreationDate).startswith("D:2000"), path.name
+
+
+def test_the_date_follows_source_date_epoch_then_git_then_the_file(tmp_path, monkeypatch):
+    import os
+    import subprocess
+
+    from generator.products.pipeline.provenance import build_stamp, source_date
+
+    manifest = tmp_path / "cards.yaml"
+    manifest.write_text("x: 1\n")
+    os.utime(manifest, (1_700_000_000, 1_700_000_000))
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    assert source_date(manifest) == 1_700_000_000  # not in git: its modification time
+    env = {**os.environ, "GIT_AUTHOR_DATE": "@1600000000 +0000", "GIT_COMMITTER_DATE": "@1600000000 +0000",
+           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+    for argv in (["git", "init", "-q"], ["git", "add", "cards.yaml"], ["git", "commit", "-qm", "deck"]):
+        subprocess.run(argv, cwd=tmp_path, env=env, check=True)
+    assert source_date(manifest) == 1_600_000_000  # committed and unchanged: the commit's time
+    manifest.write_text("x: 2\n")
+    os.utime(manifest, (1_700_000_500, 1_700_000_500))
+    assert source_date(manifest) == 1_700_000_500  # changed since: its modification time
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1234567890")
+    assert source_date(manifest) == 1234567890
+    stamp = build_stamp(manifest)
+    assert stamp.pdf_date == "D:20090213233130+00'00'" and stamp.line.endswith("2009-02-13")
+
+
+def test_the_same_inputs_give_the_same_bytes_whatever_the_clock(deck, tmp_path, monkeypatch):
+    from generator.products.build import BuildContext, build
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    outs = []
+    for name in ("a", "b"):
+        out = tmp_path / name
+        build(BuildContext(deck, out, ROOT / "cards.yaml", pod=("dtc",)), ("pod",))
+        outs.append((out / DTC).read_bytes())
+    assert outs[0] == outs[1] and b"D:20260101000000" in outs[0]

@@ -157,6 +157,39 @@ def test_test_page_rulers_and_registration(built, paper):
         assert all(abs(a - b) <= 0.02 for m, k in zip(mirrored, backs) for a, b in zip(m, k)), (mirrored, backs)
         text = front.extract_text()
         assert "50 mm" in text and "2 in" in text and "--back-offset" in text
+        # advice for someone holding only the PDF: print at 100%, and what to do about drift
+        flat = " ".join(text.split())
+        assert "Print at 100%" in flat and "printer dialog" in flat and "-X mm across and -Y mm up-down" in flat
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_test_page_labels_never_overlap(built, paper):
+    """No two printed characters of the test page touch: each glyph's ink box (PDFium's tight box)
+    stands clear of every other ("-2" and "2" once printed as "-22" where two scales' numbers met)."""
+    doc = pdfium.PdfDocument(built / "print" / f"county-uppy-{paper}.pdf")
+    try:
+        for n in (0, 1):
+            text = doc[n].get_textpage()
+            boxes = [(text.get_charbox(i), text.get_text_range(i, 1)) for i in range(text.count_chars())]
+            boxes = [(b, ch) for b, ch in boxes if ch.strip() and b[2] > b[0] and b[3] > b[1]]
+            clashes = [(a[1], b[1], [round(v) for v in a[0]]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+                       if a[0][0] < b[0][2] - 0.1 and b[0][0] < a[0][2] - 0.1 and a[0][1] < b[0][3] - 0.1
+                       and b[0][1] < a[0][3] - 0.1]
+            assert not clashes, (n, clashes[:5])
+    finally:
+        doc.close()
+
+
+def test_test_page_names_the_version_and_the_manifest(built):
+    import hashlib
+
+    from generator import __version__
+
+    fingerprint = hashlib.sha256((ROOT / "cards.yaml").read_bytes()).hexdigest()[:12]
+    with pdfplumber.open(built / "print" / "county-uppy-letter.pdf") as pdf:
+        for page in pdf.pages[:2]:
+            text = " ".join(page.extract_text().split())
+            assert f"county-uppy {__version__}" in text and f"manifest {fingerprint}" in text
 
 
 # --- build options, read back from the files ---------------------------------------------
