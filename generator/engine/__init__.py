@@ -13,6 +13,9 @@
 Other entry points:
 - `state.view(seat)` -> PlayerView (own hand, hand sizes, count, match, in play, direction...),
   which bots get: `bot.choose(view, legal, rng)`; `make_bot("random" | "greedy" | "search")`.
+  A bot that searches plays in `view.sample_world(rng)`: `state.resample(seat, rng)`, a new State
+  with what that seat cannot see (other hands, draw pile, the game's random draws to come) dealt
+  anew from `rng` (the determinization an OpenSpiel-style `resample_from_infostate` calls).
 - SPEED: when a player is over `options.speed_seconds`, the terminal calls `state.late()`
   (the decision "late"): that player owes one discard, then still plays; records keep it.
   `speed_seconds` None means the game is not played at SPEED; `SPEED_SECONDS_DEFAULT` (10,

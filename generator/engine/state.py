@@ -586,7 +586,9 @@ class State:
         random draws to come (reshuffles, Steal's pick, Re-Deal's shuffle) are hidden too: the
         new State's RNG is `Random(seed)` for a new `seed` of `rng.getrandbits(64)`.
 
-        `rng` alone decides the deal (the same rng state gives the same State), and this State
+        `rng` is a `random.Random` (a caller holding only a uniform sampler, as OpenSpiel's
+        `resample_from_infostate` does, seeds one from it: `random.Random(int(sampler() * 2**53))`).
+        It alone decides the deal (the same rng state gives the same State), and this State
         is not changed. The new State is independent of it and plays on by the rules
         (`legal_actions`, `apply`), terminal or not.
         """
