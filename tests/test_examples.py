@@ -9,8 +9,7 @@ error together, compared the way doctest compares with ELLIPSIS:
 
 Each block runs in a new folder holding a copy of the shipped `cards.yaml`. A block that needs
 more says so in an HTML comment on the line before it, `<!-- example: WORD ... -->`, each WORD
-a step of SETUPS below run in order (a built `output/`, a manifest edit, a git repository,
-`slow`). Transcripts that cannot be replayed (an interactive session, a game in the terminal)
+a step of SETUPS below run in order (a built `output/`, a manifest edit, a git repository). Transcripts that cannot be replayed (an interactive session, a game in the terminal)
 are ```text blocks, not ```console.
 """
 
@@ -159,8 +158,6 @@ SETUPS = {
     "commit": lambda folder, built: _git(folder, "commit", "-q", "-a", "-m", "a tweak"),
     # a bug in county-uppy: drawing the +1 card's face fails (the command is run through CRASH)
     "crash": lambda folder, built: None,
-    # takes minutes: marked slow
-    "slow": lambda folder, built: None,
 }
 
 
@@ -181,13 +178,7 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def _params():
-    for ex in EXAMPLES:
-        marks = [pytest.mark.slow] if "slow" in ex.setup else []
-        yield pytest.param(ex, id=ex.id, marks=marks)
-
-
-@pytest.mark.parametrize("example", list(_params()))
+@pytest.mark.parametrize("example", [pytest.param(ex, id=ex.id) for ex in EXAMPLES])
 def test_console_example(example: Example, tmp_path: Path, request):
     unknown = [word for word in example.setup if word not in SETUPS]
     assert not unknown, f"{example.id}: no such example setup {unknown}; the setups are {sorted(SETUPS)}"

@@ -64,3 +64,14 @@ def test_the_readme_is_a_front_door():
     for howto in ("Adding a card", "Adding a wild effect", "Changing the look"):
         assert headings.index(howto) < headings.index("Commands"), howto
     assert len(README.splitlines()) < 330
+
+
+def test_the_slow_marker_is_registered_and_documented():
+    import tomllib
+
+    ini = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    assert any(m.startswith("slow:") for m in ini["markers"]) and "--strict-markers" in ini["addopts"]
+    tests = README.split("## Running the tests", 1)[1].split("\n## ", 1)[0]
+    assert 'python -m pytest -m "not slow"' in tests
+    marked = [p for p in (ROOT / "tests").rglob("test_*.py") if "@pytest.mark.slow" in p.read_text(encoding="utf-8")]
+    assert marked, "no test carries the slow marker the README describes"

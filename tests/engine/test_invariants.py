@@ -12,6 +12,7 @@ from .sweep import sweep
 GAMES = int(os.environ.get("SWEEP_GAMES", "5000"))
 
 
+@pytest.mark.slow  # 10-11 s of CPU on one core
 def test_invariant_sweep():
     result = sweep(GAMES)
     assert result["stopped"] <= max(1, GAMES // 1000), "games reaching max_turns must be rare (<0.1%)"

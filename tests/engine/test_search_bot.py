@@ -58,6 +58,7 @@ def _finish(state, me: int) -> float:
     return 1.0 if state.winner == me else 0.0
 
 
+@pytest.mark.slow  # 8-10 s of CPU on one core
 def test_search_chooses_better_than_greedy_where_a_seat_is_named(deck):
     game = Game(deck, "the-og", 4)
     greedy, search = make_bot("greedy"), SearchBot()
