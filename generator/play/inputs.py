@@ -133,7 +133,7 @@ class TerminalInput:
 
     def page(self, screen: Screen, text) -> None:
         """`?` and `log`: in the terminal's pager (scroll, q to come back), then the screen again."""
-        with self.console.pager(styles=True):
+        with self.console.pager(styles=False):  # plain text: a pager shows colour codes as they are
             self.console.print(text)
         self.show(screen)
 

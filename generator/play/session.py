@@ -66,7 +66,8 @@ class Session:
     def help_text(self) -> Text:
         """`?`: the quick reference (goal, turn, penalties, this deck's wilds) and what can be typed."""
         ref = quick_reference(self.game.deck)
-        out = Text(f"{ref.title}\n", style="bold")
+        out = Text()
+        out.append(f"{ref.title}\n", style="bold")
         out.append(f"Goal: {ref.goal}\n")
         for step in ref.turn:
             out.append(f"  - {step}\n")
