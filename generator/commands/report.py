@@ -26,8 +26,10 @@ if TYPE_CHECKING:
 #: which tests check; repeated here so that building the parser imports nothing of the report).
 MAX_GAMES_PER_CELL = 20_000
 
-DEFAULT_PLAYERS = "2,4,6"
 DEFAULT_BOTS = "greedy"
+#: Seconds a turn takes at the table, for minutes per game (kept equal to report.words.SECONDS_PER_TURN, which a
+#: test checks; repeated here so that building the parser imports nothing of the report).
+SECONDS_PER_TURN = 6.0
 
 EPILOG = """\
 Compare a tweak: --against OTHER.yaml (another manifest) and/or --option NAME=VALUE (a rule
@@ -49,11 +51,13 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help=f"exactly N games per cell of the grid, 1..{MAX_GAMES} (default: play in rounds until "
                         "every verdict is settled: first 400 games per cell for 2 players, 1200 for 4, 2000 for 6, "
                         "then each unsettled cell on to the games its verdict asks for, up to --max-games)")
+    p.add_argument("--seconds-per-turn", type=float, default=SECONDS_PER_TURN, metavar="S",
+                   help=f"how long a turn takes at the table, for minutes per game (default {SECONDS_PER_TURN:g})")
     p.add_argument("--max-games", type=int, default=None, metavar="N",
                    help=f"without --games: the most games a cell plays before its verdict is left open, "
                         f"1..{MAX_GAMES} (default {MAX_GAMES_PER_CELL})")
-    p.add_argument("--players", default=DEFAULT_PLAYERS, metavar="LIST",
-                   help=f"player counts, comma-separated (default {DEFAULT_PLAYERS})")
+    p.add_argument("--players", default=None, metavar="LIST",
+                   help="player counts, comma-separated (default: every count the manifest allows, 2 to 8)")
     p.add_argument("--edition", action="append", metavar="KEY", help="an edition to include (repeatable; default all)")
     p.add_argument("--bots", action="append", metavar="MIX",
                    help="a bot mix: names comma-separated, given to seats in turn, e.g. greedy or greedy,random "
@@ -74,12 +78,14 @@ class UsageError(Exception):
     pass
 
 
-def parse_players(text: str, deck: Deck) -> list[int]:
+def parse_players(text: str | None, deck: Deck) -> list[int]:
+    lo, hi = max(2, deck.params.min_players), deck.params.max_players
+    if text is None:
+        return list(range(lo, hi + 1))
     try:
         counts = [int(x) for x in text.split(",") if x.strip()]
     except ValueError:
         raise UsageError(f"--players takes whole numbers separated by commas, not {text!r}") from None
-    lo, hi = max(2, deck.params.min_players), deck.params.max_players
     bad = [n for n in counts if not lo <= n <= hi]
     if not counts or bad:
         raise UsageError(f"--players must be between {lo} and {hi}, not {text!r}")
@@ -120,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
         if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
             raise UsageError(f"--workers must be 1..{MAX_WORKERS}, not {args.workers}")
         players = parse_players(args.players, deck)
+        if not 0 < args.seconds_per_turn <= 3600:
+            raise UsageError(f"--seconds-per-turn must be more than 0 and at most 3600, not {args.seconds_per_turn:g}")
         editions = args.edition or [e.key for e in deck.editions]
         mixes = args.bots or [DEFAULT_BOTS]
         tweak = parse_options(args.option)
@@ -145,7 +153,9 @@ def run(args: argparse.Namespace) -> int:
     by_players = {str(n): args.games or games_needed(1 / n) for n in players}
     cap = args.max_games or MAX_GAMES_PER_CELL
     settings = {"games": args.games or "auto", "games_by_players": by_players, "players": players, "editions": editions, "bots": mixes, "seed": args.seed,
-                "manifest": args.manifest, "against": args.against, "options": tweak}
+                "manifest": args.manifest, "against": args.against, "options": tweak,
+                "seconds_per_turn": args.seconds_per_turn, "verdict_bots": mixes[0]}
+    changes = deck_changes(deck, other) if other is not None else None
     try:
         backend = DaskBackend(args.scheduler) if args.scheduler else None
     except BackendError as err:
@@ -153,14 +163,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         with backend or nullcontext():
-            return play_and_write(args, deck, variants, cells, games, by_players, cap, settings, backend)
+            return play_and_write(args, deck, variants, cells, games, by_players, cap, settings, backend, changes)
     except ClusterError as err:  # the cluster failed mid-run: no report rather than a wrong one
         print(escape(f"county-uppy report: {err}"), file=sys.stderr)
         return 1
 
 
 def play_and_write(args: argparse.Namespace, deck: Deck, variants: list, cells: list, games: dict, by_players: dict,
-                   cap: int, settings: dict[str, Any], backend: Backend | None) -> int:
+                   cap: int, settings: dict[str, Any], backend: Backend | None, changes: list[str] | None = None) -> int:
     """Play the grid (on `backend`, or local workers) and write the report; the exit status."""
     # lazy: the report's modules (jinja2 among them) load only when `report` runs
     from generator.report.assemble import assemble
@@ -209,7 +219,7 @@ def play_and_write(args: argparse.Namespace, deck: Deck, variants: list, cells: 
         settings["rounds"] = rounds_json(rounds)
         planned = outcome.games_planned
     seconds = time.perf_counter() - start
-    data = assemble(variants, cells, outcome, settings)
+    data = assemble(variants, cells, outcome, settings, changes)
     try:
         html_path, json_path = write(data, args.out, deck.params.name)
     except OSError as exc:
@@ -224,6 +234,14 @@ def play_and_write(args: argparse.Namespace, deck: Deck, variants: list, cells: 
               f"that finished", file=sys.stderr)
         return 130
     return 0
+
+
+def deck_changes(design: Deck, other: Deck) -> list[str]:
+    """What `county-uppy diff` says changed from the design's deck to the other manifest's."""
+    from generator.deck.compare import compare, summary  # lazy: only an --against run needs them
+    from generator.products.changes import deck_document
+
+    return summary(compare(deck_document(design), deck_document(other)))
 
 
 def check_out(out: str) -> None:
@@ -253,7 +271,11 @@ def show(value: Any) -> str:
 
 def headline_lines(data: dict[str, Any], *, per_cell: bool = False) -> list[str]:
     """The verdicts on the terminal; `per_cell`: also how many games each cell took (a sequential run)."""
-    lines = []
+    lines = [f"verdicts rest on {data['settings'].get('verdict_bots', 'greedy')} bots in every seat"
+             if "," not in data["settings"].get("verdict_bots", "greedy")
+             else f"verdicts rest on the bot mix {data['settings']['verdict_bots']} (seats in turn)"]
+    if data.get("changes"):
+        lines.append("the other manifest: " + "; ".join(data["changes"]))
     for row in data["headline"]:
         for k, v in enumerate(row["variants"]):
             if v is None:

@@ -21,8 +21,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, required=True, metavar="P", help="players per game (2..8)")
     p.add_argument("--edition", default="the-og", metavar="KEY", help="edition key (default: the-og)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default: 0)")
-    p.add_argument("--bots", default="random", metavar="a,b,..",
-                   help="bot per seat, repeated cyclically: random, greedy, search (default: random)")
+    p.add_argument("--bots", default="greedy", metavar="a,b,..",
+                   help="bot per seat, repeated cyclically: random, greedy, search, search:N (default: greedy, "
+                        "as in report, sweep and play)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a rule option (docs/rules.md), e.g. all_out=draw; repeatable")
     p.add_argument("--workers", type=int, default=None, metavar="W", help="worker processes (default: all cores)")

@@ -198,8 +198,13 @@ def summarise(game: Game, counts: _Counts, bot_names: list[str], seed: int, seco
         wins_by_seat = [wins_by_team[s % 2] for s in range(n)]
     else:
         wins_by_seat = list(counts.wins)
+    # A bot's wins: the games won by a seat it plays (Teams: by a team it plays in), each game once per bot.
     wins_by_bot: dict[str, int] = {name: 0 for name in bot_names}
-    if not teams:
+    if teams:
+        for team, w in enumerate(wins_by_team):
+            for name in dict.fromkeys(bot_names[team::2]):
+                wins_by_bot[name] += w
+    else:
         for s, w in enumerate(wins_by_seat):
             wins_by_bot[bot_names[s]] += w
     games, finished, draws, decisions = counts.games, counts.finished, counts.draws, counts.decisions

@@ -4,26 +4,22 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from generator.report import charts
+from generator.report import charts, words
 from generator.report.compare import compare
 from generator.report.run import Outcome, Variant
-from generator.report.summarize import CAUSE_LABELS, TOLERANCE, Cell, add_verdicts, pct, summarize
+from generator.report.summarize import (CAUSE_LABELS, LUCK_BOTS, LUCK_GAMES, MIN_CARD_PLAYS, TOLERANCE, Cell,
+                                        add_verdicts, pct, summarize)
 
-FORMAT = "county-uppy-balance/1"
-#: The player count the headline speaks of, when the grid has it.
-HEADLINE_PLAYERS = 4
-#: The headline's short answer to "is this edition balanced for N players?", by verdict.
-ANSWERS = {
-    "balanced": "Yes: balanced for {n} players.",
-    "small seat effect": "Yes, nearly: a small seat effect at {n} players.",
-    "unbalanced": "No: unbalanced for {n} players.",
-    "inconclusive": "Not clear yet for {n} players: more games needed.",
-    "no data": "No finished games for {n} players.",
-}
+FORMAT = "county-uppy-balance/2"
 
 
-def assemble(variants: Sequence[Variant], cells: Sequence[Cell], outcome: Outcome, settings: dict[str, Any]) -> dict[str, Any]:
-    """The whole report as JSON-ready data (charts included, for the page)."""
+def assemble(variants: Sequence[Variant], cells: Sequence[Cell], outcome: Outcome, settings: dict[str, Any],
+             changes: list[str] | None = None) -> dict[str, Any]:
+    """The whole report as JSON-ready data (charts included, for the page).
+
+    `changes`: what differs between the two manifests of an --against run (deck/compare.py's
+    summary lines), shown above the comparison."""
+    spt = float(settings.get("seconds_per_turn", words.SECONDS_PER_TURN))
     per_variant: list[list[dict[str, Any]]] = []
     for v, variant in enumerate(variants):
         dealer = int(variant.options.get("dealer", 0))
@@ -42,6 +38,8 @@ def assemble(variants: Sequence[Variant], cells: Sequence[Cell], outcome: Outcom
         for summary in summaries:
             if cap and summary["verdict"]["label"] == "inconclusive" and summary["games"] >= cap:
                 summary["verdict"]["text"] += f" The run stopped at its cap of {cap} games per cell (--max-games raises it)."
+                summary["verdict"]["capped"] = cap
+            summary["plain"] = words.cell_sentences(summary, spt)
         per_variant.append(summaries)
     comparison = compare(per_variant[0], per_variant[1]) if len(variants) == 2 else None
     names = [v.name for v in variants]
@@ -53,10 +51,11 @@ def assemble(variants: Sequence[Variant], cells: Sequence[Cell], outcome: Outcom
         "complete": not outcome.interrupted and outcome.games_done == outcome.games_planned,
         "games_played": outcome.games_done,
         "games_planned": outcome.games_planned,
-        "headline": headline(per_variant, comparison),
+        "headline": headline(per_variant, comparison, spt),
         "player_counts": sorted({c.players for c in cells}),
         "cells": {name: [public(c) for c in cs] for name, cs in zip(names, per_variant)},
         "comparison": comparison,
+        "changes": changes,
         "methods": methods(),
     }
     report["_sections"] = sections
@@ -76,8 +75,9 @@ def public(cell: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in cell.items() if k != "turns"}
 
 
-def headline(per_variant: list[list[dict[str, Any]]], comparison: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-    """Per edition: a verdict per player count (first bot mix) and one sentence for the headline count."""
+def headline(per_variant: list[list[dict[str, Any]]], comparison: list[dict[str, Any]] | None,
+             spt: float = words.SECONDS_PER_TURN) -> list[dict[str, Any]]:
+    """Per edition: a verdict per player count (first bot mix), and the worst of them in plain words."""
     first = per_variant[0]
     if not first:
         return []
@@ -91,16 +91,14 @@ def headline(per_variant: list[list[dict[str, Any]]], comparison: list[dict[str,
                 entry["variants"].append(None)
                 continue
             entry["edition_name"] = mine[0]["edition_name"]
-            lead = next((c for c in mine if c["players"] == HEADLINE_PLAYERS), mine[0])
-            fp = lead["first_player"]
-            going_first = (f"Going first wins {pct(fp['rate'])} against a fair {pct(fp['fair'])} "
-                           f"({'a real' if fp['p'] < 0.05 else 'no clear'} {'advantage' if fp['advantage'] >= 0 else 'disadvantage'}, "
-                           f"p = {fp['p']:.3g}).")
+            bad = words.worst(mine)
+            answer, sentence = words.headline(mine)
             entry["variants"].append({
-                "players": lead["players"],
-                "answer": ANSWERS[lead["verdict"]["label"]].format(n=lead["players"]),
-                "sentence": f"{lead['verdict']['text']} {going_first}",
-                "verdicts": {c["players"]: {"label": c["verdict"]["label"], "first": fp_rate(c), "games": c["games"]}
+                "players": bad["players"],
+                "answer": answer,
+                "sentence": sentence,
+                "verdicts": {c["players"]: {"label": c["verdict"]["label"], "first": fp_rate(c), "games": c["games"],
+                                            "minutes": words.minutes(c["length"]["median"], spt)}
                              for c in mine},
                 "unfinished": sum(c["unfinished"] for c in mine),
             })
@@ -159,8 +157,9 @@ def penalty_table(sides: list[dict[str, Any] | None]) -> list[dict[str, Any]]:
     return rows
 
 
-def methods() -> dict[str, str]:
+def methods() -> dict[str, Any]:
     return {
+        "luck_bots": list(LUCK_BOTS), "luck_games": LUCK_GAMES, "min_card_plays": MIN_CARD_PLAYS,
         "win_rates": "Wilson score 95% intervals.",
         "seat_balance": ("Chi-square goodness-of-fit of wins per seat (or team) against equal shares, "
                          "Holm-Bonferroni corrected over all cells of a report."),

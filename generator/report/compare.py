@@ -2,7 +2,7 @@
 
 Tests (all two-sided, then Holm-Bonferroni over every test of the comparison, so that the
 chance of marking even one difference that is not real stays under 5%):
-- win rate of each seat (or team): pooled two-proportion z-test;
+- win rate of each seat (or team), and the share of draws: pooled two-proportion z-test;
 - game length in turns: Mann-Whitney U (normal approximation, tie-corrected);
 - share of unfinished games: two-proportion z-test;
 - each penalty cause per turn: conditional binomial test of two Poisson rates.
@@ -45,6 +45,9 @@ def cell_rows(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
     for sa, sb in zip(a["sides"], b["sides"]) if same_sides else ():  # seats vs teams do not compare
         t = stats.two_proportions(sa["wins"], a["finished"], sb["wins"], b["finished"])
         rows.append(row(f"win rate, {sa['label']}", sa["rate"], sb["rate"], t, percent=True))
+    t = stats.two_proportions(a["draws"], a["finished"], b["draws"], b["finished"])
+    rows.append(row("draws (no winner)", a["draws"] / a["finished"] if a["finished"] else 0.0,
+                    b["draws"] / b["finished"] if b["finished"] else 0.0, t, percent=True))
     t = stats.mann_whitney(a["turns"], b["turns"])
     rows.append(row("game length, median turns", a["length"]["median"], b["length"]["median"], t))
     t = stats.two_proportions(a["unfinished"], a["games"], b["unfinished"], b["games"])

@@ -23,6 +23,13 @@ class Observed:
     state: State
     plays: list[tuple[int, str]] = field(default_factory=list)  #: (seat, card code) per play
     penalties: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CAUSES, 0))  #: discards owed, by cause
+    out_turns: list[int] = field(default_factory=list)  #: the turn each player went out on, in order of going out
+
+    @property
+    def waits(self) -> list[int]:
+        """Turns each player who went out sat waiting for the game to end, in order of going out."""
+        end = self.state.turns
+        return [end - t for t in self.out_turns]
 
     @property
     def winner_seats(self) -> list[int]:
@@ -38,10 +45,13 @@ class Observed:
 def observe_game(game: Game, bots: Sequence, seed: int) -> Observed:
     """Play game `seed` with one bot per seat, as `simulate` does, recording plays and penalties."""
     plays: list[tuple[int, str]] = []
+    out_turns: list[int] = []
 
     def note(state: State, seat: int, action) -> None:
         if action.kind == PLAY:
             plays.append((seat, action.code))
+        while len(out_turns) < len(state.out_order):
+            out_turns.append(state.turns)
 
     state = play_game(game, bots, seed, observer=note)
-    return Observed(state, plays, state.penalties_by_cause())
+    return Observed(state, plays, state.penalties_by_cause(), out_turns)

@@ -13,9 +13,9 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from generator.backends import Backend, open_backend
 from generator.deck.model import Deck
 from generator.engine import Game, make_bot
-from generator.engine.simulate import game_seed
+from generator.engine.simulate import game_seed, play_game
 from generator.report.observe import observe_game
-from generator.report.summarize import Cell
+from generator.report.summarize import LUCK_BOTS, LUCK_GAMES, Cell
 from generator.report.tally import Tally
 
 #: Games per chunk: small enough for a smooth progress bar and little lost work on Ctrl-C.
@@ -82,13 +82,24 @@ def _run_job(context: tuple[Sequence[Variant], int], job: Job) -> tuple[Job, Tal
     cell = job.cell
     game = Game(variant.deck, cell.edition, cell.players, variant.options)
     bots = [make_bot(name) for name in cell.bot_list()]
-    tally = Tally(cell.players)
+    strong, weak = (make_bot(name) for name in LUCK_BOTS)
+    teams = game.options.teams
+    n = cell.players
+    tally = Tally(n)
     for i in range(job.start, job.stop):
         seed = game_seed(run_seed, i)
         seen = observe_game(game, bots, seed)
         state = seen.state
         tally.add_game(index=i, finished=not state.stopped, winner_seats=seen.winner_seats,
-                       turns=state.turns, plays=seen.plays, penalties=seen.penalties)
+                       turns=state.turns, plays=seen.plays, penalties=seen.penalties, waits=seen.waits)
+        if i < LUCK_GAMES:
+            # The same deal with one stronger bot (Teams: one stronger team) among weaker ones; the
+            # stronger seat moves round the table from game to game, so seat order evens out.
+            side = i % (2 if teams else n)
+            mix = [strong if (s % 2 if teams else s) == side else weak for s in range(n)]
+            end = play_game(game, mix, seed)
+            if not end.stopped:
+                tally.add_luck_game(end.winner == side)
     return job, tally
 
 

@@ -25,6 +25,14 @@ from generator.report.tally import Tally
 TOLERANCE = 0.20
 ALPHA = 0.05
 
+#: Luck versus skill: the first game ``LUCK_GAMES`` of every cell are played again with one
+#: ``LUCK_BOTS[0]`` (the stronger bot) among ``LUCK_BOTS[1]`` bots; how often it wins, against
+#: its fair share, says how much the better play decides.
+LUCK_BOTS = ("greedy", "random")
+LUCK_GAMES = 400
+#: A card is named strongest or weakest only with at least this many plays behind its lift.
+MIN_CARD_PLAYS = 50
+
 #: Words for the engine's penalty causes; unknown causes are shown as they come.
 CAUSE_LABELS = {
     "mismatch": "card did not match",
@@ -164,9 +172,41 @@ def summarize(deck: Deck, cell: Cell, tally: Tally, *, dealer: int = 0, teams: b
         "turns": list(tally.turns),
         "plays": tally.plays,
         "winner_share_all": r(tally.plays_by_winner / tally.plays if tally.plays else 0.0),
-        "cards": card_rows(deck, tally),
+        "cards": (cards := card_rows(deck, tally)),
+        "card_extremes": card_extremes(cards),
         "penalties": penalty_rows(tally),
+        "waiting": waiting(tally),
+        "luck": luck(tally, fair),
     }
+
+
+def waiting(tally: Tally) -> dict[str, Any]:
+    """How long players who are out sit waiting for the game to end, in turns."""
+    waits = tally.first_out_waits
+    return {"games_with_someone_out": len(waits),
+            "first_out_mean": r(sum(waits) / len(waits), 2) if waits else 0.0,
+            "first_out_median": r(stats.quantiles(waits, (0.5,))[0], 2) if waits else 0.0,
+            "per_player_out_mean": r(tally.out_wait_turns / tally.out_players, 2) if tally.out_players else 0.0}
+
+
+def luck(tally: Tally, fair: float) -> dict[str, Any]:
+    """The stronger bot's win rate among weaker ones, and the share of the way from luck to skill it stands."""
+    n = tally.luck_games
+    rate = tally.luck_wins / n if n else 0.0
+    lo, hi = stats.wilson(tally.luck_wins, n)
+    return {"strong": LUCK_BOTS[0], "weak": LUCK_BOTS[1], "games": n, "wins": tally.luck_wins,
+            "rate": r(rate), "low": r(lo), "high": r(hi), "fair": r(fair),
+            "skill": r((rate - fair) / (1 - fair)) if n else 0.0}
+
+
+def card_extremes(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The card whose plays go most with winning (strongest) and least (weakest), among well-played cards."""
+    known = [c for c in rows if c["plays"] >= MIN_CARD_PLAYS]
+    if len(known) < 2:
+        return {"strongest": None, "weakest": None}
+    strongest = max(known, key=lambda c: (c["lift"], c["plays"]))
+    weakest = min(known, key=lambda c: (c["lift"], -c["plays"]))
+    return {"strongest": strongest, "weakest": weakest}
 
 
 def add_verdicts(cells: list[dict[str, Any]]) -> None:

@@ -34,6 +34,11 @@ class Tally:
     cards: dict[str, CardTally] = field(default_factory=dict)
     penalties: dict[str, int] = field(default_factory=dict)  #: cause -> count (finished games)
     unfinished_games: list[int] = field(default_factory=list)  #: game indices (as in simulate), to replay them
+    first_out_waits: list[int] = field(default_factory=list)  #: per finished game with someone out: turns the first one out waited
+    out_players: int = 0  #: players who went out before the end, in finished games
+    out_wait_turns: int = 0  #: turns those players waited, summed
+    luck_games: int = 0  #: luck-versus-skill games: one stronger bot among weaker ones (summarize.LUCK_BOTS)
+    luck_wins: int = 0  #: of those, won by the stronger bot (its team, in Teams)
 
     def __post_init__(self) -> None:
         if not self.wins_by_seat:
@@ -48,8 +53,10 @@ class Tally:
         turns: int,
         plays: Iterable[tuple[int, str]],
         penalties: dict[str, int],
+        waits: Iterable[int] = (),
     ) -> None:
-        """Count one game. `winner_seats`: the winning seat (Teams: all its seats); empty for a draw."""
+        """Count one game. `winner_seats`: the winning seat (Teams: all its seats); empty for a draw.
+        `waits`: turns each player who went out waited for the end, in order of going out."""
         self.games += 1
         if not finished:
             self.unfinished_games.append(index)
@@ -61,6 +68,11 @@ class Tally:
         for s in winners:
             self.wins_by_seat[s] += 1
         self.turns.append(turns)
+        waits = list(waits)
+        if waits:
+            self.first_out_waits.append(waits[0])
+            self.out_players += len(waits)
+            self.out_wait_turns += sum(waits)
         seen: set[str] = set()
         for seat, code in plays:
             card = self.cards.get(code)
@@ -77,6 +89,11 @@ class Tally:
         for cause, n in penalties.items():
             if n:
                 self.penalties[cause] = self.penalties.get(cause, 0) + n
+
+    def add_luck_game(self, won: bool) -> None:
+        """Count one luck-versus-skill game: did the stronger bot win it?"""
+        self.luck_games += 1
+        self.luck_wins += bool(won)
 
     def merge(self, other: "Tally") -> None:
         """Add another chunk of the same cell (call in chunk order)."""
@@ -97,3 +114,8 @@ class Tally:
         for cause, n in other.penalties.items():
             self.penalties[cause] = self.penalties.get(cause, 0) + n
         self.unfinished_games.extend(other.unfinished_games)
+        self.first_out_waits.extend(other.first_out_waits)
+        self.out_players += other.out_players
+        self.out_wait_turns += other.out_wait_turns
+        self.luck_games += other.luck_games
+        self.luck_wins += other.luck_wins
