@@ -149,6 +149,8 @@ LAYER_RULES = {
     "generator.preview": ("generator.deck", "generator.products", "generator.preview", *GROUND),
     # the web table: the engine's games, told in the terminal game's words (play/); no rendering code
     "generator.web": ("generator.deck", "generator.engine", "generator.play", "generator.web", *GROUND),
+    # learning libraries' adapters: the engine's rules, and the terminal game's screen as a render
+    "generator.ai": ("generator.deck", "generator.engine", "generator.play", "generator.ai", *GROUND),
     **{name: GROUND for name in GROUND},
 }
 

@@ -53,8 +53,9 @@ def test_the_two_commands_are_what_ci_runs():
     build, test = re.findall(r"^```sh\n(.*?)\n```", quick, flags=re.S | re.M)
     assert build.endswith("pip install -e . && county-uppy build")
     assert "pip install -q -e . && county-uppy build" in ci
-    assert test == "pip install -e '.[test,cluster]' && python -m pytest"
-    assert "pip install -q -e '.[test,cluster]' && python -m pytest" in ci
+    assert test == "pip install -e '.[test,cluster,ai]' && python -m pytest"
+    assert "pip install -q -e '.[test,cluster,ai]' && python -m pytest" in ci
+    assert "export COUNTY_UPPY_REQUIRE_AI=1" in ci  # the ai extra's tests fail rather than skip in CI
 
 
 def test_the_readme_is_a_front_door():

@@ -32,6 +32,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                         "the same results as on this machine")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--record", default=None, metavar="DIR", help="save every game's record as DIR/game-NNNNNN.json")
+    p.add_argument("--dataset", default=None, metavar="DIR",
+                   help="write every decision as training data into DIR: observation tensors, legal masks, actions "
+                        "(docs/formats.md), and DIR/dataset.json instead of the summary")
     p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
     return p
 
@@ -68,11 +71,14 @@ def run(args: argparse.Namespace) -> int:
         Game(deck, args.edition, args.players, options)
     except EngineError as exc:
         return usage(str(exc))
-    if args.record is not None:
-        problem = writable_folder(args.record)
-        if problem:
-            return usage(problem)
+    for folder in (args.record, args.dataset):
+        if folder is not None:
+            problem = writable_folder(folder)
+            if problem:
+                return usage(problem)
     bar = ProgressBar(args.games, "simulating", enabled=not args.no_progress and is_terminal())
+    if args.dataset is not None:
+        return write_dataset(args, deck, bots, options, bar)
     try:
         summary = simulate(deck, games=args.games, players=args.players, edition=args.edition, seed=args.seed,
                            bots=bots, options=options, workers=args.workers, record_dir=args.record,
@@ -89,6 +95,37 @@ def run(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
+    return 0
+
+
+def write_dataset(args: argparse.Namespace, deck, bots: list[str], options: dict, bar: ProgressBar) -> int:
+    """--dataset: play the same games and write every decision as training data."""
+    from generator.ai.dataset import export  # lazy: only a dataset run needs it
+    from generator.backends import BackendError, ClusterError  # lazy: start-up (multiprocessing)
+    from generator.engine import EngineError
+
+    try:
+        info = export(deck, args.dataset, games=args.games, players=args.players, edition=args.edition,
+                      seed=args.seed, bots=bots, options=options, workers=args.workers, record_dir=args.record,
+                      progress=bar.advance if bar.enabled else None, scheduler=args.scheduler, manifest=args.manifest)
+    except ClusterError as exc:
+        print(escape(f"county-uppy simulate: {exc}"), file=sys.stderr)
+        return 1
+    except (EngineError, BackendError) as exc:
+        print(escape(f"county-uppy simulate: {exc}"), file=sys.stderr)
+        return 2
+    except OSError as exc:
+        where = f"cannot write {exc.filename}: " if exc.filename else ""
+        print(escape(f"county-uppy simulate: {where}{exc.strerror or exc}"), file=sys.stderr)
+        return 1
+    finally:
+        bar.close()
+    if args.json:
+        print(json.dumps(info, indent=2))
+    else:
+        print(escape(f"wrote {args.dataset}: {info['decisions']} decisions of {info['games']} games "
+                     f"({info['observation']['size']} observation values and {info['actions']['size']} action ids "
+                     f"a decision); {Path(args.dataset) / 'dataset.json'} describes the arrays"))
     return 0
 
 

@@ -71,6 +71,26 @@ class PlayerView:
         return [self._state.game.codes[c] for c in self._state.discard]
 
     @property
+    def discard_ids(self) -> list[int]:
+        """The discard pile as card indices, bottom first."""
+        return list(self._state.discard)
+
+    @property
+    def in_play_ids(self) -> list[int]:
+        """The cards in play as card indices, most recent last."""
+        return list(self._state.in_play)
+
+    @property
+    def over(self) -> bool:
+        """The game has ended (a winner, a draw, or stopped at max_turns)."""
+        return self._state.done
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat (Teams: team) once the game is over, else None."""
+        return self._state.winner
+
+    @property
     def draw_size(self) -> int:
         return self._state.draw_size
 

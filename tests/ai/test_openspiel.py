@@ -1,0 +1,80 @@
+"""The OpenSpiel game passes OpenSpiel's own random simulation test (with serialization), and
+OpenSpiel's information-set MCTS plays it through resample_from_infostate."""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from tests.ai.extra import need
+
+ROOT = Path(__file__).resolve().parents[2]
+MANIFEST = str(ROOT / "cards.yaml")
+
+
+@pytest.fixture(scope="module")
+def pyspiel():
+    module = need("pyspiel")
+    import generator.ai.openspiel  # noqa: F401 (registers county_uppy)
+    return module
+
+
+@pytest.mark.parametrize("params", [
+    {"players": 2, "edition": "keep-it-simple"},
+    {"players": 3, "edition": "the-og", "play2_draws": 2},
+    {"players": 4, "edition": "only-chaos", "teams": True, "sixteen_hits": "opponents"},
+    {"players": 6, "edition": "its-wild-time", "all_out": "draw", "wild_sets_target": True, "dealer": 2},
+    {"players": 8, "edition": "math-is-fun", "invert_through_wilds": True, "max_turns": 40},
+])
+def test_random_sim_test_with_serialization(pyspiel, params):
+    game = pyspiel.load_game("county_uppy", {"manifest": MANIFEST, **params})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_the_game_type_is_what_the_engine_is(pyspiel):
+    game = pyspiel.load_game("county_uppy", {"manifest": MANIFEST, "players": 3, "max_turns": 100})
+    t = game.get_type()
+    assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert t.utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    assert game.max_game_length() == 1 + 101 * (2 * 3 + 7)
+    assert game.min_utility() == -1 and game.max_utility() == 1
+    two = pyspiel.load_game("county_uppy", {"manifest": MANIFEST, "players": 2})
+    assert two.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 1 << 16
+    state.apply_action(0)
+    seat = state.current_player()
+    assert state.information_state_string(seat).startswith(f"seat {seat} of 3")
+    assert len(state.information_state_tensor(seat)) == game.information_state_tensor_size()
+    assert len(state.observation_tensor(seat)) == game.observation_tensor_size()
+    other = (seat + 1) % 3
+    assert state.information_state_string(seat) != state.information_state_string(other)
+
+
+def play(pyspiel, game, choose, deal=11):
+    state = game.new_initial_state()
+    state.apply_action(deal)
+    while not state.is_terminal():
+        state.apply_action(int(choose(state)))
+    return state
+
+
+def test_ismcts_plays_through_the_adapter_and_its_game_replays(pyspiel, tmp_path, capsys):
+    np = need("numpy")
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("county_uppy", {"manifest": MANIFEST, "players": 2, "edition": "keep-it-simple"})
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=10, random_state=np.random.RandomState(2))
+    rng = np.random.RandomState(3)
+    state = play(pyspiel, game, lambda s: bot.step(s) if s.current_player() == 0 else rng.choice(s.legal_actions()))
+    assert sorted(state.returns()) == [-1.0, 1.0]
+    from generator.engine import make_record
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(make_record(state.engine)))
+    assert main(["replay", "--manifest", MANIFEST, str(record), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["matches"] is True

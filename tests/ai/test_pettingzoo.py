@@ -1,0 +1,73 @@
+"""The PettingZoo environment passes PettingZoo's api_test and seed_test, and its games replay."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from tests.ai.extra import need
+
+ROOT = Path(__file__).resolve().parents[2]
+MANIFEST = str(ROOT / "cards.yaml")
+
+
+@pytest.fixture(scope="module")
+def pz():
+    need("pettingzoo")
+    from generator.ai import pettingzoo
+    return pettingzoo
+
+
+# PettingZoo's own card and board games (chess, connect four, leduc...) observe {"observation",
+# "action_mask"} as this one does; api_test lists theirs by name and warns about any other.
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.parametrize("players, options", [(2, {}), (4, {"teams": True}), (5, {"play2_draws": 2})])
+def test_api_test(pz, players, options):
+    from pettingzoo.test import api_test
+
+    api_test(pz.env(MANIFEST, "the-og", players, render_mode="ansi", **options), num_cycles=300, verbose_progress=False)
+
+
+def test_seed_test(pz):
+    from pettingzoo.test import seed_test
+
+    seed_test(lambda: pz.env(MANIFEST, "only-chaos", 4, teams=True), num_cycles=300)
+
+
+def test_a_masked_random_game_replays_and_renders_the_terminal_screen(pz, tmp_path, capsys):
+    np = need("numpy")
+    env = pz.env(MANIFEST, "keep-it-simple", 3, render_mode="ansi")
+    env.reset(seed=21)
+    screen = env.render()
+    assert "COUNT 0 / 16" in screen and "Your hand" in screen and "seed 21" in screen
+    rng = np.random.default_rng(0)
+    final = {}
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, _ = env.last()
+        if termination or truncation:
+            final[agent] = reward
+            env.step(None)
+            continue
+        assert obs["observation"].shape == env.observation_space(agent)["observation"].shape
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(rng.choice(legal)))
+    assert env.agents == [] and sorted(final) == ["seat_0", "seat_1", "seat_2"]
+    assert sorted(final.values()) in ([-1.0, -1.0, 1.0], [0.0, 0.0, 0.0])
+    assert [final[f"seat_{s}"] for s in range(3)] == env.state.returns()
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(env.record()))
+    assert main(["replay", "--manifest", MANIFEST, str(record), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["matches"] is True
+
+
+def test_an_illegal_action_is_refused(pz):
+    from generator.engine.errors import IllegalActionError
+
+    env = pz.env(MANIFEST, "the-og", 2)
+    env.reset(seed=1)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    illegal = int(next(i for i, m in enumerate(mask) if not m))
+    with pytest.raises(IllegalActionError):
+        env.step(illegal)
