@@ -7,7 +7,7 @@ import pytest
 
 from generator.cli import main
 from tests.browser import chromium_path
-from tests.rulebook.test_browser import FLAGS
+from tests.products.rulebook.test_browser import FLAGS
 
 ROOT = Path(__file__).resolve().parents[2]
 
