@@ -128,7 +128,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         backend = open_backend(args.scheduler, args.workers, work=planned)
         print(f"playing {planned} games ({len(cells)} cells x {games}) on {backend.slots} "
-              f"{'Dask worker thread(s)' if args.scheduler else 'worker(s)'}...", file=sys.stderr)
+              f"{'Dask worker thread(s)' if args.scheduler else 'worker(s)'}; the verdicts rest on "
+              f"{bots + ' bots in every seat' if ',' not in bots else 'the bot mix ' + bots + ' (seats in turn)'}...",
+              file=sys.stderr)
         bar = ProgressBar(planned, "sweeping", enabled=not args.no_progress and is_terminal())
         with backend, bar:
             played = run_cells(backend, ctx, cells, games, progress=bar.advance if bar.enabled else None)

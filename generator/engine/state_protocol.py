@@ -35,6 +35,8 @@ class GameState(Protocol):
     to_skip: int
     owed: list[int]
     invert: bool
+    done: bool
+    winner: int | None
 
     @property
     def rng(self) -> random.Random: ...
