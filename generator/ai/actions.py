@@ -16,10 +16,13 @@ where SEATS is 8 (or the manifest's players.max if that is more).
 
 from __future__ import annotations
 
+import argparse
 import sys
 from typing import Iterator
 
+from generator.deck.manifest import load
 from generator.engine.actions import DISCARD, GIVE, LATE, PLAY, Action
+from generator.engine.game import Game
 
 #: Seat slots in the id table: 8, or the manifest's players.max if that is more.
 SEATS = 8
@@ -96,11 +99,6 @@ class ActionIds:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
-
-    from generator.deck.manifest import load
-    from generator.engine import Game
-
     p = argparse.ArgumentParser(prog="python -m generator.ai.actions", description="Print the decision ids of a manifest.")
     p.add_argument("--manifest", default="cards.yaml")
     args = p.parse_args(argv)

@@ -42,6 +42,7 @@ import pyspiel
 
 from generator.ai.actions import ActionIds
 from generator.ai.observation import Layout, Table, information_state_string, observation_string
+from generator.deck.manifest import load
 from generator.engine import Game, to_position
 from generator.engine.options import Options
 from generator.engine.simulate import game_seed
@@ -85,8 +86,7 @@ GAME_TYPE = _game_type()
 
 @lru_cache(maxsize=8)
 def _deck(path: str):
-    from generator.deck.manifest import load  # the manifest is read once per path and process
-
+    """The manifest at `path`, read once per process."""
     return load(path)
 
 

@@ -29,17 +29,19 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from rich.console import Console
+from rich.text import Text
 
 from generator.ai.actions import ActionIds
 from generator.ai.observation import Layout, Table
+from generator.deck.manifest import load
 from generator.engine import Game, make_record
+from generator.play.screen import Screen
 
 
 def env(manifest: str = "cards.yaml", edition: str = "the-og", players: int = 4, render_mode: str | None = None,
         **options: Any) -> "CountyUppyEnv":
     """A new environment: `options` are rule options by their docs/rules.md names."""
-    from generator.deck.manifest import load
-
     return CountyUppyEnv(Game(load(manifest), edition, players, options), render_mode=render_mode)
 
 
@@ -140,11 +142,6 @@ class CountyUppyEnv(AECEnv):
         """The terminal game's screen, as plain text, shown to the agent to act."""
         if self.render_mode is None:
             return None
-        from rich.console import Console
-        from rich.text import Text
-
-        from generator.play.screen import Screen
-
         seat = self.possible_agents.index(self.agent_selection)
         screen = Screen(self.state, seat, ["agent"] * self.game.players, self.seed,
                         acting=-1 if self.state.is_terminal() else self.state.current_player(),

@@ -239,7 +239,7 @@ def play_and_write(args: argparse.Namespace, deck: Deck, variants: list, cells: 
 def deck_changes(design: Deck, other: Deck) -> list[str]:
     """What `county-uppy diff` says changed from the design's deck to the other manifest's."""
     from generator.deck.compare import compare, summary  # lazy: only an --against run needs them
-    from generator.products.deck_json import deck_document
+    from generator.products.deck_json import deck_document  # lazy: only an --against run needs it
 
     return summary(compare(deck_document(design), deck_document(other)))
 

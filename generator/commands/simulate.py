@@ -102,7 +102,7 @@ def write_dataset(args: argparse.Namespace, deck, bots: list[str], options: dict
     """--dataset: play the same games and write every decision as training data."""
     from generator.ai.dataset import export  # lazy: only a dataset run needs it
     from generator.backends import BackendError, ClusterError  # lazy: start-up (multiprocessing)
-    from generator.engine import EngineError
+    from generator.engine import EngineError  # lazy: the engine loads only when a command plays
 
     try:
         info = export(deck, args.dataset, games=args.games, players=args.players, edition=args.edition,
