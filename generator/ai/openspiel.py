@@ -252,7 +252,8 @@ class CountyUppyState(pyspiel.State):
         new = self.clone()
         if self.dealt is not None:
             rng = random.Random(int(probability_sampler() * (1 << 53)))
-            new.dealt.engine = _resample(self.dealt.engine, player_id, rng)
+            new.dealt.engine = self.dealt.engine.resample(player_id, rng)
+            new.dealt.engine.current_player()  # the turn's draw, as every dealt state has made it
         return new
 
     # --- what a player sees -------------------------------------------------------------
@@ -269,15 +270,6 @@ class CountyUppyState(pyspiel.State):
 @lru_cache(maxsize=1)
 def _outcomes() -> tuple[tuple[int, float], ...]:
     return tuple((i, 1.0 / DEALS) for i in range(DEALS))
-
-
-def _resample(state, seat: int, rng: random.Random):
-    if hasattr(state, "resample"):
-        return state.resample(seat, rng)
-    from generator.engine.actions import GIVE  # TEMPORARY until State.resample lands
-    from generator.engine.search import determinize
-    legal = state.legal_actions() if not state.is_terminal() and state.current_player() == seat else []
-    return determinize(state.view(seat), rng, frozenset(a.seat for a in legal if a.kind == GIVE))
 
 
 class Observer:

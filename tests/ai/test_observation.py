@@ -8,17 +8,12 @@ import pytest
 from generator.ai.observation import Layout, Table, information_state_string, observation_string
 from generator.deck.manifest import load
 from generator.engine import Game
-from generator.engine.actions import GIVE
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def resample(state, seat, rng):
-    legal = state.legal_actions() if state.current_player() == seat else []
-    if hasattr(state, "resample"):
-        return state.resample(seat, rng)
-    from generator.engine.search import determinize
-    return determinize(state.view(seat), rng, frozenset(a.seat for a in legal if a.kind == GIVE))
+    return state.resample(seat, rng)  # the engine's determinization, which OpenSpiel's resample_from_infostate uses
 
 
 @pytest.mark.parametrize("players, options", [(3, {}), (4, {"teams": True})])
