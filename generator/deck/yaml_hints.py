@@ -167,6 +167,9 @@ def explain(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str] | None
         return None
     line = doc.lines[mark.line]
     problem, context = exc.problem or "", exc.context or ""
+    if context in ("while scanning an anchor", "while scanning an alias") and exc.context_mark is not None:
+        mark, problem = exc.context_mark, "cannot start any token"  # `text: & more`: the '&' begins the value
+        line = doc.lines[mark.line]
     for explained in (_reserved_start(doc, line, mark, problem), _colon_in_value(doc, line, mark, problem, context),
                       _open_quote(doc, exc), _after_closing(doc, line, mark, problem),
                       _block_text_line(doc, line, problem), _indentation(doc, line, mark, problem, exc.context_mark)):
@@ -269,9 +272,12 @@ def _reserved_start(doc: _Text, line: _Line, mark: yaml.Mark, problem: str) -> t
     if first == "\t":
         return None
     value = _value_text(line)
+    meaning = _RESERVED.get(first, "something other than text")
+    if problem.startswith("found undefined alias"):
+        name = problem.split("'", 1)[1].rsplit("'", 1)[0] if "'" in problem else ""
+        meaning = f"an alias of the anchor '{name}', which is not defined (no '&{name}' above)"
     return (*_where(line, mark.column), f"YAML syntax error: the value of '{line.key}' starts with '{first}', which YAML "
-            f"reads as {_RESERVED.get(first, 'something other than text')}: put the whole value in quotes: "
-            f"{line.key}: {_quoted(value)}")
+            f"reads as {meaning}: put the whole value in quotes: {line.key}: {_quoted(value)}")
 
 
 def _block_text_line(doc: _Text, line: _Line, problem: str) -> tuple[int, int, str] | None:

@@ -135,6 +135,11 @@ def parse(raw: bytes, name: str) -> Source:
         raise InputError([Problem(name, 1, 1, f"YAML error: {exc}")]) from None
     if root is None:
         raise InputError([Problem(name, 1, 1, "the manifest is empty")])
+    unused = [(anchor, mark) for anchor, mark in loader.scalar_anchors.items() if anchor not in loader.aliased]
+    if unused:  # `text: &Draw two cards` reads as "two cards": the '&' word vanishes without a word
+        raise InputError([Problem(name, mark.line + 1, mark.column + 1, f"a value starts with '&', which YAML reads as "
+                                  f"an anchor named '{escape(anchor)}' that nothing refers to, and drops it from the "
+                                  f"value: put the whole value in quotes") for anchor, mark in unused])
     source = Source(name, None)
     builder = _Builder(source, loader)
     try:
@@ -221,10 +226,14 @@ class _Budget:
         self.expanded = 0
         #: id(anchored node) -> how many nodes it stands for, its aliases expanded
         self.sizes: dict[int, int] = {}
+        #: anchors set on a plain value (`text: &Draw a card`), and the anchors aliases refer to
+        self.scalar_anchors: dict[str, yaml.Mark] = {}
+        self.aliased: set[str] = set()
 
     def compose_node(self, parent: Node | None, index: Any) -> Node:
         event = self.peek_event()
         if isinstance(event, AliasEvent):
+            self.aliased.add(event.anchor)
             target = self.anchors.get(event.anchor)
             if target is not None and target.end_mark is None:  # still being composed: it holds this alias
                 raise _Refused(event.start_mark, f"the alias *{escape(str(event.anchor))} refers to the value it "
@@ -243,6 +252,8 @@ class _Budget:
         anchor = getattr(event, "anchor", None)
         if anchor is None:
             return super().compose_node(parent, index)
+        if isinstance(event, ScalarEvent):
+            self.scalar_anchors[anchor] = event.start_mark
         node = super().compose_node(parent, index)
         self.sizes[id(node)] = self.own + self.expanded - before + 1
         return node

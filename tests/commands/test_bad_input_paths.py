@@ -73,7 +73,8 @@ EDITS = [
     ("key with a trailing space", "  target: 16\n", "  'target ': 16\n",
      "unknown key 'target ' (did you mean 'target'?)", "'target '", 3),
     ("undefined alias", "set: chaos\n    code: SKIP", "set: *nope\n    code: SKIP",
-     "found undefined alias 'nope'", "*nope", 10),
+     "the value of 'set' starts with '*', which YAML reads as an alias of the anchor 'nope', which is not defined "
+     "(no '&nope' above): put the whole value in quotes: set: \"*nope\"", "*nope", 10),
     ("custom tag", "name: Skip", "name: !custom Skip",
      "YAML tag '!custom' is not allowed in a manifest", "!custom", 11),
     ("binary tag", "name: Skip", "name: !!binary aGVsbG8=",

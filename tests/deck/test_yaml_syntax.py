@@ -65,6 +65,12 @@ CASES = [
     ("a text starting with @", "text: Draw an extra card.", "text: @you draws a card.",
      "the value of 'text' starts with '@', which YAML reads as a reserved character: put the whole value in quotes: "
      'text: "@you draws a card."', "@you"),
+    ("a text starting with '& '", "text: Draw an extra card.", "text: & draw one more.",
+     "the value of 'text' starts with '&', which YAML reads as an anchor: put the whole value in quotes: "
+     'text: "& draw one more."', "& draw"),
+    ("a text starting with '*'", "text: Draw an extra card.", "text: *Draw an extra card.",
+     "the value of 'text' starts with '*', which YAML reads as an alias of the anchor 'Draw', which is not defined "
+     '(no \'&Draw\' above): put the whole value in quotes: text: "*Draw an extra card."', "*Draw"),
     ("a name starting with a dash", "name: +1 Card", "name: - Card",
      "the value of 'name' starts with '-', which YAML reads as a list item: put the whole value in quotes: "
      'name: "- Card"', "- Card"),
@@ -147,3 +153,18 @@ def test_no_message_names_a_token_or_a_character_not_in_the_file(manifest_text):
                 assert quoted in text, (i, shift, message)
             worded += "indented" in message
     assert seen > 300 and worded >= seen * 0.95, (seen, worded)
+
+
+def test_a_word_yaml_would_drop_as_an_anchor_is_refused(capsys, tmp_path, manifest_text):
+    """`text: &Draw an extra card.` is valid YAML that reads as "an extra card.": refused, not printed short."""
+    text = manifest_text.replace("text: Draw an extra card.", "text: &Draw an extra card.", 1)
+    path = tmp_path / "cards.yaml"
+    path.write_text(text, encoding="utf-8")
+    status, _, err = run(capsys, "validate", "--manifest", str(path))
+    assert status == 1
+    assert err == (f"{path}:{number_of(text, '&Draw')}:11: a value starts with '&', which YAML reads as an anchor named "
+                   "'Draw' that nothing refers to, and drops it from the value: put the whole value in quotes\n")
+    used = manifest_text.replace("name: +1 Card", "name: &plus +1 Card", 1).replace("code: \"+/-\"", "code: *plus", 1)
+    path.write_text(used, encoding="utf-8")
+    status, _, err = run(capsys, "validate", "--manifest", str(path))
+    assert "anchor named" not in err  # an anchor an alias refers to is YAML doing its job
