@@ -281,7 +281,7 @@ def headline_lines(data: dict[str, Any], *, per_cell: bool = False) -> list[str]
             if v is None:
                 continue
             who = f" [{data['variants'][k]['name']}]" if len(data["variants"]) == 2 else ""
-            lines.append(f"{row['edition_name']}{who}: {v['answer']} {v['sentence']}")
+            lines.append(f"{row['edition_name']}{who}: {v['answer']} {v['sentence']}".rstrip())
             if per_cell:
                 took = "; ".join(f"{n} players {g['games']} ({g['label']})" for n, g in v["verdicts"].items())
                 lines.append(f"  games per cell: {took}")
