@@ -91,13 +91,10 @@ class _Checker:
         for key in required:
             if key not in data:
                 self.fail((), f"missing key '{key}' (the manifest needs {', '.join(required)})")
-        game = self.typed(("game",), data.get("game"), "GameEntry")
-        colours = self.typed_list("colours", data, "ColourEntry")
-        sets = self.typed_list("sets", data, "SetEntry")
         self.text_characters((), data)
-        cards = self.typed_list("cards", data, "CardEntry")
-        editions = self.typed_list("editions", data, "EditionEntry")
-        build = self.typed(("build",), data.get("build"), "BuildEntry") if "build" in data else None
+        typed = self.sections(data)
+        game, colours, sets, cards = typed["game"], typed["colours"], typed["sets"], typed["cards"]
+        editions, build = typed["editions"], typed["build"]
 
         params = self.game_params(game)
         colour_objs = self.colours(colours)
@@ -125,6 +122,20 @@ class _Checker:
         if missed:
             raise InputError(missed, deck=deck)
         return deck
+
+    def sections(self, data: dict) -> dict[str, Any]:
+        """Every section declared in shape.MANIFEST, its shape checked: a list section as (index,
+        entry) pairs, each entry checked on its own so one bad entry hides no other; a mapping
+        section as its record (None when it is left out or broken)."""
+        out: dict[str, Any] = {}
+        for name, key in shape.MANIFEST.keys.items():
+            if isinstance(key.type, shape.ListOf):
+                out[name] = self.typed_list(name, data, key.type.item.name)
+            elif name in data or key.default is shape.REQUIRED:
+                out[name] = self.typed((name,), data.get(name), key.type.name)
+            else:
+                out[name] = None
+        return out
 
     def typed(self, loc: Loc, value: Any, model: str) -> Any:
         """The entry as a record with `schema.<model>`'s attributes, or None with its mistakes reported."""

@@ -212,3 +212,27 @@ def test_the_documented_limits_are_the_declared_ones():
         f"the game's, sets' and editions' names {shape.MAX_TITLE}", f"an edition's description {shape.MAX_DESCRIPTION}",
     ]:
         assert phrase in paragraph, phrase
+
+
+def test_a_declared_section_is_read_from_the_file_with_located_mistakes(monkeypatch, tmp_path):
+    """Declaring a section in shape.MANIFEST is all it takes for `cards.yaml` to accept it and for
+    its mistakes to be reported at their line and column (its meaning is then manifest.py's)."""
+    from generator.deck import manifest
+    from generator.deck.problems import InputError
+
+    monkeypatch.setitem(shape.MANIFEST.keys, "look", shape.Key(LOOK, None, "how the cards look"))
+    for name, record in {r.name: r for r in LOOK.records()}.items():
+        monkeypatch.setitem(shape.RECORDS, name, record)
+    monkeypatch.setattr(manifest, "SECTIONS", tuple(shape.MANIFEST.keys))
+    text = MANIFEST.read_text(encoding="utf-8")
+    path = tmp_path / "cards.yaml"
+    path.write_text(text + "look:\n  margin: 2.5\n  corner: {radius: 3}\n", encoding="utf-8")
+    assert manifest.load(path).printed == 212
+    path.write_text(text + "look:\n  margin: 2.5\n  corner: {radius: -1, style: rond}\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        manifest.load(path)
+    line = len(text.splitlines()) + 3
+    assert [str(p) for p in err.value.problems] == [
+        f"{path}:{line}:20: 'radius' must be at least 0 mm, not -1",
+        f"{path}:{line}:31: unknown style 'rond' (did you mean 'round'?); expected one of round, square",
+    ]
