@@ -14,6 +14,7 @@ from generator.products.pipeline.rendered import cache, chars, form_keys, pdf_fo
 POD_CHOICES = ("tgc", "mpc", "dtc")
 DTC_PDF = "county-uppy-drivethrucards.pdf"
 #: The face cache's area of the DriveThruCards PDF.
+PROOF = "pod-proof"  #: the face cache's area for the colour proof line
 AREA = "pod-pdf"
 
 
@@ -38,7 +39,37 @@ def build_pod(ctx: BuildContext) -> Callable[[], list[Artifact]]:
             store.put(AREA, k, data)
         store.prune(AREA)
         arts.append(write_artifact(ctx.out, f"pod/{DTC_PDF}", data, "pdf", cards=len(codes), pages=2 * len(codes)))
+        ctx.notes.extend(colour_proof(ctx))
 
     def finish() -> list[Artifact]:
         return arts + (write_images(ctx, "pod/mpc", "mpc") if "mpc" in ctx.pod else [])
     return finish
+
+
+def colour_proof(ctx: BuildContext) -> list[str]:
+    """The summary's line on how the press prints the deck's colours: each colour's soft-proof
+    ΔE (CIE76) through the press profile, and which are outside the press's gamut; or that no
+    press profile was found. Kept in the face cache, so a rebuild does not load LittleCMS."""
+    from generator.products.render import cmyk  # lazy: the press profile is looked up only for this file
+
+    profile = cmyk.press_profile()
+    if profile is None:
+        return [f"pod/{DTC_PDF}: no CMYK press profile on this machine, so its colours were converted by formula, "
+                "not colour-managed: install Ghostscript (apt-get install ghostscript) or set "
+                f"{cmyk.PROFILE_ENV} to an ICC file (docs/printing.md)"]
+    store = cache(ctx)
+    colours = [(c.name, c.rgb) for c in ctx.deck.colours]
+    k = key("proof", profile.sha256, code_version(Path(cmyk.__file__).resolve()), colours)
+    line = store.get(PROOF, k)
+    if line is None:
+        deltas = [(name, cmyk.soft_proof(rgb)) for name, rgb in colours]
+        outside = [name for name, de in deltas if de is not None and de > cmyk.GAMUT_DELTA_E]
+        text = (f"pod/{DTC_PDF}: colours on press ({profile.description}, soft proof, \u0394E76): "
+                + ", ".join(f"{name} {de:.1f}" for name, de in deltas))
+        if outside:
+            text += (f"; {', '.join(outside)} {'is' if len(outside) == 1 else 'are'} outside the press's gamut and "
+                     "will print duller (docs/printing.md)")
+        line = text.encode("utf-8")
+        store.put(PROOF, k, line)
+    store.prune(PROOF)
+    return [line.decode("utf-8")]

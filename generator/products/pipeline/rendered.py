@@ -19,6 +19,7 @@ from generator.products.pipeline.context import BuildContext
 from generator.products.pipeline.face_cache import RenderCache
 from generator.products.pipeline.keys import code_version, face_key, key
 from generator.products.pipeline.provenance import build_stamp
+from generator.products.render.cmyk import profile_key
 from generator.products.render.faces import Face, back_face, charset, face
 from generator.products.render.stamp import Stamp
 from generator.progress import ProgressBar
@@ -77,11 +78,12 @@ def stamp(ctx: BuildContext) -> Stamp:
 
 def form_keys(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dict[str, str]:
     """Card code (and "back") -> the cache key of its face's PDF form (pdf_forms): the face's key,
-    the characters the files' fonts encode (the text's bytes depend on them), CMYK or not, and
-    this module's code, which makes the forms."""
+    the characters the files' fonts encode (the text's bytes depend on them), CMYK or not (and
+    then the press profile's content: render/cmyk.py), and this module's code, which makes the forms."""
     def make() -> dict[str, str]:
         cs_key, here = key(chars(ctx)), code_version(Path(__file__).resolve())
-        return {code: key("pdf-form", here, fk, cs_key, cmyk) for code, fk in face_keys(ctx, light).items()}
+        colour = profile_key() if cmyk else False
+        return {code: key("pdf-form", here, fk, cs_key, colour) for code, fk in face_keys(ctx, light).items()}
     return ctx.once("form-keys" + ("-light" if light else "") + ("-cmyk" if cmyk else ""), make)
 
 

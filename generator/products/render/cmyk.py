@@ -1,41 +1,100 @@
-"""The one RGB -> CMYK conversion of the print-shop files (DriveThruCards' PDF/X-1a).
+"""The one RGB -> CMYK conversion of the print-shop files (DriveThruCards' PDF/X-1a), colour-managed.
 
 The manifest gives each colour as sRGB (`print: "#00A3D9"`); a print shop wants process CMYK
-with at most 240% total ink. The conversion is a plain full grey-component replacement:
+for the printing condition the file declares (CGATS TR 001, US Web Coated SWOP) with at most
+240% total ink. Colours go through LittleCMS (Pillow's ImageCms): sRGB to the press profile,
+relative colorimetric with black-point compensation, so what the press prints matches what the
+designer saw wherever the press can print it. The press profile is Ghostscript's SWOP
+characterisation (`default_cmyk.icc`, "Artifex CMYK SWOP Profile"), which the Debian and Ubuntu
+package `ghostscript` installs; COUNTY_UPPY_CMYK_PROFILE names another ICC file. Then:
 
-    K = 1 - max(R, G, B);  C = (1 - R - K) / (1 - K), likewise M from G and Y from B
-
-so one of C, M, Y is always 0. A dark saturated colour can still sum to more than the limit
-(#3F0000: K75 M100 Y100 = 275%), so where C+M+Y+K would pass CAP (230%, 10 points under
-DriveThruCards' 240% for rounding and press gain) C, M and Y are scaled down together, K kept.
-Two kinds of colour are special-cased, as print shops ask:
-
-- neutral greys (R = G = B) print on the black plate alone (crisp text, no registration
-  fringes): K = 1 - R;
-- near-black neutrals (R = G = B <= 0x14, the chaos interior) become a rich black,
+- a colour the profile puts over CAP (230%: 10 points under the shop's 240% for rounding and
+  press gain) is searched again within the limit: the CMYK nearest to it in CIELAB, measured
+  through the same profile, with no more than CAP of ink;
+- neutral greys (R = G = B) print on the black plate alone (no registration fringes), and
+  solid dark text (a grey of #404040 or darker, `text=True`) is 100% K, as print shops ask;
+- near-black neutral fills (R = G = B <= 0x14, the chaos interior) become a rich black,
   C40 M30 Y30 K100 = 200%, deeper than K alone and within the limit.
 
-Values are rounded to whole percent, so the same input gives the same bytes on every machine.
+Without a press profile on the machine the conversion falls back to a plain grey-component
+replacement (K = 1 - max(R, G, B), then C, M, Y), and `press_profile()` is None so the build
+can say so. Values are rounded to whole percent: the same inputs (and profile) give the same
+bytes on every machine.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 RICH_BLACK = (0.40, 0.30, 0.30, 1.00)
-RICH_BLACK_MAX = 0x14  #: neutrals this dark or darker print as rich black
+RICH_BLACK_MAX = 0x14  #: neutral fills this dark or darker print as rich black
+TEXT_BLACK_MAX = 0x40  #: neutral text this dark or darker prints as solid K100
 INK_LIMIT = 2.40  #: DriveThruCards' total ink limit (240%)
 CAP = 2.30  #: what the conversion keeps under
+#: A colour whose soft proof misses it by more than this (CIE76) is out of the press's gamut.
+GAMUT_DELTA_E = 3.0
+
+PROFILE_ENV = "COUNTY_UPPY_CMYK_PROFILE"
+#: Where Ghostscript's SWOP profile lies once the `ghostscript` package is installed.
+PROFILE_PLACES = ("/usr/share/color/icc/ghostscript/default_cmyk.icc",
+                  "/usr/share/ghostscript/iccprofiles/default_cmyk.icc",
+                  "/usr/local/share/ghostscript/iccprofiles/default_cmyk.icc",
+                  "/opt/homebrew/share/ghostscript/iccprofiles/default_cmyk.icc")
+
+
+@dataclass(frozen=True)
+class PressProfile:
+    path: str
+    sha256: str  #: of the file's bytes: part of every cache key of a CMYK form
+    description: str
+
+
+@lru_cache(maxsize=1)
+def press_profile() -> PressProfile | None:
+    """The ICC profile of the press condition, or None when this machine has none."""
+    named = os.environ.get(PROFILE_ENV, "").strip()
+    for place in ([named] if named else PROFILE_PLACES):
+        path = Path(place)
+        try:
+            data = path.read_bytes() if path.is_file() and path.stat().st_size < 16 << 20 else b""
+        except OSError:
+            data = b""
+        if data[36:40] == b"acsp":  # the ICC signature
+            return PressProfile(str(path), hashlib.sha256(data).hexdigest(), _description(str(path)))
+    return None
+
+
+def profile_key() -> str:
+    """What the CMYK forms depend on besides the faces: the press profile's content, or the formula."""
+    found = press_profile()
+    return found.sha256 if found else "formula"
+
+
+def _description(path: str) -> str:
+    from PIL import ImageCms  # lazy: Pillow's LittleCMS, only when a CMYK file is made
+
+    return ImageCms.getProfileDescription(ImageCms.getOpenProfile(path)).strip()
 
 
 @lru_cache(maxsize=None)
-def to_cmyk(hex_rgb: str) -> tuple[float, float, float, float]:
-    """`#RRGGBB` -> (c, m, y, k), each 0..1 in whole percent."""
+def to_cmyk(hex_rgb: str, text: bool = False) -> tuple[float, float, float, float]:
+    """`#RRGGBB` -> (c, m, y, k), each 0..1 in whole percent. `text`: the colour of text."""
     r, g, b = (int(hex_rgb[i:i + 2], 16) for i in (1, 3, 5))
     if r == g == b:
+        if text:  # grey text on the black plate alone, solid dark text as 100% K
+            return (0.0, 0.0, 0.0, 1.0 if r <= TEXT_BLACK_MAX else round(1 - r / 255, 2))
         if r <= RICH_BLACK_MAX:
             return RICH_BLACK
-        return (0.0, 0.0, 0.0, round(1 - r / 255, 2))
+    if press_profile() is None:
+        return _formula(r, g, b)
+    return _managed((r, g, b))
+
+
+def _formula(r: int, g: int, b: int) -> tuple[float, float, float, float]:
     rf, gf, bf = r / 255, g / 255, b / 255
     k = 1 - max(rf, gf, bf)
     c, m, y = ((1 - v - k) / (1 - k) for v in (rf, gf, bf))
@@ -50,5 +109,128 @@ def _floor(v: float) -> float:
     return int(v * 100 + 1e-9) / 100
 
 
-def total_ink(hex_rgb: str) -> float:
-    return sum(to_cmyk(hex_rgb))
+@lru_cache(maxsize=1)
+def _transforms():
+    from PIL import ImageCms  # lazy: see _description
+
+    found = press_profile()
+    assert found is not None
+    srgb, lab = ImageCms.createProfile("sRGB"), ImageCms.createProfile("LAB", 6500)
+    press = ImageCms.getOpenProfile(found.path)
+    intent = ImageCms.Intent.RELATIVE_COLORIMETRIC
+    return (ImageCms.buildTransform(srgb, press, "RGB", "CMYK", intent, flags=ImageCms.Flags.BLACKPOINTCOMPENSATION),
+            ImageCms.buildTransform(press, lab, "CMYK", "LAB", intent),
+            ImageCms.buildTransform(srgb, lab, "RGB", "LAB", intent))
+
+
+def _apply(transform, image):
+    """`image` through a LittleCMS transform. Pillow's applyTransform also serializes the output
+    profile into the result's info on every call (milliseconds each, for a pixel or a few
+    thousand); the transform itself is what is wanted, so it is called directly when Pillow
+    offers it."""
+    from PIL import Image, ImageCms  # lazy: see _description
+
+    core = getattr(transform, "transform", None)
+    if core is not None and hasattr(image, "getim"):
+        out = Image.new(transform.output_mode, image.size)
+        core.apply(image.getim(), out.getim())
+        return out
+    return ImageCms.applyTransform(image, transform)
+
+
+def _labs(cmyks: list[tuple[int, int, int, int]]) -> list[tuple[float, float, float]]:
+    """CIELAB of CMYK values (0..255 each) as the press prints them (the soft proof)."""
+    from PIL import Image  # lazy: see _description
+
+    image = Image.frombytes("CMYK", (len(cmyks), 1), bytes(v for cmyk in cmyks for v in cmyk))
+    raw = _apply(_transforms()[1], image).tobytes()  # L 0..255, then a and b as signed bytes
+    return [(raw[i] * 100 / 255, raw[i + 1] - (raw[i + 1] > 127) * 256, raw[i + 2] - (raw[i + 2] > 127) * 256)
+            for i in range(0, len(raw), 3)]
+
+
+def _lab_of_rgb(rgb: tuple[int, int, int]) -> tuple[float, float, float]:
+    from PIL import Image, ImageCms  # lazy: see _description
+
+    l, a, b = _apply(_transforms()[2], Image.new("RGB", (1, 1), rgb)).getpixel((0, 0))
+    return (l * 100 / 255, a - 128, b - 128)
+
+
+def _delta_e(p: tuple[float, float, float], q: tuple[float, float, float]) -> float:
+    return sum((a - b) ** 2 for a, b in zip(p, q)) ** 0.5
+
+
+def _managed(rgb: tuple[int, int, int]) -> tuple[float, float, float, float]:
+    """The profile's own conversion when it is within CAP and its soft proof within
+    GAMUT_DELTA_E; else the CMYK within CAP nearest the colour (which may be nearer than the
+    profile's own for a colour on the gamut's edge)."""
+    from PIL import Image, ImageCms  # lazy: see _description
+
+    cmyk = _apply(_transforms()[0], Image.new("RGB", (1, 1), rgb)).getpixel((0, 0))
+    whole = tuple(round(v / 2.55) for v in cmyk)
+    target = _lab_of_rgb(rgb)
+    if sum(whole) <= CAP * 100:
+        proof = _delta_e(_labs([tuple(round(v * 2.55) for v in whole)])[0], target)
+        if proof <= GAMUT_DELTA_E:
+            return tuple(v / 100 for v in whole)  # type: ignore[return-value]
+        found = _within_limit(target)
+        if _delta_e(_labs([tuple(round(v * 255) for v in found)])[0], target) >= proof:
+            return tuple(v / 100 for v in whole)  # type: ignore[return-value]
+        return found
+    return _within_limit(target)
+
+
+@lru_cache(maxsize=1)
+def _coarse() -> tuple[list[tuple[int, int, int, int]], list[tuple[float, float, float]]]:
+    """Every CMYK within CAP on a coarse grid (C, M, Y by 20%, K by 5%) and its soft proof: the
+    first round of every search, made once."""
+    cap = int(CAP * 100)
+    cands = [(c, m, y, k) for k in range(0, 101, 5) for c in range(0, 101, 20) for m in range(0, 101, 20)
+             for y in range(0, 101, 20) if c + m + y + k <= cap]
+    return cands, _labs([tuple(round(v * 2.55) for v in cand) for cand in cands])
+
+
+def _within_limit(target: tuple[float, float, float], start: tuple[int, ...] = ()) -> tuple[float, float, float, float]:
+    """The CMYK (whole percent) within CAP whose soft proof is nearest `target` (CIE76): the
+    nearest on a coarse grid, then on finer grids around it."""
+    cap = int(CAP * 100)
+
+    tl, ta, tb = target
+
+    def nearest(cands, labs):
+        return min(zip(cands, labs), key=lambda cl: ((cl[1][0] - tl) ** 2 + (cl[1][1] - ta) ** 2 + (cl[1][2] - tb) ** 2,
+                                                      cl[0]))[0]
+
+    def search(ks, cs, ms, ys):
+        cands = [(c, m, y, k) for k in ks for c in cs for m in ms for y in ys if c + m + y + k <= cap]
+        return nearest(cands, _labs([tuple(round(v * 2.55) for v in cand) for cand in cands]))
+
+    around = lambda v, step, reach: range(max(0, v - reach), min(100, v + reach) + 1, step)  # noqa: E731
+    c, m, y, k = nearest(*_coarse())
+    c, m, y, k = search(around(k, 2, 6), around(c, 5, 10), around(m, 5, 10), around(y, 5, 10))
+    c, m, y, k = search(around(k, 1, 2), around(c, 1, 2), around(m, 1, 2), around(y, 1, 2))
+    return (c / 100, m / 100, y / 100, k / 100)
+
+
+def soft_proof(hex_rgb: str, text: bool = False) -> float | None:
+    """How far (CIE76 ΔE) the press prints `hex_rgb` from the sRGB colour, through the press
+    profile; None when this machine has no press profile."""
+    if press_profile() is None:
+        return None
+    rgb = tuple(int(hex_rgb[i:i + 2], 16) for i in (1, 3, 5))
+    printed = _labs([tuple(round(v * 255) for v in to_cmyk(hex_rgb, text))])[0]
+    return _delta_e(printed, _lab_of_rgb(rgb))  # type: ignore[arg-type]
+
+
+def in_gamut(hex_rgb: str) -> bool:
+    """Can the press print `hex_rgb` within CAP to GAMUT_DELTA_E or nearer (through the press
+    profile)? True when this machine has no profile to say otherwise."""
+    if press_profile() is None:
+        return True
+    rgb = tuple(int(hex_rgb[i:i + 2], 16) for i in (1, 3, 5))
+    target = _lab_of_rgb(rgb)  # type: ignore[arg-type]
+    best = _within_limit(target, ())
+    return _delta_e(_labs([tuple(round(v * 255) for v in best)])[0], target) <= GAMUT_DELTA_E
+
+
+def total_ink(hex_rgb: str, text: bool = False) -> float:
+    return sum(to_cmyk(hex_rgb, text))

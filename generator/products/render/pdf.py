@@ -44,10 +44,11 @@ def _rgb(hex_rgb: str) -> str:
     return " ".join(f"{int(hex_rgb[i:i + 2], 16) / 255:.4g}" for i in (1, 3, 5))
 
 
-def _fill(hex_rgb: str, cmyk: bool) -> str:
-    """The operator setting the fill colour: `r g b rg`, or `c m y k k` in CMYK."""
+def _fill(hex_rgb: str, cmyk: bool, text: bool = False) -> str:
+    """The operator setting the fill colour: `r g b rg`, or `c m y k k` in CMYK (`text`: a
+    text's colour, so solid dark text prints on the black plate alone)."""
     if cmyk:
-        return " ".join(f"{v:.4g}" for v in to_cmyk(hex_rgb)) + " k"
+        return " ".join(f"{v:.4g}" for v in to_cmyk(hex_rgb, text)) + " k"
     return f"{_rgb(hex_rgb)} rg"
 
 
@@ -74,7 +75,7 @@ def _text_ops(t: Text, doc, cmyk: bool = False) -> str:
     w = tf.width(t.text, size, t.bold)
     dx = {"l": 0.0, "m": -w / 2, "r": -w}[t.align]
     turn = "-1 0 0 -1" if t.rot180 else "1 0 0 1"
-    ops = ["q", _fill(t.fill, cmyk), f"{turn} {x:.2f} {y:.2f} cm"]
+    ops = ["q", _fill(t.fill, cmyk, text=True), f"{turn} {x:.2f} {y:.2f} cm"]
     if t.stroke:
         ops += [_stroke(t.stroke_colour, cmyk), f"{2 * dots_to_pt(t.stroke):.3f} w", "1 j", "2 Tr"]
     ops += ["BT", f"{dx:.2f} 0 Td", text_run(doc, t.text, size, t.bold), "ET", "Q"]

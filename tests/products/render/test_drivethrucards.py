@@ -4,7 +4,6 @@ intent, CMYK colour operators only, boxes on every page, total ink measured with
 from __future__ import annotations
 
 import random
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -12,9 +11,11 @@ import pikepdf
 import pytest
 from PIL import Image, ImageMath, ImageSequence
 
+from generator.products.render import cmyk
 from generator.products.render.cmyk import INK_LIMIT, RICH_BLACK, to_cmyk, total_ink
 from generator.products.render.units import inch
 from tests.conftest import ROOT
+from tests.ghostscript import need_ghostscript, need_press_profile
 
 DTC = Path("pod") / "county-uppy-drivethrucards.pdf"
 RGB_OPERATORS = {"rg", "RG", "sc", "SC", "scn", "SCN", "cs", "CS"}
@@ -94,10 +95,10 @@ def test_page_order_alternates_back_and_front_for_every_card(built, deck):
         doc.close()
 
 
-@pytest.mark.skipif(shutil.which("gs") is None, reason="needs Ghostscript (apt-get install ghostscript)")
 def test_total_ink_at_most_240_percent_everywhere(built, tmp_path):
     """Ghostscript renders every page to CMYK (tiff32nc, DeviceCMYK passed through, no
     anti-aliasing), and no pixel's C+M+Y+K exceeds 240%."""
+    need_ghostscript()
     tif = tmp_path / "dtc.tif"
     subprocess.run(["gs", "-q", "-dSAFER", "-o", str(tif), "-sDEVICE=tiff32nc", "-r60", str(built / DTC)], check=True,
                    timeout=600)
@@ -118,16 +119,91 @@ def test_total_ink_at_most_240_percent_everywhere(built, tmp_path):
 
 def test_conversion_stays_under_the_limit_for_any_colour():
     rng = random.Random(11)
-    for _ in range(2000):
+    for _ in range(300):
         colour = "#" + "".join(f"{rng.randrange(256):02X}" for _ in range(3))
         assert total_ink(colour) <= 2.31, colour
         assert all(0 <= v <= 1 for v in to_cmyk(colour))
-    assert to_cmyk("#121212") == RICH_BLACK and sum(RICH_BLACK) <= INK_LIMIT
+    assert to_cmyk("#121212") == RICH_BLACK and sum(RICH_BLACK) <= INK_LIMIT  # the chaos interior
     assert to_cmyk("#FFFFFF") == (0, 0, 0, 0)
-    assert to_cmyk("#1A1A1A") == (0, 0, 0, 0.9)  # dark text: black plate only
-    assert to_cmyk("#00A3D9") == (1.0, 0.24, 0.0, 0.15)
-    assert to_cmyk("#500720") == (0.0, 0.91, 0.6, 0.69)  # 220%: kept
-    assert to_cmyk("#3F0000") == (0.0, 0.77, 0.77, 0.75)  # 275% scaled under 230%
+    assert to_cmyk("#1A1A1A", text=True) == (0, 0, 0, 1.0)  # solid dark text: 100% K, the black plate alone
+    assert to_cmyk("#555555", text=True) == (0, 0, 0, 0.67)  # grey text: the black plate alone
+
+
+def test_without_a_press_profile_the_formula_converts_and_the_build_says_so(tmp_path, monkeypatch, deck):
+    from generator.products.build import BuildContext, build
+
+    cmyk.press_profile.cache_clear()
+    cmyk.to_cmyk.cache_clear()
+    monkeypatch.setenv(cmyk.PROFILE_ENV, str(tmp_path / "missing.icc"))
+    try:
+        assert cmyk.press_profile() is None and cmyk.profile_key() == "formula"
+        assert to_cmyk("#00A3D9") == (1.0, 0.24, 0.0, 0.15)
+        assert to_cmyk("#500720") == (0.0, 0.91, 0.6, 0.69)  # 220%: kept
+        assert to_cmyk("#3F0000") == (0.0, 0.77, 0.77, 0.75)  # 275% scaled under 230%
+        ctx = BuildContext(deck, tmp_path / "out", ROOT / "cards.yaml", pod=("dtc",))
+        build(ctx, ("pod",))
+        assert any("no CMYK press profile on this machine" in line and "apt-get install ghostscript" in line
+                   for line in ctx.notes), ctx.notes
+    finally:
+        cmyk.press_profile.cache_clear()
+        cmyk.to_cmyk.cache_clear()
+
+
+def face_colours(deck) -> tuple[set[str], set[str]]:
+    """The colours the faces fill and stroke with, and the colours of their text."""
+    from generator.products.render.faces import Poly, Stroke, Text, back_face, face
+
+    fills, texts = set(), set()
+    for item in [i for c in deck.cards for i in face(c, deck).items] + list(back_face(deck).items):
+        if isinstance(item, Text):
+            texts.add(item.fill)
+            if item.stroke:
+                fills.add(item.stroke_colour)
+        elif isinstance(item, Poly):
+            fills.add(item.fill)
+        elif isinstance(item, Stroke):
+            fills.add(item.colour)
+    return fills, texts
+
+
+def test_soft_proof_of_the_file_within_3_for_every_colour_the_press_can_print(built, deck):
+    """The DriveThruCards file's CMYK, soft-proofed through the press profile back to CIELAB,
+    lands within ΔE76 3 of the design's sRGB for every colour the press can print within the ink
+    limit (colour-managed through LittleCMS), and the file carries exactly those values."""
+    need_press_profile()
+    fills, texts = face_colours(deck)
+    in_file: set[tuple[float, ...]] = set()
+    with pikepdf.open(built / DTC) as pdf:
+        for obj in streams(pdf):
+            for operands, op in pikepdf.parse_content_stream(obj):
+                if str(op) in ("k", "K"):
+                    in_file.add(tuple(round(float(v), 2) for v in operands))
+    expected = {to_cmyk(c) for c in fills} | {to_cmyk(c, text=True) for c in texts}
+    assert in_file == expected
+    checked = 0
+    for colour in sorted(fills | {c.rgb for c in deck.colours}):
+        if cmyk.in_gamut(colour):
+            assert cmyk.soft_proof(colour) <= 3.0, (colour, to_cmyk(colour), cmyk.soft_proof(colour))
+            checked += 1
+    assert checked >= 6  # cyan, magenta, the back, its ink, the frames...
+    for colour in sorted(texts):
+        r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+        if not r == g == b and cmyk.in_gamut(colour):
+            assert cmyk.soft_proof(colour, text=True) <= 3.0, colour
+
+
+def test_the_build_reports_each_colours_soft_proof(built, deck, tmp_path):
+    """The summary names each manifest colour's ΔE on press and which fall outside the gamut."""
+    need_press_profile()
+    from generator.products.build import BuildContext, build
+
+    ctx = BuildContext(deck, tmp_path / "out", ROOT / "cards.yaml", pod=("dtc",))
+    build(ctx, ("pod",))
+    (line,) = [n for n in ctx.notes if "colours on press" in n]
+    for c in deck.colours:
+        assert f"{c.name} {cmyk.soft_proof(c.rgb):.1f}" in line
+    outside = [c.name for c in deck.colours if cmyk.soft_proof(c.rgb) > cmyk.GAMUT_DELTA_E]
+    assert ("outside the press's gamut" in line) == bool(outside) and all(name in line.split(";")[1] for name in outside)
 
 
 def test_every_pdf_says_which_build_made_it(built, deck):

@@ -3,7 +3,6 @@ print hints, the test page, and the build options (--duplex, --back-offset, --gu
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from generator.cli import main
 from generator.products.render import sheets
 from generator.products.render.units import PAPERS, mm
 from tests.products.render.conftest import ROOT, run_build
+from tests.ghostscript import need_ghostscript
 from tests.products.render.test_pdf_geometry import CARD_H, CARD_W, cards_on
 
 EDGE = mm(4.2)  #: home printers print nothing closer to the paper's edge
@@ -325,6 +325,7 @@ def test_grid_refuses_what_does_not_fit():
 
 def ink_per_page(path: Path) -> list[float]:
     """Ghostscript's inkcov: per page, the C+M+Y+K coverage summed (1.0 = one channel full)."""
+    need_ghostscript()
     res = subprocess.run(["gs", "-q", "-o", "-", "-sDEVICE=inkcov", "-r36", str(path)], capture_output=True, text=True,
                          check=True, timeout=300)
     rows = [line.split()[:4] for line in res.stdout.splitlines() if line.strip()]
@@ -338,7 +339,6 @@ def saver(deck, tmp_path_factory) -> Path:
     return out
 
 
-@pytest.mark.skipif(shutil.which("gs") is None, reason="needs Ghostscript (apt-get install ghostscript)")
 def test_ink_saver_saves_most_of_the_ink(built, saver):
     normal = ink_per_page(built / "print" / "county-uppy-letter.pdf")
     light = ink_per_page(saver / "print" / "county-uppy-letter.pdf")
