@@ -14,30 +14,55 @@ from typing import Any, Iterable, Mapping
 PLAYING_KINDS = ("number", "dual", "wild")
 KINDS = PLAYING_KINDS + ("reference", "blank")
 
-@dataclass(frozen=True)
 class Place:
-    """Where a value stands in the manifest: its file, line and column (counted from 1)."""
+    """Where a value stands in the manifest: its file, line and column (counted from 1).
 
-    path: str
-    line: int
-    column: int
+    A plain class rather than a dataclass, as is Origin: the manifest makes one per card, and
+    each dataclass costs validate's start-up about a millisecond to define."""
+
+    __slots__ = ("path", "line", "column")
+
+    def __init__(self, path: str, line: int, column: int):
+        self.path, self.line, self.column = path, line, column
+
+    def _key(self) -> tuple:
+        return (self.path, self.line, self.column)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Place) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Place({self.path!r}, {self.line}, {self.column})"
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}"
 
 
-@dataclass(frozen=True)
 class Origin:
     """Where a part of the deck was written: its entry (for a number card, its own item of
     `values:`) and the value of each of the entry's keys, so a later check (the typeface's,
     say) reports at the card's own line without reading the manifest again."""
 
-    at: Place
-    fields: tuple[tuple[str, Place], ...] = ()
+    __slots__ = ("at", "fields")
+
+    def __init__(self, at: Place, fields: tuple[tuple[str, Place], ...] = ()):
+        self.at, self.fields = at, fields
 
     def of(self, name: str) -> Place:
         """Where the entry's `name` value stands; the entry's own place when it has no such key."""
         return next((place for key, place in self.fields if key == name), self.at)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Origin) and (self.at, self.fields) == (other.at, other.fields)
+
+    def __hash__(self) -> int:
+        return hash((self.at, self.fields))
+
+    def __repr__(self) -> str:
+        return f"Origin({self.at!r}, {self.fields!r})"
 
 
 def _origin() -> Any:
