@@ -385,8 +385,9 @@ class _Checker:
         values = self.placed_values(loc + ("values",), e.values)
         letters = "".join(c.letter for c in found)
         title = "/".join(c.name.capitalize() for c in found)
+        origins = {where: self.src.origin(loc, at=where) for where in dict.fromkeys(w for _, w in values)}
         return [CardType(f"{letters}{v}", e.kind, e.set, e.copies, f"{title} {v}", tuple(names), v,
-                         origin=self.src.origin(loc, at=where)) for v, where in values]
+                         origin=origins[where]) for v, where in values]
 
     def values(self, loc: Loc, raw: Any) -> list[int]:
         return [v for v, _ in self.placed_values(loc, raw)]

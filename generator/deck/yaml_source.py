@@ -75,8 +75,10 @@ class Source:
 
     def place(self, loc: Loc) -> Place:
         """Where the value at `loc` stands (or its nearest known parent)."""
-        found = self.at(loc, "")
-        return Place(found.path, found.line, found.column)
+        probe = tuple(loc)
+        while probe and probe not in self.values:
+            probe = probe[:-1]
+        return Place(self.path, *self.values.get(probe, (1, 1)))
 
     def origin(self, loc: Loc, at: Loc | None = None) -> Origin:
         """The entry at `loc`, placed at `at` (the entry itself by default), with the place of
