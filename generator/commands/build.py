@@ -8,13 +8,13 @@ product fails, 130 on Ctrl-C (143 on SIGTERM, which stops a build the same way).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 from generator.commands.common import load_printable_deck, report
 from generator.deck.problems import InputError, escape, one_line, suggest
 from generator.products import NAMES
+from generator.products.pipeline.request import POD_PROFILES, BuildRequest
 from generator.progress import is_terminal
 
 
@@ -70,11 +70,14 @@ def parse_offset(text: str) -> tuple[float, float] | str:
     return (x + 0.0, y + 0.0)
 
 
-def option_problem(args: argparse.Namespace) -> str | None:
-    """What is wrong with the build options that needs no manifest to see (None: nothing)."""
+def build_request(args: argparse.Namespace, progress: bool = False) -> BuildRequest | str:
+    """The build the options of `build` (and `watch`, which takes them all) ask for; or what is
+    wrong with them, in one line. What needs the manifest to check (an edition it does not have,
+    a paper the sheets do not fit) is the request's `problem_for(deck)`."""
     if any(not item.strip(", ") for item in args.only):
         return f"--only needs a product name; choose from {', '.join(NAMES)}"
-    for name in _only(args):
+    only = tuple(dict.fromkeys(x for item in args.only for x in item.split(",") if x))
+    for name in only:
         if name not in NAMES:
             return f"unknown product '{name}'{suggest(name, NAMES)}; choose from {', '.join(NAMES)}"
     if args.jobs < 0:
@@ -84,47 +87,17 @@ def option_problem(args: argparse.Namespace) -> str | None:
         return offset
     if not 0 <= args.gutter <= MAX_GUTTER_MM:  # also rejects nan
         return f"--gutter must be 0..{MAX_GUTTER_MM:g} mm, not {args.gutter:g}"
-    return None
-
-
-def build_settings(args: argparse.Namespace, deck) -> tuple[tuple[str, ...], dict] | str:
-    """The products asked for and the BuildContext's settings for `deck` (its `build:` section
-    plus the options); or what is wrong with the options, in one line."""
-    from generator.products.render import sheets  # lazy: start-up (the deck model), only when a build runs
-
-    problem = option_problem(args)
-    if problem is not None:
-        return problem
-    editions = {e.key for e in deck.editions}
-    for key in args.edition:
-        if key not in editions:
-            return f"unknown edition '{key}'{suggest(key, editions)}; choose from {', '.join(sorted(editions))}"
-    offset = parse_offset(args.back_offset)
-    assert not isinstance(offset, str)  # option_problem checked it
-    papers = tuple(dict.fromkeys(args.paper)) or deck.build.papers  # cards.yaml's build: papers:, else both
-    for paper in papers:
-        try:
-            sheets.grid(paper, args.gutter, args.duplex, offset)
-        except sheets.LayoutError as err:
-            return str(err)
-    # the manifest's build: section says what every build makes; --edition adds to it for this build only
-    return _only(args), {
-        "editions": tuple(dict.fromkeys([*deck.build.editions, *args.edition])), "papers": papers,
-        "jobs": args.jobs, "pod": tuple(dict.fromkeys(args.pod)) or ("tgc", "mpc", "dtc"), "tts_url": args.tts_url,
-        "gutter": args.gutter, "duplex": args.duplex, "back_offset": offset, "ink_saver": args.ink_saver,
-    }
-
-
-def _only(args: argparse.Namespace) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(x for item in args.only for x in item.split(",") if x))
+    return BuildRequest(
+        Path(args.manifest), Path(args.out), only=only, editions=tuple(dict.fromkeys(args.edition)),
+        papers=tuple(dict.fromkeys(args.paper)), pod=tuple(dict.fromkeys(args.pod)) or POD_PROFILES,
+        tts_url=args.tts_url, gutter=args.gutter, duplex=args.duplex, back_offset=offset, ink_saver=args.ink_saver,
+        jobs=args.jobs, progress=progress)
 
 
 def run(args: argparse.Namespace) -> int:
     # lazy: start-up (reportlab, Pillow, jinja2)
-    from generator.products.build import (BuildContext, FolderBusy, InterruptedAfterCommit, JournalError,
-                                          PartlyWritten, ProductFailed, build)
-    from generator.products.output.outputs import cannot_write  # lazy: start-up
-    from generator.products.pipeline.rendered import CardFailed  # lazy: start-up
+    from generator.products.build import InterruptedAfterCommit, build
+    from generator.products.failure import classify
 
     try:
         deck = load_printable_deck(args.manifest)
@@ -138,23 +111,14 @@ def run(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         print(escape(f"county-uppy build: {out} exists and is not a folder"), file=sys.stderr)
         return 2
-    settings = build_settings(args, deck)
-    if isinstance(settings, str):
-        print(escape(f"county-uppy build: {settings}"), file=sys.stderr)
+    request = build_request(args, progress=is_terminal())
+    problem = request if isinstance(request, str) else request.problem_for(deck)
+    if problem is not None:
+        print(escape(f"county-uppy build: {problem}"), file=sys.stderr)
         return 2
-    only, options = settings
-    ctx = BuildContext(deck, out, Path(args.manifest), progress=is_terminal(),
-                       tell=lambda line: print(escape(line), file=sys.stderr, flush=True), **options)
     unchanged = f"nothing in {out} was changed"
     try:
-        artifacts = build(ctx, only)
-    except FolderBusy as err:
-        print(escape(f"county-uppy build: {err}"), file=sys.stderr)
-        return 2
-    except JournalError as err:
-        print(escape(f"county-uppy build: {out} holds an unfinished build's journal that cannot be used: {err}"),
-              file=sys.stderr)
-        return 2
+        built = build(deck, request, tell=lambda line: print(escape(line), file=sys.stderr, flush=True))
     except InterruptedAfterCommit:
         print(f"county-uppy build: interrupted while the new files were moved into {out}; the move was completed, "
               f"so {out} holds the new build", file=sys.stderr)
@@ -162,39 +126,19 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"county-uppy build: interrupted; {unchanged}", file=sys.stderr)
         return 130
-    except PartlyWritten as err:
-        print(escape(f"county-uppy build: moving the new files into {out} failed half-way and {one_line(err)}"), file=sys.stderr)
-        return 2
-    except OSError as err:
-        print(escape(f"county-uppy build: {cannot_write(err)}; {unchanged}"), file=sys.stderr)
-        return 2
-    except ProductFailed as err:
-        cause = err.error
-        if isinstance(cause, OSError) and _inside(cause.filename, out):
-            print(escape(f"county-uppy build: {cannot_write(cause)}; {unchanged}"), file=sys.stderr)
-            return 2
-        if isinstance(cause, InputError):
-            for problem in cause.problems:
-                print(problem, file=sys.stderr)
-            print(escape(f"county-uppy build: {err.product} failed; {unchanged}"), file=sys.stderr)
-            return cause.status
-        card = f", card '{cause.code}'" if isinstance(cause, CardFailed) else ""
-        from generator.commands import crash  # lazy: start-up (traceback, tempfile), only for a bug
+    except Exception as err:  # noqa: BLE001 -- every failure is told as classify() sorts it
+        failure = classify(err, out)
+        if failure.kind == "internal":
+            from generator.commands import crash  # lazy: start-up (traceback, tempfile), only for a bug
 
-        return crash.report(cause, out, None, prefix="county-uppy build", what=cause.message if card else "",
-                            context=f"the {err.product} product{card}", after=f"nothing else in {out} was changed")
-    for line in ctx.notes:  # what changed since the last build: names and texts from both decks
+            return crash.report(failure.error, out, None, prefix="county-uppy build", what=failure.what,
+                                context=failure.context, after=f"nothing else in {out} was changed")
+        for problem in failure.problems:
+            print(problem, file=sys.stderr)
+        tail = f"; {unchanged}" if failure.unchanged else ""
+        print(escape(f"county-uppy build: {failure.message}{tail}"), file=sys.stderr)
+        return failure.status
+    for line in built.notes:  # what changed since the last build: names and texts from both decks
         print(escape(line))
-    print(escape(f"built {len(artifacts)} files into {out}/ (listed in {out}/build.json)"))
+    print(escape(f"built {len(built.artifacts)} files into {out}/ (listed in {out}/build.json)"))
     return 0
-
-
-
-
-def _inside(name: object, folder: Path) -> bool:
-    if name is None:
-        return True  # a failed write that names no file
-    try:
-        return Path(os.path.abspath(os.fsdecode(name))).is_relative_to(os.path.abspath(folder))
-    except (TypeError, ValueError):
-        return False

@@ -17,12 +17,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
-from generator.commands.build import add_build_options, build_settings, option_problem
+from generator.commands.build import add_build_options, build_request
 from generator.commands.common import load_deck
 from generator.deck.problems import InputError, escape
 from generator.progress import is_terminal
 
 if TYPE_CHECKING:
+    from generator.products.pipeline.request import BuildRequest
     from generator.preview.rebuild import Outcome
     from generator.preview.state import PreviewState
 
@@ -56,11 +57,11 @@ def run(args: argparse.Namespace) -> int:
     if args.out == "":
         print("county-uppy watch: --out needs a folder name (use --out . for the current folder)", file=sys.stderr)
         return 2
-    problem = option_problem(args)
-    if problem is not None:
-        print(escape(f"county-uppy watch: {problem}"), file=sys.stderr)
+    request = build_request(args, progress=is_terminal())  # every rebuild's, made once
+    if isinstance(request, str):
+        print(escape(f"county-uppy watch: {request}"), file=sys.stderr)
         return 2
-    out, manifest = Path(args.out), Path(args.manifest)
+    out, manifest = request.out, request.manifest
     if out.exists() and not out.is_dir():
         print(escape(f"county-uppy watch: {out} exists and is not a folder"), file=sys.stderr)
         return 2
@@ -94,16 +95,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"county-uppy watch: preview at {server.url}", flush=True)
         print(escape(f"watching {manifest} and {templates}{os.sep} (Ctrl-C stops)"), flush=True)
         built = _signature(manifest, templates)
-        _rebuild(manifest, out, state, args)
+        _rebuild(request, state)
         for changes in _changes(manifest, templates):
             # a save the watcher could not see (made before it started, during the first build)
             # still shows in the files' times and sizes, checked whenever the watcher is idle
             now = _signature(manifest, templates)
             if changes or now != built:
                 built = now
-                _rebuild(manifest, out, state, args)
+                _rebuild(request, state)
     except KeyboardInterrupt as stop:
-        from generator.products.output.outputs import InterruptedAfterCommit  # lazy: loaded by the build already
+        from generator.products.output.staging import InterruptedAfterCommit  # lazy: loaded by the build already
 
         moved = " (the build that was running had moved its files in, and finished doing so)" \
             if isinstance(stop, InterruptedAfterCommit) else ""
@@ -203,18 +204,17 @@ def relevant(path: str, manifest: str, template_folders: list[str]) -> bool:
             and not name.endswith(("~", ".swp", ".swx", ".tmp")) and name not in _EDITOR_LITTER)
 
 
-def _rebuild(manifest: Path, out: Path, state: PreviewState, args: argparse.Namespace) -> None:
-    """One rebuild, with the build options `args` holds: the build, one line in the terminal,
-    the page's state."""
+def _rebuild(request: BuildRequest, state: PreviewState) -> None:
+    """One rebuild of what `request` asks for: the build, one line in the terminal, the page's state."""
     # lazy: start-up (the build's libraries)
     from generator.preview.output import read_output, sheet_hashes
     from generator.preview.rebuild import rebuild
     from generator.preview.thumbnails import AREA, prune
     from generator.products.output.outputs import CACHE_DIR
 
+    manifest, out = request.manifest, request.out
     state.update(status="building", message=f"building {manifest} …")
-    outcome = rebuild(manifest, out, tell=lambda line: print(escape(line), file=sys.stderr, flush=True),
-                      settings=lambda deck: build_settings(args, deck), progress=is_terminal())
+    outcome = rebuild(request, tell=lambda line: print(escape(line), file=sys.stderr, flush=True))
     stamp = time.strftime("%H:%M:%S")
     output = read_output(out)
     if outcome.status == "ok":
@@ -236,7 +236,7 @@ def _tell_failure(stamp: str, outcome: Outcome, out: Path) -> None:
         error, what = outcome.internal
         from generator.commands import crash  # lazy: start-up (traceback, tempfile), only for a bug
 
-        crash.report(error, out, None, prefix=f"[{stamp}] county-uppy watch", context=what,
+        crash.report(error, out, None, prefix=f"[{stamp}] county-uppy watch", context=what, what=outcome.what,
                      after=f"{out} still holds the last good build")
         return
     print(escape(f"[{stamp}] not rebuilt: {outcome.message}"), file=sys.stderr, flush=True)

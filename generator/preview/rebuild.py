@@ -16,14 +16,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from generator.deck.manifest import load
-from generator.deck.model import Deck
-from generator.deck.problems import InputError, Problem, escape, one_line
-from generator.products.build import (BuildContext, FolderBusy, JournalError, PartlyWritten, ProductFailed,
-                                      build)
+from generator.deck.problems import InputError, Problem, escape
+from generator.products.build import BuildRequest, build
+from generator.products.failure import classify
 from generator.products.output.changes import CHANGES_JSON
-from generator.products.output.outputs import cannot_write
 from generator.products.printable import problems as undrawable
-from generator.products.pipeline.rendered import CardFailed
 from generator.preview.thumbnails import PDFIUM
 
 #: The terminal line of a rebuild is cut to this many characters (changes.json has it all).
@@ -40,23 +37,18 @@ class Outcome:
     problems: list[dict[str, Any]] = field(default_factory=list)  #: the manifest's mistakes, located
     #: a bug in county-uppy: the error and what was being done, for the crash report
     internal: tuple[BaseException, str] | None = None
+    what: str = ""  #: the words that name the bug instead of its "Type: message", for the crash report
 
 
-#: The deck -> the products to build and the BuildContext's settings, or what is wrong with them
-#: for this deck (an edition the options name and the manifest no longer has).
-Settings = Callable[[Deck], "tuple[tuple[str, ...], dict[str, Any]] | str"]
-
-
-def rebuild(manifest: Path, out: Path, tell: Callable[[str], None], settings: Settings, *,
-            progress: bool = False) -> Outcome:
-    """Build `manifest` into `out`, as `county-uppy build` does with the options `settings` gives
-    for the deck (commands/build.py's build_settings); `progress`: show the build's progress bar (on a
-    terminal).
+def rebuild(request: BuildRequest, tell: Callable[[str], None]) -> Outcome:
+    """Build `request.manifest` into `request.out`, as `county-uppy build` does with the same
+    request (commands/build.py's build_request).
 
     Ctrl-C and SIGTERM are let through (KeyboardInterrupt, or InterruptedAfterCommit when the new
-    build was already moved in); the build leaves `out` whole either way.
+    build was already moved in); the build leaves the output folder whole either way.
     """
     started = time.perf_counter()
+    manifest, out = request.manifest, request.out
 
     def took() -> float:
         return time.perf_counter() - started
@@ -68,32 +60,22 @@ def rebuild(manifest: Path, out: Path, tell: Callable[[str], None], settings: Se
             raise InputError(found, deck=deck)
     except InputError as err:
         return invalid(err.problems, manifest, took())
-    chosen = settings(deck)
-    if isinstance(chosen, str):
-        return Outcome("failed", f"{chosen}; {out} still holds the last good build", took())
-    only, options = chosen
-    ctx = BuildContext(deck, out, manifest, progress=progress, tell=tell, **options)
     unchanged = f"{out} still holds the last good build"
+    problem = request.problem_for(deck)  # an edition the options name and the manifest no longer has
+    if problem is not None:
+        return Outcome("failed", f"{problem}; {unchanged}", took())
     try:
         with PDFIUM:  # the build draws faces with PDFium in this process; thumbnails wait for it
-            build(ctx, only)
-    except FolderBusy as err:
-        return Outcome("busy", f"{err}; trying again after the next change", took())
-    except JournalError as err:
-        return Outcome("failed", f"{out} holds an unfinished build's journal that cannot be used: {err}", took())
-    except PartlyWritten as err:
-        return Outcome("failed", f"moving the new files into {out} failed half-way and {one_line(err)}", took())
-    except OSError as err:
-        return Outcome("failed", f"{cannot_write(err)}; {unchanged}", took())
-    except ProductFailed as err:
-        cause = err.error
-        if isinstance(cause, InputError):
-            return invalid(cause.problems, manifest, took())
-        if isinstance(cause, OSError):
-            return Outcome("failed", f"the {err.product} product: {cannot_write(cause)}; {unchanged}", took())
-        card = f", card '{cause.code}'" if isinstance(cause, CardFailed) else ""
-        what = f"the {err.product} product{card}"
-        return Outcome("failed", f"internal error in {what}; {unchanged}", took(), internal=(cause, what))
+            build(deck, request, tell)
+    except Exception as err:  # noqa: BLE001 -- every failure is told as classify() sorts it
+        failure = classify(err, out)
+        if failure.kind == "invalid":
+            return invalid(list(failure.problems), manifest, took())
+        if failure.kind == "busy":
+            return Outcome("busy", f"{failure.message}; trying again after the next change", took())
+        tail = f"; {unchanged}" if failure.unchanged else ""
+        internal = (failure.error, failure.context) if failure.kind == "internal" else None
+        return Outcome("failed", failure.message + tail, took(), internal=internal, what=failure.what)
     return Outcome("ok", _changes_line(out), took())
 
 

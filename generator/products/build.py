@@ -1,19 +1,20 @@
 """`county-uppy build`: every product of the deck, listed in build.json, all or nothing.
 
-Each product is a record of products/__init__.py naming a function that takes the
-BuildContext and returns its files (list[Artifact]), or, for a product that hands work to
-worker processes (`background`, rendered.background), a function that waits for that work and
-returns them: every product starts in order, and the waiting is done after the last has
-started, so the products' work overlaps. The card images the products show (their records'
-`images`) are drawn by workers from the very start (rasters.start). `--only` picks products by
-name.
+`build(deck, request)` builds what a BuildRequest (pipeline/request.py) asks for. Each product
+is a record of products/__init__.py naming a function that takes the BuildContext and returns
+its files (list[Artifact]), or, for a product that hands work to worker processes
+(`background`, rendered.background), a function that waits for that work and returns them:
+every product starts in order, and the waiting is done after the last has started, so the
+products' work overlaps. The card images the products show (their records' `images`) are drawn
+by workers from the very start (rasters.start). `--only` picks products by name.
 
 A build holds the output folder's lock from start to end (a second build into the same folder
-stops with FolderBusy naming this one's PID) and writes into a staging folder inside the output
-folder (ctx.out points there while it runs). Only when every product asked for has succeeded are
-the new files moved into the output folder, through a commit journal that makes the move
-all-or-nothing even if the process is killed half-way (outputs.py, journal.py), build.json last;
-if anything fails, the output folder is left exactly as it was and the staging folder is removed.
+stops with FolderBusy naming this one's PID) and its products write into a staging folder
+inside the output folder (output/staging.py: the context's `target`). Only when every product
+asked for has succeeded are the new files moved into the output folder, through a commit
+journal that makes the move all-or-nothing even if the process is killed half-way
+(output/commit.py), build.json last; if anything fails, the output folder is left exactly as it
+was and the staging folder is removed.
 
 The output folder mirrors the manifest (mirror.py): files an earlier build made that this one
 does not are removed in the same commit; with `--only`, the other products' files stay listed.
@@ -24,26 +25,28 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import time
+from dataclasses import dataclass, field
 from typing import Callable
 
+from generator.deck.model import Deck
 from generator.products import FOLDERS, PRODUCTS, Product
+from generator.products.deck_json import deck_document
 from generator.products.output import mirror
-from generator.products.pipeline import rasters
-from generator.products.pipeline.rendered import stop_workers
 from generator.products.output.changes import write_changes
-from generator.products.deck_json import build_deck_json, deck_document
-from generator.products.pipeline.context import BuildContext
+from generator.products.output.commit import JournalError, PartlyWritten
 from generator.products.output.folder_lock import FolderBusy
-from generator.products.output.journal import JournalError
-from generator.products.output.outputs import (Artifact, InterruptedAfterCommit, PartlyWritten, Staging, json_bytes,
-                                        write_artifact)
+from generator.products.output.listing import BUILD_JSON, stamp_listing
+from generator.products.output.outputs import Artifact, json_bytes
+from generator.products.output.staging import InterruptedAfterCommit, Staging
+from generator.products.pipeline import rasters
+from generator.products.pipeline.context import BuildContext
+from generator.products.pipeline.request import BuildRequest
+from generator.products.pipeline.rendered import stop_workers
 from generator.progress import ProgressBar
 from generator.workers import interrupts_held
 
-BUILD_JSON = "build.json"
-
-__all__ = ["BUILD_JSON", "PRODUCTS", "BuildContext", "FolderBusy", "InterruptedAfterCommit", "JournalError",
-           "PartlyWritten", "ProductFailed", "build"]
+__all__ = ["BUILD_JSON", "PRODUCTS", "BuildContext", "BuildRequest", "Built", "FolderBusy", "InterruptedAfterCommit",
+           "JournalError", "PartlyWritten", "ProductFailed", "build"]
 
 
 class ProductFailed(Exception):
@@ -68,7 +71,7 @@ def wanted_images(ctx: BuildContext, chosen: tuple[Product, ...]) -> rasters.Wan
     """The card images the chosen products show: profile -> the faces shown (None: every face)."""
     out: rasters.Wanted = {}
     for record in chosen:
-        if not record.images or (record.images == "mpc" and "mpc" not in ctx.pod):  # only the MakePlayingCards files show mpc
+        if not record.images or (record.images == "mpc" and "mpc" not in ctx.request.pod):  # only the MakePlayingCards files show mpc
             continue
         faces = None
         if record.image_faces:
@@ -78,33 +81,41 @@ def wanted_images(ctx: BuildContext, chosen: tuple[Product, ...]) -> rasters.Wan
     return out
 
 
-def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
-    """Build the chosen products (all by default) and write build.json last, all or nothing.
+@dataclass
+class Built:
+    """What a build made."""
 
-    Returns the files this build made. Raises FolderBusy when another build holds the output
-    folder, ProductFailed when a product raises, OSError when a file cannot be written, and lets
-    KeyboardInterrupt through; in every case the output folder is as it was before. A stop
-    (Ctrl-C, SIGTERM) that comes while the files move into place waits for the move to finish
-    and is then raised as InterruptedAfterCommit: the output folder holds the new build.
-    Lines for the user (files removed, files left alone) are added to ctx.notes; the line saying a
-    killed build's commit was finished first goes to ctx.tell.
+    artifacts: list[Artifact]  #: the files it made, by path
+    notes: list[str] = field(default_factory=list)  #: lines for the user: what changed, removed, left alone
+    #: profile -> the card codes whose image it drew rather than took from the face cache
+    redrawn: dict[str, list[str]] = field(default_factory=dict)
+
+
+def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None = None) -> Built:
+    """Build the products `request` asks for (all by default) and write build.json last, all or nothing.
+
+    Raises FolderBusy when another build holds the output folder, ProductFailed when a product
+    raises, OSError when a file cannot be written, and lets KeyboardInterrupt through; in every
+    case the output folder is as it was before. A stop (Ctrl-C, SIGTERM) that comes while the
+    files move into place waits for the move to finish and is then raised as
+    InterruptedAfterCommit: the output folder holds the new build. The line saying a killed
+    build's commit was finished first goes to `tell` at once (None: into the notes).
     """
     started = time.perf_counter()
-    dest = ctx.out
+    dest = request.out
     committed = False
-    staging = Staging(dest)  # takes the folder's lock; finishes a killed build's commit first
+    staging = Staging(dest, FOLDERS)  # takes the folder's lock; finishes a killed build's commit first
+    ctx = BuildContext(deck, request, staging, tell=tell)
     # on a terminal, the products done so far (and under it what a product is waiting for)
-    bar = ProgressBar(sum(1 for p in PRODUCTS if not only or p.name in only), "building", enabled=ctx.progress,
-                      ticking=False)
+    bar = ProgressBar(sum(1 for p in PRODUCTS if not request.only or p.name in request.only), "building",
+                      enabled=request.progress, ticking=False)
     try:
         bar.show()
         if staging.recovered:
-            (ctx.tell or ctx.notes.append)(staging.recovered)
-        ctx.staging, ctx.out = staging, staging.files
-        previous = mirror.previous_artifacts(dest, BUILD_JSON, FOLDERS)  # read once: the lock keeps it as it is
-        staging.trust(*mirror.listed_digests(dest, BUILD_JSON, previous))  # so an unchanged file needs no hashing
+            (tell or ctx.notes.append)(staging.recovered)
+        previous = staging.previous  # build.json, read once: the lock keeps it as it is
         artifacts: list[Artifact] = []
-        chosen = tuple(p for p in PRODUCTS if not only or p.name in only)
+        chosen = tuple(p for p in PRODUCTS if not request.only or p.name in request.only)
         rasters.start(ctx, wanted_images(ctx, chosen))  # the card images, drawn by workers while the products start here
         waiting: list[tuple[str, Callable[[], list[Artifact]]]] = []
         for record in chosen:
@@ -129,24 +140,23 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
             bar.advance()
         bar.describe("moving the files in")
         built = {p.name for p in chosen}
-        plan = mirror.plan(dest, artifacts, built, previous, partial=bool(only), folders=FOLDERS)
+        plan = mirror.plan(dest, artifacts, built, previous.artifacts, partial=bool(request.only), folders=FOLDERS)
         # against the previous build, still in place
-        changes, summary = write_changes(dest, ctx.out, deck_document(ctx.deck), [*artifacts, *plan.carried], BUILD_JSON)
+        changes, summary = write_changes(staging, deck_document(deck), [*artifacts, *plan.carried], previous)
         ctx.notes.extend(summary)
         artifacts.append(changes)
         plan.remove = [r for r in plan.remove if r != changes.path]  # made anew by every build
         plan.carried = [a for a in plan.carried if a.path != changes.path]
         listed = sorted([*artifacts, *plan.carried], key=lambda a: a.path)
         record = {"artifacts": [a.as_json() for a in listed], "seconds": round(time.perf_counter() - started, 3)}
-        write_artifact(ctx.out, BUILD_JSON, json_bytes(record), "json")
+        staging.write(BUILD_JSON, json_bytes(record), "json")
         with interrupts_held():  # a stop now waits until the files are in place
             staging.commit(last=(BUILD_JSON,), remove=tuple(plan.remove))
             committed = True
-            store = ctx.shared.get("cache")  # the face cache (rendered.cache): its new entries, its pruning
-            if store is not None:
-                store.commit()
-            mirror.stamp_listing(dest, BUILD_JSON)  # the next build may trust the sha256s it lists
-        ctx.notes.extend(mirror.messages(plan, dest, tuple(e.key for e in ctx.deck.editions)))
+            if ctx.state.cache is not None:  # the face cache (rendered.cache): its new entries, its pruning
+                ctx.state.cache.commit()
+            stamp_listing(dest)  # the next build may trust the sha256s it lists
+        ctx.notes.extend(mirror.messages(plan, dest, tuple(e.key for e in deck.editions)))
     except PartlyWritten:
         staging.keep_for_roll_forward()  # the journal names its staging folder: the next build finishes the move
         raise
@@ -170,7 +180,5 @@ def build(ctx: BuildContext, only: tuple[str, ...] = ()) -> list[Artifact]:
     finally:
         bar.close()
         stop_workers(ctx)  # workers still busy when a product failed
-        ctx.shared.pop("cache", None)  # the next build reads the cache afresh
-        ctx.out, ctx.staging = dest, None
     artifacts.sort(key=lambda a: a.path)
-    return artifacts
+    return Built(artifacts, ctx.notes, ctx.state.redrawn)

@@ -7,7 +7,7 @@ import re
 
 from generator.deck.model import Deck
 from generator.products.pipeline.context import BuildContext
-from generator.products.output.outputs import Artifact, json_bytes, write_artifact
+from generator.products.output.outputs import Artifact, json_bytes
 from generator.products.render.profiles import TGC
 from generator.products.pipeline.rasters import images
 from generator.products.render.units import BLEED
@@ -51,9 +51,9 @@ def file_names(deck: Deck) -> dict[str, str]:
 def write_images(ctx: BuildContext, folder: str, profile: str) -> list[Artifact]:
     rendered = images(ctx, profile)
     names = file_names(ctx.deck)
-    arts = [write_artifact(ctx.out, f"{folder}/{names[c.code]}", rendered[c.code], "png", cards=1)
+    arts = [ctx.target.write(f"{folder}/{names[c.code]}", rendered[c.code], "png", cards=1)
             for c in ctx.deck.cards]
-    arts.append(write_artifact(ctx.out, f"{folder}/back.png", rendered["back"], "png", cards=1))
+    arts.append(ctx.target.write(f"{folder}/back.png", rendered["back"], "png", cards=1))
     return arts
 
 
@@ -70,5 +70,5 @@ def build_cards(ctx: BuildContext) -> list[Artifact]:
         "cards": {c.code: {"file": names[c.code], "name": c.name, "kind": c.kind, "set": c.set, "copies": c.copies}
                   for c in ctx.deck.cards},
     }
-    arts.append(write_artifact(ctx.out, "cards/index.json", json_bytes(index), "json", cards=len(ctx.deck.cards)))
+    arts.append(ctx.target.write("cards/index.json", json_bytes(index), "json", cards=len(ctx.deck.cards)))
     return arts

@@ -7,7 +7,7 @@ from typing import Any
 from generator.deck.deck_json import deck_json
 from generator.deck.model import Deck
 from generator.engine.options import Options
-from generator.products.output.outputs import Artifact, json_bytes, write_artifact
+from generator.products.output.outputs import Artifact, json_bytes
 from generator.products.pipeline.context import BuildContext
 
 DECK_JSON = "deck.json"
@@ -23,4 +23,4 @@ def deck_document(deck: Deck) -> dict[str, Any]:
 
 def build_deck_json(ctx: BuildContext) -> list[Artifact]:
     deck = ctx.deck
-    return [write_artifact(ctx.out, DECK_JSON, json_bytes(deck_document(deck)), "json", cards=deck.printed)]
+    return [ctx.target.write(DECK_JSON, json_bytes(deck_document(deck)), "json", cards=deck.printed)]

@@ -8,7 +8,7 @@ from typing import Callable
 from generator.products.cards import write_images
 from generator.products.pipeline.context import BuildContext
 from generator.products.pipeline.keys import code_version, key
-from generator.products.output.outputs import Artifact, write_artifact
+from generator.products.output.outputs import Artifact
 from generator.products.pipeline.rendered import cache, chars, form_keys, pdf_forms, stamp
 
 POD_CHOICES = ("tgc", "mpc", "dtc")
@@ -27,7 +27,7 @@ def build_pod(ctx: BuildContext) -> Callable[[], list[Artifact]]:
     wait for the drawing, in the function returned."""
     codes = [c.code for c in ctx.deck.cards for _ in range(c.copies)]
     arts = []
-    if "dtc" in ctx.pod:
+    if "dtc" in ctx.request.pod:
         store, forms, made_by = cache(ctx), form_keys(ctx, cmyk=True), stamp(ctx)
         k = key("dtc", code_version(Path(__file__).resolve()), [forms[c] for c in ["back", *codes]], codes, DTC_PDF,
                 chars(ctx), made_by)
@@ -38,11 +38,11 @@ def build_pod(ctx: BuildContext) -> Callable[[], list[Artifact]]:
             data, _ = pdf.single_cards_pdf(pdf_forms(ctx, cmyk=True), codes, DTC_PDF, chars(ctx), made_by)
             store.put(AREA, k, data)
         store.prune(AREA)
-        arts.append(write_artifact(ctx.out, f"pod/{DTC_PDF}", data, "pdf", cards=len(codes), pages=2 * len(codes)))
+        arts.append(ctx.target.write(f"pod/{DTC_PDF}", data, "pdf", cards=len(codes), pages=2 * len(codes)))
         ctx.notes.extend(colour_proof(ctx))
 
     def finish() -> list[Artifact]:
-        return arts + (write_images(ctx, "pod/mpc", "mpc") if "mpc" in ctx.pod else [])
+        return arts + (write_images(ctx, "pod/mpc", "mpc") if "mpc" in ctx.request.pod else [])
     return finish
 
 

@@ -9,7 +9,7 @@ from typing import Callable
 from generator.products.render import sheets
 from generator.products.pipeline.context import BuildContext
 from generator.products.pipeline.keys import code_version, key
-from generator.products.output.outputs import Artifact, write_artifact
+from generator.products.output.outputs import Artifact
 from generator.products.pipeline.rendered import background, cache, chars, form_keys, pdf_forms, stamp
 from generator.products.render.stamp import Stamp
 
@@ -23,7 +23,7 @@ def _sheet_job(ops: dict[str, bytes], pages: list[sheets.Page], set_names: dict[
 
 def grids(ctx: BuildContext) -> dict[str, sheets.Grid]:
     """Paper -> the sheet grid for the build's print options (sheets.LayoutError if one does not fit)."""
-    return {paper: sheets.grid(paper, ctx.gutter, ctx.duplex, ctx.back_offset) for paper in ctx.papers}
+    return {paper: sheets.grid(paper, ctx.request.gutter, ctx.request.duplex, ctx.request.back_offset) for paper in ctx.papers}
 
 
 def print_sets(ctx: BuildContext) -> list[tuple[str, list]]:
@@ -42,13 +42,13 @@ def print_sets(ctx: BuildContext) -> list[tuple[str, list]]:
 def build_print(ctx: BuildContext) -> Callable[[], list[Artifact]]:
     """output/print/county-uppy-PAPER[-EDITION][-fronts|-backs].pdf: the PDFs the cache lacks are
     made by workers; the function returned waits for them and writes the files."""
-    light = ctx.ink_saver
+    light = ctx.request.ink_saver
     ops, keys, cs, store, made_by = pdf_forms(ctx, light), form_keys(ctx, light), chars(ctx), cache(ctx), stamp(ctx)
     here = code_version(Path(__file__).resolve())
     set_names = {s.key: s.name for s in ctx.deck.sets}
     jobs, meta = [], []
     for paper, g in grids(ctx).items():
-        note = sheets.gutter_note(paper, ctx.gutter)
+        note = sheets.gutter_note(paper, ctx.request.gutter)
         if note and note not in ctx.notes:
             ctx.notes.append(note)
         for suffix, cards in print_sets(ctx):
@@ -74,7 +74,7 @@ def build_print(ctx: BuildContext) -> Callable[[], list[Artifact]]:
                 data, made = next(results)
                 assert made == n_pages
                 store.put("pdf", k, data)
-            arts.append(write_artifact(ctx.out, f"print/{name}", data, "pdf", cards=count, pages=n_pages))
+            arts.append(ctx.target.write(f"print/{name}", data, "pdf", cards=count, pages=n_pages))
         store.prune("pdf")
         return arts
     return finish

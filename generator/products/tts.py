@@ -18,7 +18,7 @@ from generator.deck.model import Deck
 from generator.products.render import png_bands
 from generator.products.pipeline.context import BuildContext
 from generator.products.pipeline.keys import code_version, key
-from generator.products.output.outputs import Artifact, json_bytes, write_artifact
+from generator.products.output.outputs import Artifact, json_bytes
 from generator.products.render.png import encode, palette_for, unpack_pixels
 from generator.products.render.profiles import TTS, TTS_COLUMNS, TTS_MAX_WIDTH
 from generator.products.pipeline.rasters import image_keys, images
@@ -167,10 +167,10 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
         made = [_band_job(*job) for job in jobs]
         pending = lambda: made  # noqa: E731
     back_png = encode(unpack_pixels(cells_by_key["back"], TTS.size), dpi=TTS.dpi)
-    arts = [write_artifact(ctx.out, "tts/back.png", back_png, "png", cards=1)]
-    url = ctx.tts_url.rstrip("/") if ctx.tts_url else (ctx.target.resolve() / "tts").as_uri()
+    arts = [ctx.target.write("tts/back.png", back_png, "png", cards=1)]
+    url = ctx.request.tts_url.rstrip("/") if ctx.request.tts_url else (ctx.out.resolve() / "tts").as_uri()
     obj = saved_object(ctx.deck, sheets, url)
-    arts.append(write_artifact(ctx.out, "tts/county-uppy.json", json_bytes(obj, indent=None), "tts", cards=ctx.deck.printed))
+    arts.append(ctx.target.write("tts/county-uppy.json", json_bytes(obj, indent=None), "tts", cards=ctx.deck.printed))
 
     def finish() -> list[Artifact]:
         for (k, *_), data in zip(jobs, pending()):
@@ -180,7 +180,7 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
         palette = bytes(palette_for(list(colours)).getpalette() or [])
         for sheet, keys in wanted:
             data = png_bands.png(sheet.size, palette, [bands[k] for k in keys], dpi=72)
-            arts.append(write_artifact(ctx.out, f"tts/{sheet.filename}", data, "png", cards=len(sheet.keys)))
+            arts.append(ctx.target.write(f"tts/{sheet.filename}", data, "png", cards=len(sheet.keys)))
         return arts
     return finish
 

@@ -12,8 +12,8 @@ from tests.conftest import MANIFEST
 @pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Path:
     from generator.deck.manifest import load
-    from generator.products.build import BuildContext, build
+    from generator.products.build import BuildRequest, build
 
     out = tmp_path_factory.mktemp("preview") / "out"
-    build(BuildContext(load(MANIFEST), out, MANIFEST, papers=("letter",)))
+    build(load(MANIFEST), BuildRequest(MANIFEST, out, papers=("letter",)))
     return out

@@ -106,7 +106,7 @@ def test_ctrl_c_during_a_rebuild_leaves_the_output_folder_whole(tmp_path: Path):
     import hashlib
     import json
 
-    from generator.products.output.outputs import STAGING_PREFIX
+    from generator.products.output.staging import STAGING_PREFIX
 
     manifest, out = tmp_path / "cards.yaml", tmp_path / "out"
     shutil.copy(MANIFEST, manifest)

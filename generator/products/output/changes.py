@@ -2,9 +2,9 @@
 
 The deck comparison is deck/compare.py's (the one `county-uppy diff` prints), made between the
 deck.json the previous build left and the deck being built; the product files are compared
-by the sha256s the previous build.json lists. It runs inside the build, before the commit, so
-it reads the previous build's files while they are still in place, and changes.json is part
-of the same all-or-nothing commit as everything else.
+by the sha256s the previous build.json lists (listing.Previous, read once per build). It runs
+inside the build, before the commit, so it reads the previous build's files while they are
+still in place, and changes.json is part of the same all-or-nothing commit as everything else.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from generator.deck.compare import compare, summary
-from generator.products.output.outputs import Artifact, json_bytes, write_artifact
+from generator.products.output.listing import Previous
+from generator.products.output.outputs import Artifact, WriteTarget, json_bytes
 
 CHANGES_JSON = "changes.json"
 DECK_JSON = "deck.json"
@@ -22,25 +23,25 @@ DECK_JSON = "deck.json"
 NAMED_FILES = 6
 
 
-def write_changes(dest: Path, staged: Path, document: Mapping[str, Any], artifacts: list[Artifact], record_name: str,
+def write_changes(target: WriteTarget, document: Mapping[str, Any], artifacts: list[Artifact], previous: Previous,
                   kept: Iterable[Artifact] = ()) -> tuple[Artifact, list[str]]:
-    """Compare with the previous build in `dest` (its `record_name`, build.json), write
-    changes.json into `staged`, and return it with the summary's lines for the user.
+    """Compare with the previous build in `target.dest` (its build.json, as read once per build:
+    `previous`), write changes.json into `target`, and return it with the summary's lines for
+    the user.
 
     `document` is the deck.json this build writes (products/deck_json.py's deck_document).
 
     `artifacts` are the files this build made; `kept` those it lists without making them again
     (another product's files, left as they were by an `--only` build): neither added nor removed.
     """
-    previous = _read(dest / record_name)
-    listed = _listed(previous)
-    before = _read(dest / DECK_JSON) if DECK_JSON in listed else None
+    listed = {a.path: a.sha256 for a in previous.artifacts if a.path != CHANGES_JSON}
+    before = _read(target.dest / DECK_JSON) if DECK_JSON in listed else None
     diff = compare(before if isinstance(before, Mapping) else None, document)
     files = _files(listed, [*artifacts, *kept])
-    lines = _summary(previous is not None, diff, files)
-    record = {"previous": {"build": previous is not None, "deck": diff["same"] is not None}, **diff,
+    lines = _summary(previous.found, diff, files)
+    record = {"previous": {"build": previous.found, "deck": diff["same"] is not None}, **diff,
               "files": files, "summary": lines}
-    return write_artifact(staged, CHANGES_JSON, json_bytes(record), "json"), lines
+    return target.write(CHANGES_JSON, json_bytes(record), "json"), lines
 
 
 def _read(path: Path) -> Any:
@@ -49,15 +50,6 @@ def _read(path: Path) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-
-
-def _listed(record: Any) -> dict[str, str]:
-    """path -> sha256 of the files a build.json lists."""
-    items = record.get("artifacts") if isinstance(record, Mapping) else None
-    if not isinstance(items, list):
-        return {}
-    return {a["path"]: str(a.get("sha256", "")) for a in items
-            if isinstance(a, Mapping) and isinstance(a.get("path"), str) and a["path"] != CHANGES_JSON}
 
 
 def _files(before: dict[str, str], artifacts: list[Artifact]) -> dict[str, list[str]]:

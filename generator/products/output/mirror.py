@@ -14,13 +14,11 @@ Measured against the previous build.json in OUT:
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import re
-from dataclasses import dataclass, field, fields
-from pathlib import Path, PurePosixPath
+from dataclasses import dataclass, field
+from pathlib import Path
 
-from generator.products.output.outputs import CACHE_DIR, KINDS, Artifact, write_atomic
+from generator.products.output.outputs import Artifact
 
 #: How many file names a message lists before it says "and N more".
 SHOWN = 8
@@ -34,84 +32,11 @@ class Mirror:
     dropped: list[str] = field(default_factory=list)  #: carried files changed or gone since they were built
 
 
-def guess_product(path: str, folders: tuple[str, ...]) -> str:
-    """The product that made `path`, for a build.json written before entries named it."""
-    if path == "deck.json":
-        return "deck"
-    if path == "rulebook.html":
-        return "rulebook"
-    first = path.split("/", 1)[0]
-    return first if first in folders and "/" in path else ""
-
-
-def previous_artifacts(out: Path, build_json: str, folders: tuple[str, ...]) -> list[Artifact]:
-    """The files the previous build.json in OUT lists (none when it is missing or unreadable);
-    `folders`: the products' own folders (for entries of an old build.json that name no product)."""
-    try:
-        record = json.loads((out / build_json).read_bytes())
-        entries = record["artifacts"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return []
-    names = {f.name for f in fields(Artifact)}
-    found = []
-    for entry in entries if isinstance(entries, list) else []:
-        if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
-            continue
-        rel = PurePosixPath(entry["path"])
-        if rel.is_absolute() or ".." in rel.parts or str(rel) in (".", build_json):
-            continue
-        values = {k: v for k, v in entry.items() if k in names}
-        if values.get("kind") not in KINDS:
-            continue
-        values["product"] = values.get("product") or guess_product(str(rel), folders)
-        try:
-            found.append(Artifact(**values))
-        except TypeError:
-            continue
-    return found
-
-
-def listed_digests(out: Path, build_json: str, listed: list[Artifact]) -> tuple[dict[str, str], int]:
-    """path -> sha256 of the files the previous build.json in OUT lists (`listed`:
-    previous_artifacts), and the time its status last changed (st_ctime_ns), for Staging.trust;
-    nothing when build.json is not as that build left it (stamp_listing), since an edited list
-    says nothing about the files."""
-    try:
-        st = (out / build_json).stat()
-        stamp = (out / LISTING_STAMP).read_text(encoding="ascii")
-    except (OSError, ValueError):
-        return {}, 0
-    if stamp != _stamp(st):
-        return {}, 0
-    digests = {a.path: a.sha256 for a in listed if isinstance(a.sha256, str) and _SHA256.fullmatch(a.sha256)}
-    return digests, st.st_ctime_ns
-
-
-def stamp_listing(out: Path, build_json: str) -> None:
-    """Note build.json as this build left it (its inode, size and times), for listed_digests,
-    beside the face cache (a build that keeps none, such as `--only deck`, has no files worth it)."""
-    if not (out / CACHE_DIR).is_dir():
-        return
-    try:
-        write_atomic(out / LISTING_STAMP, _stamp((out / build_json).stat()).encode("ascii"))
-    except OSError:
-        pass  # without the stamp, the next build computes every sha256
-
-
-#: Where stamp_listing notes build.json, beside the face cache.
-LISTING_STAMP = f"{CACHE_DIR}/build-json.stamp"
-_SHA256 = re.compile(r"[0-9a-f]{64}")
-
-
-def _stamp(st: os.stat_result) -> str:
-    return f"{st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}\n"
-
-
-def plan(out: Path, made: list[Artifact], built: set[str], previous: list[Artifact], partial: bool,
+def plan(out: Path, made: list[Artifact], built: set[str], previous: tuple[Artifact, ...], partial: bool,
          folders: tuple[str, ...]) -> Mirror:
     """What to carry, remove and warn about, given the files this build made, the products it
     built (`partial`: not every product, `--only`) and the files the previous build.json lists
-    (previous_artifacts)."""
+    (listing.Previous.artifacts)."""
     mirror = Mirror()
     made_paths = {a.path for a in made}
     for old in previous:

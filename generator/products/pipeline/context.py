@@ -1,45 +1,88 @@
-"""What every product of one build shares: the deck, where to write, the options, and work done once."""
+"""What every product of one build shares: the deck, the request, where to write, and the work
+done once per build (BuildState)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable, Protocol
 
 from generator.deck.model import Deck
-from generator.products.output.outputs import Staging
+from generator.products.output.outputs import WriteTarget
+from generator.products.pipeline.face_cache import RenderCache
+from generator.products.pipeline.request import BuildRequest
+from generator.products.render.faces import Face
+from generator.products.render.stamp import Stamp
+from generator.workers import WorkerPool
+
+#: profile -> face key -> PNG: the card images of a build (rasters.py)
+Images = dict[str, dict[str, bytes]]
+
+
+class Pending(Protocol):
+    """Card images being drawn (rasters.Drawing): `finish()` waits for them."""
+
+    def finish(self) -> Images: ...
+
+
+@dataclass
+class BuildState:
+    """The work one build does once and every product shares, made as it is first asked for
+    (pipeline/rendered.py, rasters.py); a new build starts with a new one."""
+
+    #: the face cache in OUT/.cache (rendered.cache); committed once the build is in place
+    cache: RenderCache | None = None
+    #: ink-saver variant (False, True) -> card code (and "back") -> the hash its face is cached by
+    face_keys: dict[bool, dict[str, str]] = field(default_factory=dict)
+    #: each file a face reads (fonts, art) -> the sha256 of its bytes, read once per build
+    file_digests: dict[Path, str] = field(default_factory=dict)
+    #: (ink-saver, CMYK) -> card code -> the cache key of its face's PDF form
+    form_keys: dict[tuple[bool, bool], dict[str, str]] = field(default_factory=dict)
+    #: profile -> card code -> the cache key of its image
+    image_keys: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: (card code, ink-saver variant) -> its face's display list, drawn at most once
+    faces: dict[tuple[str, bool], Face] = field(default_factory=dict)
+    #: every character the deck's faces draw (the PDF fonts' subset)
+    chars: str | None = None
+    #: the version, manifest fingerprint and date every print file of this build carries
+    stamp: Stamp | None = None
+    #: (ink-saver, CMYK) -> card code -> its face as a formatted PDF form
+    pdf_forms: dict[tuple[bool, bool], dict[str, bytes]] = field(default_factory=dict)
+    #: the card images being drawn since the build began (rasters.start)
+    drawing: Pending | None = None
+    #: the card images once drawn (rasters.images)
+    images: Images | None = None
+    #: profile -> the card codes whose image this build drew rather than took from the cache
+    redrawn: dict[str, list[str]] = field(default_factory=dict)
+    #: worker pools running while the build goes on (rendered.started), stopped when it ends
+    pools: list[WorkerPool] = field(default_factory=list)
 
 
 @dataclass
 class BuildContext:
+    """One build: made whole by products/build.py's build() for the products it runs."""
+
     deck: Deck
-    #: where products write: the output folder, or during build() the staging folder standing in for it
-    out: Path
-    manifest: Path
-    editions: tuple[str, ...] = ()  #: per-edition products asked for (--edition)
-    papers: tuple[str, ...] = ("letter", "a4")
-    jobs: int = 0  #: worker processes; 0 means one per core
-    progress: bool = False  #: show a progress bar (only on a terminal)
-    pod: tuple[str, ...] = ("tgc", "mpc", "dtc")  #: print-on-demand profiles (--pod)
-    tts_url: str = ""  #: where TTS loads the deck sheets from (--tts-url); default: file URI of output/tts
-    gutter: float = 0.0  #: mm between neighbouring cards on the print sheets (--gutter)
-    duplex: str = "long"  #: the paper edge the print sheets flip on (--duplex long|short)
-    back_offset: tuple[float, float] = (0.0, 0.0)  #: mm the backs shift, right and up as seen on the back
-    ink_saver: bool = False  #: light backs and light chaos interiors on the print sheets (--ink-saver)
-    shared: dict = field(default_factory=dict)  #: work products share within one build (rendered faces)
+    request: BuildRequest
+    #: where products write (build(): the staging folder, whose files the commit moves into OUT)
+    target: WriteTarget
+    state: BuildState = field(default_factory=BuildState)
     notes: list[str] = field(default_factory=list)  #: lines to print after the build
     #: where a line goes that must be told at once, whatever then happens (a killed build's commit
     #: finished before this build began); None: into notes
     tell: Callable[[str], None] | None = None
-    staging: Staging | None = None  #: the build's staging folder while build() runs
 
     @property
-    def target(self) -> Path:
-        """The output folder the build ends up in (ctx.out, unless a build is staging)."""
-        return self.staging.dest if self.staging is not None else self.out
+    def out(self) -> Path:
+        """The output folder the build ends up in."""
+        return self.request.out
 
-    def once(self, name: str, make: Callable[[], Any]) -> Any:
-        """`make()`, computed once per build and shared by every product that asks for `name`."""
-        if name not in self.shared:
-            self.shared[name] = make()
-        return self.shared[name]
+    @property
+    def editions(self) -> tuple[str, ...]:
+        """The editions whose print files the build makes (the manifest's and the request's)."""
+        return self.request.editions_for(self.deck)
+
+    @property
+    def papers(self) -> tuple[str, ...]:
+        """The paper sizes of the print sheets."""
+        return self.request.papers_for(self.deck)

@@ -15,7 +15,9 @@ import os
 from pathlib import Path
 
 from generator.deck.model import Deck
-from generator.products.pipeline.context import BuildContext
+from generator.products.output.outputs import Folder
+from generator.products.pipeline.context import BuildContext, BuildState
+from generator.products.pipeline.request import BuildRequest
 from generator.products.pipeline.face_cache import RenderCache
 from generator.products.pipeline.keys import code_version, key
 from generator.products.render.faces import Face
@@ -38,12 +40,16 @@ def start(ctx: BuildContext, wanted: Wanted) -> None:
     """Begin drawing every image the build shows (`wanted`: profile -> the faces shown in it,
     None for every face; known before anything is drawn, so each face is rendered once for
     every image it appears in) on worker processes, and return at once."""
-    ctx.once("drawing", lambda: Drawing(ctx, wanted))
+    if ctx.state.drawing is None:
+        ctx.state.drawing = Drawing(ctx, wanted)
 
 
 def images(ctx: BuildContext, profile: str) -> dict[str, bytes]:
     """Face key -> PNG in a profile, for the faces the build shows in it (waits for the drawing)."""
-    done = ctx.once("card-images", lambda: _drawing(ctx).finish())
+    if ctx.state.images is None:
+        start(ctx, {})  # nothing started: each profile is drawn when asked
+        ctx.state.images = ctx.state.drawing.finish()
+    done = ctx.state.images
     if profile not in done:  # a profile the build did not expect: drawn on its own
         done.update(Drawing(ctx, {profile: None}).finish())
     return done[profile]
@@ -51,8 +57,8 @@ def images(ctx: BuildContext, profile: str) -> dict[str, bytes]:
 
 def standalone_images(deck: Deck, profile: str, codes: frozenset[str] | None = None) -> dict[str, bytes]:
     """Face key -> PNG in a profile for a deck outside any build: drawn here, nothing cached."""
-    ctx = BuildContext(deck, out=Path(os.devnull), manifest=Path(os.devnull), jobs=1)
-    ctx.shared["cache"] = RenderCache(None)
+    nowhere = Path(os.devnull)
+    ctx = BuildContext(deck, BuildRequest(nowhere, nowhere, jobs=1), Folder(nowhere), BuildState(cache=RenderCache(None)))
     return Drawing(ctx, {profile: codes}).finish()[profile]
 
 
@@ -60,10 +66,11 @@ def image_keys(ctx: BuildContext, profile: str) -> dict[str, str]:
     """Card code (and "back") -> the cache key of its image in a profile: the face's key
     (rendered.face_keys: what it draws, the files it reads, the rendering core's code), the
     profile, and this module's code, which has the faces drawn."""
-    def make() -> dict[str, str]:
+    known = ctx.state.image_keys
+    if profile not in known:
         here = code_version(Path(__file__).resolve())
-        return {code: key("image", here, PROFILES[profile], fk) for code, fk in face_keys(ctx).items()}
-    return ctx.once(f"image-keys-{profile}", make)
+        known[profile] = {code: key("image", here, PROFILES[profile], fk) for code, fk in face_keys(ctx).items()}
+    return known[profile]
 
 
 def face_png(face: Face, profile: str = "tgc") -> bytes:
@@ -73,10 +80,6 @@ def face_png(face: Face, profile: str = "tgc") -> bytes:
     chars_ = "".join(sorted({ch for t in face.texts() for ch in t.text} | {" "}))
     doc = pdf.faces_pdf([face], chars_)
     return next(png.render_pages(doc, [(0, face.colours(), (profile,))]))[profile]
-
-
-def _drawing(ctx: BuildContext) -> "Drawing":
-    return ctx.once("drawing", lambda: Drawing(ctx, {}))  # nothing started: each profile is drawn when asked
 
 
 class Drawing:
@@ -111,7 +114,7 @@ class Drawing:
                         self.todo.setdefault(code, {})[p] = k
                     else:
                         self.out[p][code] = data
-        ctx.shared.setdefault("rendered", {}).update({p: [c for c, m in self.todo.items() if p in m] for p in want})
+        ctx.state.redrawn.update({p: [c for c, m in self.todo.items() if p in m] for p in want})
         pages = [(code, tuple(missing)) for code, missing in self.todo.items()]
         n = max(1, min(workers(ctx), len(pages)))
         self.jobs = [(ctx.deck, pages[i::n], chars(ctx), i) for i in range(n)] if pages else []
@@ -132,7 +135,7 @@ class Drawing:
         if self.failed is not None:
             raise self.failed
         ctx, store = self.ctx, cache(self.ctx)
-        with ProgressBar(len(self.todo), "card images", enabled=ctx.progress and bool(self.todo)) as bar:
+        with ProgressBar(len(self.todo), "card images", enabled=ctx.request.progress and bool(self.todo)) as bar:
             bar.show()
             if self.pool is None:
                 for job in self.jobs:

@@ -31,15 +31,17 @@ def face_keys(ctx: BuildContext, light: bool = False) -> dict[str, str]:
     rendering core's code (keys.face_key): every face is drawn (a display list, no pixels) to
     be keyed. `light`: the ink-saver variant of each face (print sheets with --ink-saver).
     """
-    def make() -> dict[str, str]:
-        memo = ctx.shared.setdefault("file-digests", {})  # each file a face reads, hashed once per build
-        return {code: face_key(face_of(ctx, code, light), memo) for code in [*(c.code for c in ctx.deck.cards), "back"]}
-    return ctx.once("face-keys-light" if light else "face-keys", make)
+    known = ctx.state.face_keys
+    if light not in known:
+        memo = ctx.state.file_digests  # each file a face reads, hashed once per build
+        known[light] = {code: face_key(face_of(ctx, code, light), memo)
+                        for code in [*(c.code for c in ctx.deck.cards), "back"]}
+    return known[light]
 
 
 def face_of(ctx: BuildContext, code: str, light: bool = False) -> Face:
     """The display list of one face, drawn at most once per build."""
-    drawn = ctx.shared.setdefault("faces", {})
+    drawn = ctx.state.faces
     if (code, light) not in drawn:
         drawn[code, light] = draw(ctx.deck, code, light)
     return drawn[code, light]
@@ -68,23 +70,29 @@ class CardFailed(Exception):
 
 
 def chars(ctx: BuildContext) -> str:
-    return ctx.once("charset", lambda: charset(ctx.deck))
+    """Every character the deck's faces draw."""
+    if ctx.state.chars is None:
+        ctx.state.chars = charset(ctx.deck)
+    return ctx.state.chars
 
 
 def stamp(ctx: BuildContext) -> Stamp:
     """The version, manifest fingerprint and date every print file of this build carries."""
-    return ctx.once("stamp", lambda: build_stamp(ctx.manifest))
+    if ctx.state.stamp is None:
+        ctx.state.stamp = build_stamp(ctx.request.manifest)
+    return ctx.state.stamp
 
 
 def form_keys(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dict[str, str]:
     """Card code (and "back") -> the cache key of its face's PDF form (pdf_forms): the face's key,
     the characters the files' fonts encode (the text's bytes depend on them), CMYK or not (and
     then the press profile's content: render/cmyk.py), and this module's code, which makes the forms."""
-    def make() -> dict[str, str]:
+    known = ctx.state.form_keys
+    if (light, cmyk) not in known:
         cs_key, here = key(chars(ctx)), code_version(Path(__file__).resolve())
         colour = profile_key() if cmyk else False
-        return {code: key("pdf-form", here, fk, cs_key, colour) for code, fk in face_keys(ctx, light).items()}
-    return ctx.once("form-keys" + ("-light" if light else "") + ("-cmyk" if cmyk else ""), make)
+        known[light, cmyk] = {code: key("pdf-form", here, fk, cs_key, colour) for code, fk in face_keys(ctx, light).items()}
+    return known[light, cmyk]
 
 
 def pdf_forms(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dict[str, bytes]:
@@ -94,36 +102,40 @@ def pdf_forms(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dic
     turned into PDF once, not once per file. `light`: the ink-saver faces; `cmyk`: colours as
     DeviceCMYK (the print-shop file).
     """
-    def make() -> dict[str, bytes]:
-        store = cache(ctx)
-        out: dict[str, bytes] = {}
-        todo: list[tuple[str, str]] = []
-        for code, k in form_keys(ctx, light, cmyk).items():
-            data = store.get("pdf-form", k)
-            if data is None:
-                todo.append((code, k))
-            else:
-                out[code] = data
-        if todo:
-            from generator.products.render import pdf  # lazy: reportlab, only when a form is missing
+    made_once = ctx.state.pdf_forms
+    if (light, cmyk) in made_once:
+        return made_once[light, cmyk]
+    store = cache(ctx)
+    out: dict[str, bytes] = {}
+    todo: list[tuple[str, str]] = []
+    for code, k in form_keys(ctx, light, cmyk).items():
+        data = store.get("pdf-form", k)
+        if data is None:
+            todo.append((code, k))
+        else:
+            out[code] = data
+    if todo:
+        from generator.products.render import pdf  # lazy: reportlab, only when a form is missing
 
-            ops = pdf.form_ops([face_of(ctx, code, light) for code, _ in todo], chars(ctx), cmyk)
-            made = pdf.format_forms({code: ops[code] for code, _ in todo})
-            for code, k in todo:
-                store.put("pdf-form", k, made[code])
-                out[code] = made[code]
-        store.prune("pdf-form")
-        return {code: out[code] for code in face_keys(ctx, light)}
-    return ctx.once("pdf-forms" + ("-light" if light else "") + ("-cmyk" if cmyk else ""), make)
+        ops = pdf.form_ops([face_of(ctx, code, light) for code, _ in todo], chars(ctx), cmyk)
+        made = pdf.format_forms({code: ops[code] for code, _ in todo})
+        for code, k in todo:
+            store.put("pdf-form", k, made[code])
+            out[code] = made[code]
+    store.prune("pdf-form")
+    made_once[light, cmyk] = {code: out[code] for code in face_keys(ctx, light)}
+    return made_once[light, cmyk]
 
 
 def cache(ctx: BuildContext) -> RenderCache:
     """The face cache in OUT/.cache; its new entries are written once the build is in place."""
-    return ctx.once("cache", lambda: RenderCache(ctx.target))
+    if ctx.state.cache is None:
+        ctx.state.cache = RenderCache(ctx.out)
+    return ctx.state.cache
 
 
 def workers(ctx: BuildContext) -> int:
-    return ctx.jobs or os.cpu_count() or 1
+    return ctx.request.jobs or os.cpu_count() or 1
 
 
 #: How much lower background() workers run than the rest of the build (os.nice): the PDFs they
@@ -149,7 +161,7 @@ def _lower_priority(niceness: int) -> None:
 
 
 def run_jobs(ctx: BuildContext, fn: Callable, jobs: list[tuple], label: str) -> list:
-    """fn(*job) for every job, in job order, on ctx.jobs processes, with a progress bar on a terminal.
+    """fn(*job) for every job, in job order, on ctx.request.jobs processes, with a progress bar on a terminal.
 
     The processes are the project's WorkerPool (a failure or Ctrl-C stops them at once); one job,
     or one process asked for, runs here without starting any.
@@ -157,7 +169,7 @@ def run_jobs(ctx: BuildContext, fn: Callable, jobs: list[tuple], label: str) -> 
     if not jobs:
         return []
     n = min(workers(ctx), len(jobs))
-    with ProgressBar(len(jobs), label, enabled=ctx.progress) as bar:
+    with ProgressBar(len(jobs), label, enabled=ctx.request.progress) as bar:
         if n <= 1:
             results = []
             for job in jobs:
@@ -207,7 +219,7 @@ def background(ctx: BuildContext, fn: Callable, jobs: list[tuple], label: str,
 
     def finish() -> list:
         out: list = [None] * len(jobs)
-        with ProgressBar(len(jobs), label, enabled=ctx.progress) as bar, workers_:
+        with ProgressBar(len(jobs), label, enabled=ctx.request.progress) as bar, workers_:
             for i, results in enumerate(pending):
                 out[i::n] = results
                 bar.advance(len(results))
@@ -237,12 +249,13 @@ def _call_inherited(task: tuple[int, int, int]) -> list:
 
 def started(ctx: BuildContext, workers_: WorkerPool) -> WorkerPool:
     """Note a pool that runs while the build goes on, so stop_workers() can end it."""
-    ctx.shared.setdefault("pools", []).append(workers_)
+    ctx.state.pools.append(workers_)
     return workers_
 
 
 def stop_workers(ctx: BuildContext) -> None:
     """Kill the workers of every pool still running (a product failed, or Ctrl-C); a pool that
     finished has none left."""
-    for workers_ in ctx.shared.pop("pools", []):
+    pools, ctx.state.pools = ctx.state.pools, []
+    for workers_ in pools:
         workers_.abort()

@@ -19,7 +19,7 @@ from generator.deck.effects import CATALOGUE
 from generator.deck.model import CardType, Deck
 from generator.engine.options import CHOICES, SPEED_SECONDS_DEFAULT, Options, option_names
 from generator.deck import quickref
-from generator.products.output.outputs import Artifact, write_artifact
+from generator.products.output.outputs import Artifact
 from generator.products.pipeline import rasters
 from generator.products.pipeline.keys import GENERATOR_DIR, code_version, key
 from generator.products.pipeline.rendered import cache
@@ -309,7 +309,7 @@ def build_rulebook(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
     if kept is not None:
         head, _, html_bytes = kept.partition(b"\n")
         ctx.notes.extend(json.loads(head))
-        art = write_artifact(ctx.out, RULEBOOK, html_bytes, "html", cards=ctx.deck.printed)
+        art = ctx.target.write(RULEBOOK, html_bytes, "html", cards=ctx.deck.printed)
         return lambda: [art]
     left_out: list[str] = []
     page = _prepared(ctx.deck, left_out)
@@ -319,5 +319,5 @@ def build_rulebook(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
     def finish() -> list[Artifact]:
         html = page({code: card_image(data) for code, data in rasters.images(ctx, "rulebook").items()}).encode("utf-8")
         store.put(AREA, k, json.dumps(notes).encode("utf-8") + b"\n" + html)
-        return [write_artifact(ctx.out, RULEBOOK, html, "html", cards=ctx.deck.printed)]
+        return [ctx.target.write(RULEBOOK, html, "html", cards=ctx.deck.printed)]
     return finish

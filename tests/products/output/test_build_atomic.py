@@ -12,10 +12,10 @@ import pytest
 from generator.commands.crash import CRASH_FILE
 from generator.products import build as build_module
 from generator.products import product as product_record
-from generator.products.build import BuildContext, ProductFailed, build
+from generator.products.build import BuildRequest, ProductFailed, build
 from generator.products.deck_json import build_deck_json
-from generator.products.output.journal import JOURNAL_NAME
-from generator.products.output.outputs import STAGING_PREFIX
+from generator.products.output.commit import JOURNAL_NAME
+from generator.products.output.staging import STAGING_PREFIX
 from tests.conftest import MANIFEST, run
 
 SKIP_TEXT = "text: Skip the next player's turn."
@@ -185,10 +185,9 @@ def test_a_build_after_a_failed_one_succeeds_and_uses_the_cache(out, edited, mon
     assert run(capsys, "build", "--manifest", str(edited), "--out", str(out), "--only", PRODUCTS)[0] == 3
     monkeypatch.undo()
     before = snapshot(out)
-    ctx = BuildContext(load(edited), out, edited, jobs=1)
-    artifacts = build(ctx, ("deck", "cards"))
-    assert ctx.shared["rendered"]["tgc"] == ["SKIP"]  # the other faces came from the cache the failed build left alone
-    assert ctx.out == out and ctx.staging is None
+    built = build(load(edited), BuildRequest(edited, out, only=("deck", "cards"), jobs=1))
+    artifacts = built.artifacts
+    assert built.redrawn["tgc"] == ["SKIP"]  # the other faces came from the cache the failed build left alone
     after = snapshot(out)
     changed = {p for p in after if p in before and after[p] != before[p] and after[p][2] is not None
                and not p.startswith(".cache")}
@@ -207,14 +206,12 @@ def test_a_build_after_a_failed_one_succeeds_and_uses_the_cache(out, edited, mon
     assert products(json.loads((fresh / "build.json").read_text())) == products(record)
 
 
-def test_build_raises_product_failed_and_keeps_the_context(out, deck, monkeypatch):
+def test_build_raises_product_failed_and_changes_nothing(out, deck, monkeypatch):
     fail_after_running(monkeypatch, "deck", RuntimeError("boom"))
-    ctx = BuildContext(deck, out, MANIFEST)
     before = snapshot(out)
     with pytest.raises(ProductFailed) as info:
-        build(ctx, ("deck",))
+        build(deck, BuildRequest(MANIFEST, out, only=("deck",)))
     assert info.value.product == "deck" and isinstance(info.value.error, RuntimeError)
-    assert ctx.out == out and ctx.staging is None and "cache" not in ctx.shared
     assert snapshot(out) == before
 
 
@@ -230,15 +227,14 @@ def test_products_write_into_staging_but_name_the_output_folder(tmp_path, deck, 
     seen = {}
 
     def product(ctx):
-        seen.update(out=ctx.out, target=ctx.target)
+        seen.update(out=ctx.out, dest=ctx.target.dest, files=ctx.target.files)
         return build_deck_json(ctx)
     replace_product(monkeypatch, "deck", product)
     out = tmp_path / "out"
-    ctx = BuildContext(deck, out, MANIFEST)
-    build(ctx, ("deck",))
-    assert seen["target"] == out  # what a product puts in a file (the TTS file:// address) names the real folder
-    assert seen["out"].parent.name.startswith(STAGING_PREFIX) and seen["out"].parent.parent == out
-    assert not seen["out"].exists() and ctx.target == out
+    build(deck, BuildRequest(MANIFEST, out, only=("deck",)))
+    assert seen["out"] == seen["dest"] == out  # what a product puts in a file (the TTS file:// address) names the real folder
+    assert seen["files"].parent.name.startswith(STAGING_PREFIX) and seen["files"].parent.parent == out
+    assert not seen["files"].exists()
     assert sorted(p.name for p in out.iterdir()) == ["build.json", "changes.json", "deck.json"]
 
 
@@ -247,15 +243,15 @@ def test_ctrl_c_during_the_commit_waits_for_it_then_stops(out, edited, monkeypat
     the move completes, then the build stops with 130 and says the folder holds the new build."""
     import signal
 
-    from generator.products.output import journal
+    from generator.products.output import commit
 
-    real = journal.write
+    real = commit.write_journal
 
     def write_then_interrupt(*args, **kwargs):
         path = real(*args, **kwargs)
         os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C just after the commit point
         return path
-    monkeypatch.setattr(journal, "write", write_then_interrupt)
+    monkeypatch.setattr(commit, "write_journal", write_then_interrupt)
     status, stdout, err = run(capsys, "build", "--manifest", str(edited), "--out", str(out), "--only", PRODUCTS)
     assert status == 130 and stdout == ""
     assert err == (f"county-uppy build: interrupted while the new files were moved into {out}; the move was "

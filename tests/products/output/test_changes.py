@@ -237,7 +237,8 @@ def test_files_kept_by_a_partial_build_are_not_removed(tmp_path, deck):
     neither removed nor redrawn."""
     from generator.products.deck_json import deck_document
     from generator.products.output.changes import write_changes
-    from generator.products.output.outputs import Artifact
+    from generator.products.output.listing import read_previous
+    from generator.products.output.outputs import Artifact, Folder
 
     out = tmp_path / "output"
     out.mkdir()
@@ -245,7 +246,7 @@ def test_files_kept_by_a_partial_build_are_not_removed(tmp_path, deck):
            Artifact("rulebook.html", "html", 0, 0, "c" * 64)]
     (out / "build.json").write_text(json.dumps({"artifacts": [a.as_json() for a in old], "seconds": 0}))
     made = [Artifact("rulebook.html", "html", 0, 0, "d" * 64)]
-    _, lines = write_changes(out, out, deck_document(deck), made, "build.json", kept=[old[0]])
+    _, lines = write_changes(Folder(out), deck_document(deck), made, read_previous(out, ("cards",)), kept=[old[0]])
     changes = json.loads((out / "changes.json").read_text())
     assert changes["files"] == {"added": [], "removed": ["cards/GONE.png"], "redrawn": ["rulebook.html"]}
     assert "  files: removed cards/GONE.png; redrawn rulebook.html" in lines

@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 
 from generator.engine.simulate import MAX_GAMES
-from generator.products.output import journal
+from generator.products.output import commit
+from generator.products.output.commit import JOURNAL_NAME, STAGING_PREFIX
 from generator.products.output.folder_lock import LOCK_NAME, FolderLock
-from generator.products.output.journal import JOURNAL_NAME, STAGING_PREFIX
 from generator.products import FOLDERS as PRODUCT_FOLDERS
 from tests.processes import children
 from tests.conftest import MANIFEST, ROOT
@@ -165,7 +165,7 @@ def test_sigkill_during_the_commit_leaves_the_old_build_or_the_new_one(builds, t
             # what the next command does first, under the folder's lock: roll the commit forward
             lock = FolderLock(out)
             try:
-                line = journal.roll_forward(out)
+                line = commit.roll_forward(out)
             finally:
                 lock.release()
             assert line is not None and line.startswith(f"county-uppy: finished moving an interrupted build (process ")
@@ -208,7 +208,7 @@ def test_sigkill_of_a_first_build_leaves_no_build_or_the_whole_build(builds, tmp
         if (out / JOURNAL_NAME).exists():
             lock = FolderLock(out)
             try:
-                assert journal.roll_forward(out)
+                assert commit.roll_forward(out)
             finally:
                 lock.release()
         if (out / "build.json").exists():

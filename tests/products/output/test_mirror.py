@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from generator.products import FOLDERS as PRODUCT_FOLDERS
-from generator.products.output.outputs import STAGING_PREFIX
+from generator.products.output.staging import STAGING_PREFIX
 from tests.conftest import MANIFEST, run
 
 SKIP_ENTRY = """  - kind: wild
@@ -174,10 +174,11 @@ def test_mistakes_in_the_build_section_are_located(tmp_path, capsys, section, me
 def test_a_rebuild_reuses_listed_sha256s_only_from_the_build_json_it_left(tmp_path, capsys):
     """A rebuild takes an unchanged file's sha256 from the previous build.json instead of hashing
     it again, but only from a build.json as that build left it: an edited one is not trusted."""
-    from generator.products.output import mirror
+    from generator.products.output.listing import read_previous
 
     def digests() -> tuple[dict[str, str], int]:
-        return mirror.listed_digests(out, "build.json", mirror.previous_artifacts(out, "build.json", PRODUCT_FOLDERS))
+        previous = read_previous(out, PRODUCT_FOLDERS)
+        return previous.digests, previous.listed_at
 
     out = tmp_path / "out"
     assert run(capsys, "build", "--manifest", str(MANIFEST), "--out", str(out), "--only", "deck,cards")[0] == 0

@@ -6,18 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from generator.products.build import BuildContext, build
+from generator.products.build import BuildRequest, Built, build
 from tests.conftest import ROOT
 
 RENDER_PRODUCTS = ("deck", "cards", "print", "pod", "tts")
 TTS_URL = "https://example.invalid/county-uppy"
 
 
-def run_build(deck, out: Path, **kw) -> BuildContext:
-    only = kw.pop("only", RENDER_PRODUCTS)
-    ctx = BuildContext(deck, out, ROOT / "cards.yaml", editions=kw.pop("editions", ()), tts_url=TTS_URL, **kw)
-    build(ctx, only)
-    return ctx
+def run_build(deck, out: Path, **kw) -> Built:
+    kw.setdefault("only", RENDER_PRODUCTS)
+    return build(deck, BuildRequest(ROOT / "cards.yaml", out, tts_url=TTS_URL, **kw))
 
 
 @pytest.fixture(scope="session")

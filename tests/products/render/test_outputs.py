@@ -80,13 +80,13 @@ def test_tts_deck_lists_every_card_with_its_copies(built, deck):
 
 def test_rebuild_is_byte_identical_and_cached(built, deck, tmp_path):
     out = tmp_path / "again"
-    ctx = run_build(deck, out, editions=("keep-it-simple",), jobs=1)
+    made = run_build(deck, out, editions=("keep-it-simple",), jobs=1)
     first = json.loads((built / "build.json").read_text())["artifacts"]
     second = json.loads((out / "build.json").read_text())["artifacts"]
     assert first == second  # a fresh, single-process build in another folder gives the same bytes
-    assert len(ctx.shared["rendered"]["tgc"]) == 99
+    assert len(made.redrawn["tgc"]) == 99
     again = run_build(deck, out, editions=("keep-it-simple",), jobs=1)
-    assert again.shared["rendered"] == {"tgc": [], "mpc": [], "tts": []}  # everything came from the cache
+    assert again.redrawn == {"tgc": [], "mpc": [], "tts": []}  # everything came from the cache
     rebuilt = json.loads((out / "build.json").read_text())["artifacts"]
     assert [a for a in rebuilt if a["path"] != "changes.json"] == [a for a in first if a["path"] != "changes.json"]
     assert json.loads((out / "changes.json").read_text())["same"] is True  # and it says nothing changed
@@ -102,8 +102,8 @@ def test_editing_one_card_renders_one_face(built, deck, tmp_path):
     cards = tuple(dataclasses.replace(c, text="Roll the count back to 0.") if c.code == "SKIP" else c
                   for c in deck.cards)
     edited = Deck(deck.params, deck.colours, deck.sets, cards, deck.editions)
-    ctx = run_build(edited, out, only=("cards",), jobs=1)
-    assert ctx.shared["rendered"]["tgc"] == ["SKIP"]
+    built = run_build(edited, out, only=("cards",), jobs=1)
+    assert built.redrawn["tgc"] == ["SKIP"]
 
 
 def test_worker_processes_and_one_process_build_the_same_bytes(built, deck, tmp_path):
@@ -127,9 +127,9 @@ def test_renaming_a_set_redraws_the_quick_reference_that_names_it(built, deck, t
     run_build(deck, out, only=("cards",), jobs=1)
     sets = tuple(dataclasses.replace(s, name="Mayhem") if s.key == "chaos" else s for s in deck.sets)
     renamed = Deck(deck.params, deck.colours, sets, deck.cards, deck.editions)
-    ctx = run_build(renamed, out, only=("cards",), jobs=1)
+    built = run_build(renamed, out, only=("cards",), jobs=1)
     refs = [c.code for c in deck.cards if c.kind == "reference"]
-    assert refs[1] in ctx.shared["rendered"]["tgc"]  # the second reference card: the wilds face
+    assert refs[1] in built.redrawn["tgc"]  # the second reference card: the wilds face
     run_build(renamed, fresh, only=("cards",), jobs=1)
     listed = [{a["path"]: a["sha256"] for a in json.loads((o / "build.json").read_text())["artifacts"]
                if a["path"] != "changes.json"} for o in (out, fresh)]

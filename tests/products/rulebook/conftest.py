@@ -13,9 +13,9 @@ from tests.conftest import MANIFEST
 def build_rulebook(manifest: Path, out: Path) -> str:
     """`county-uppy build --only rulebook`, through the same code path; the page's text."""
     from generator.deck.manifest import load
-    from generator.products.build import BuildContext, build
+    from generator.products.build import BuildRequest, build
 
-    build(BuildContext(load(manifest), out, manifest), only=("rulebook",))
+    build(load(manifest), BuildRequest(manifest, out, only=("rulebook",)))
     return (out / "rulebook.html").read_text(encoding="utf-8")
 
 

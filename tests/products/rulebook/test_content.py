@@ -154,14 +154,15 @@ def test_the_stylesheet_is_inlined_verbatim(html):
 
 
 def test_a_build_leaves_out_an_example_a_tweak_broke_and_says_so(deck, tmp_path, monkeypatch):
-    from generator.products.build import BuildContext
+    from generator.products.build import BuildContext, BuildRequest
+    from generator.products.output.outputs import Folder
     from generator.products.rulebook import examples as rulebook_examples
     from generator.products.rulebook.examples import EXAMPLES, Example
 
     broken = Example("over", lambda d: {"players": 2, "hands": [["C1"], ["G1"]], "pending": {"drawn": True}},
                      ("play C1",), {"bust": True})
     monkeypatch.setattr(rulebook_examples, "EXAMPLES", (EXAMPLES[0], broken))
-    ctx = BuildContext(deck, tmp_path, MANIFEST)
+    ctx = BuildContext(deck, BuildRequest(MANIFEST, tmp_path), Folder(tmp_path))
     rulebook.build_rulebook(ctx)()  # the page is written when the pictures are in
     assert ctx.notes == ["rulebook: rulebook example 'over' no longer shows what its caption says: "
                          "bust: expected True, the engine gave False; the example is left out"]
