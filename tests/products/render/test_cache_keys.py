@@ -90,7 +90,7 @@ def test_a_byte_of_a_rendering_module_changes_every_key(base, tmp_path, monkeypa
     deck = load(ROOT / "cards.yaml")
 
     same = run_build(deck, rebuilt, only=("cards",))
-    assert same.shared["rendered"]["tgc"] == []  # nothing changed: nothing drawn
+    assert same.redrawn["tgc"] == []  # nothing changed: nothing drawn
     keys.code_version.cache_clear()
     monkeypatch.setattr(keys, "RENDER_DIR", render)
     assert keys.code_version() != keys.code_version(folder=ROOT / "generator" / "products" / "render")
@@ -98,10 +98,10 @@ def test_a_byte_of_a_rendering_module_changes_every_key(base, tmp_path, monkeypa
     units.write_text(units.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
     keys.code_version.cache_clear()
     try:
-        ctx = run_build(deck, rebuilt, only=("cards",))
+        built = run_build(deck, rebuilt, only=("cards",))
     finally:
         keys.code_version.cache_clear()
-    assert sorted(ctx.shared["rendered"]["tgc"]) == sorted([c.code for c in deck.cards] + ["back"])
+    assert sorted(built.redrawn["tgc"]) == sorted([c.code for c in deck.cards] + ["back"])
     assert {p: h for p, h in digests(rebuilt).items() if p.startswith("cards/")} == \
         {p: h for p, h in before.items() if p.startswith("cards/")}
 
