@@ -131,7 +131,7 @@ def test_a_write_error_names_the_output_file_and_changes_nothing(out, edited, mo
     before = snapshot(out)
 
     def product(ctx):
-        raise PermissionError(13, "Permission denied", str(ctx.out / "cards" / "C1.png"))
+        raise PermissionError(13, "Permission denied", str(ctx.target.files / "cards" / "C1.png"))  # a staged file: named as OUT's
     replace_product(monkeypatch, "cards", product)
     status, _, err = run(capsys, "build", "--manifest", str(edited), "--out", str(out), "--only", PRODUCTS)
     assert status == 2
