@@ -130,7 +130,7 @@ def test_conversion_stays_under_the_limit_for_any_colour():
 
 
 def test_without_a_press_profile_the_formula_converts_and_the_build_says_so(tmp_path, monkeypatch, deck):
-    from generator.products.build import BuildContext, build
+    from generator.products.build import BuildRequest, build
 
     cmyk.press_profile.cache_clear()
     cmyk.to_cmyk.cache_clear()
@@ -140,10 +140,9 @@ def test_without_a_press_profile_the_formula_converts_and_the_build_says_so(tmp_
         assert to_cmyk("#00A3D9") == (1.0, 0.24, 0.0, 0.15)
         assert to_cmyk("#500720") == (0.0, 0.91, 0.6, 0.69)  # 220%: kept
         assert to_cmyk("#3F0000") == (0.0, 0.77, 0.77, 0.75)  # 275% scaled under 230%
-        ctx = BuildContext(deck, tmp_path / "out", ROOT / "cards.yaml", pod=("dtc",))
-        build(ctx, ("pod",))
+        built = build(deck, BuildRequest(ROOT / "cards.yaml", tmp_path / "out", only=("pod",), pod=("dtc",)))
         assert any("no CMYK press profile on this machine" in line and "apt-get install ghostscript" in line
-                   for line in ctx.notes), ctx.notes
+                   for line in built.notes), built.notes
     finally:
         cmyk.press_profile.cache_clear()
         cmyk.to_cmyk.cache_clear()
@@ -195,11 +194,10 @@ def test_soft_proof_of_the_file_within_3_for_every_colour_the_press_can_print(bu
 def test_the_build_reports_each_colours_soft_proof(built, deck, tmp_path):
     """The summary names each manifest colour's ΔE on press and which fall outside the gamut."""
     need_press_profile()
-    from generator.products.build import BuildContext, build
+    from generator.products.build import BuildRequest, build
 
-    ctx = BuildContext(deck, tmp_path / "out", ROOT / "cards.yaml", pod=("dtc",))
-    build(ctx, ("pod",))
-    (line,) = [n for n in ctx.notes if "colours on press" in n]
+    built = build(deck, BuildRequest(ROOT / "cards.yaml", tmp_path / "out", only=("pod",), pod=("dtc",)))
+    (line,) = [n for n in built.notes if "colours on press" in n]
     for c in deck.colours:
         assert f"{c.name} {cmyk.soft_proof(c.rgb):.1f}" in line
     outside = [c.name for c in deck.colours if cmyk.soft_proof(c.rgb) > cmyk.GAMUT_DELTA_E]
