@@ -34,6 +34,10 @@ LIGHT_BACK_BG = "#FFFFFF"
 NEUTRAL_FRAME = "#6B6B78"
 BACK_BG = "#23233A"
 BACK_INK = "#F4F1E8"
+#: The back's border, dots from the trim to the middle of its 8-dot line: its outer edge stands
+#: 86 dots (7.3 mm, over 1/4 in) inside the cut, so a 1/16 in miscut changes one side's gap by
+#: under a third and backs cut from different sheets cannot be told apart by their borders.
+BACK_BORDER_INSET = 90.0
 
 #: The coloured frame runs from the interior's edge, FRAME_INSET + FRAME_WIDTH (4 mm) inside the
 #: trim, out through the whole 1/8 in bleed: a cut up to 1/16 in off in any direction still
@@ -459,7 +463,7 @@ def back_face(deck: Deck, light: bool = False) -> Face:
 def _back_face(colours: tuple, params, light: bool) -> Face:
     bg, ink = (LIGHT_BACK_BG, BACK_BG) if light else (BACK_BG, BACK_INK)
     items: list[Item] = [background(bg)]
-    inset = 62.0
+    inset = BACK_BORDER_INSET
     items.append(Stroke(rounded_rect(inset, inset, W - inset, H - inset, 36), 8, ink, True))
     items.append(Stroke(rounded_rect(inset + 22, inset + 22, W - inset - 22, H - inset - 22, 24), 3, ink, True))
     words = params.name.split() or [params.name]

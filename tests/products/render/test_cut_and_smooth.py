@@ -168,3 +168,22 @@ def test_quantizing_the_rgbx_render_equals_pillows_own_quantize(deck):
     assert len(set(ours.tobytes())) > 10  # a real face, anti-aliased, not a blank page
     bitmap.close()
     doc.close()
+
+
+def test_the_backs_border_stands_a_quarter_inch_inside_the_cut(built, deck):
+    """The back has no border a 1/16 in miscut would make visibly uneven: from the cut to the
+    first pixel of its ink, along the middle of each side, is at least 1/4 in, so the gaps of a
+    miscut back differ by at most (1/4 + 1/16) / (1/4 - 1/16) and sheets cannot be told apart."""
+    from generator.products.render.faces import BACK_INK
+
+    ink = tuple(int(BACK_INK[i:i + 2], 16) for i in (1, 3, 5))
+    im = png_of(built, deck, "back")
+    w, h = im.size
+    near = lambda px: max(abs(a - b) for a, b in zip(px, ink)) < 60  # noqa: E731
+    b = round(BLEED)
+    gaps = [next(i for i in range(b, w // 2) if near(im.getpixel((i, h // 2)))) - b,  # from the left cut
+            next(i for i in range(b, w // 2) if near(im.getpixel((w - 1 - i, h // 2)))) - b,
+            next(i for i in range(b, h // 2) if near(im.getpixel((w // 2, i)))) - b,
+            next(i for i in range(b, h // 2) if near(im.getpixel((w // 2, h - 1 - i)))) - b]
+    assert min(gaps) >= DPI / 4, gaps
+    assert (min(gaps) + MISCUT) / (min(gaps) - MISCUT) < 1.7
