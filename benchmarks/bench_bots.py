@@ -16,8 +16,9 @@ resampling through the engine's determinization) play the same states.
   minorization-maximization and shown on the Elo scale (400 * log10 of the strength ratio),
   random at 0. The 95% interval is the 2.5-97.5 percentile over 200 bootstrap resamples of
   the games.
-- Time per decision: wall time of each bot's decisions (forced ones included) inside the
-  worker processes, averaged over every decision it made.
+- Time per decision: CPU time of each bot's decisions (forced ones included) inside the
+  worker processes, averaged over every decision it made (CPU time, so that other work on a
+  shared machine does not count).
 """
 
 from __future__ import annotations
@@ -99,9 +100,9 @@ def play(job: tuple, chunk: list[tuple]) -> list[tuple]:
         seconds = [0.0] * len(lineup)
         while not state.is_terminal():
             seat = state.current_player()
-            t = time.perf_counter()
+            t = time.process_time()  # CPU time: the machine may be shared, and wall time would count the others
             action = players[seat].choose(state, rng)
-            seconds[seat] += time.perf_counter() - t
+            seconds[seat] += time.process_time() - t
             decisions[seat] += 1
             state.apply_action(action)
         returns = state.returns()
