@@ -156,7 +156,7 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
             if ctx.state.cache is not None:  # the face cache (rendered.cache): its new entries, its pruning
                 ctx.state.cache.commit()
             stamp_listing(dest)  # the next build may trust the sha256s it lists
-        ctx.notes.extend(mirror.messages(plan, dest, tuple(e.key for e in deck.editions)))
+        ctx.notes.extend(mirror.messages(plan, dest, tuple(e.key for e in deck.editions), ctx.papers if "print" in built else ()))
     except PartlyWritten:
         staging.keep_for_roll_forward()  # the journal names its staging folder: the next build finishes the move
         raise

@@ -75,13 +75,23 @@ def listing(paths: list[str]) -> str:
     return shown + (f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else "")
 
 
-def messages(mirror: Mirror, out: Path, editions: tuple[str, ...]) -> list[str]:
-    """The lines a build prints about what it removed, kept and left alone."""
+def messages(mirror: Mirror, out: Path, editions: tuple[str, ...], papers: tuple[str, ...] = ()) -> list[str]:
+    """The lines a build prints about what it removed, kept and left alone. `papers`: the papers
+    this build made print sheets for, so files of another paper are said to go for that reason."""
     lines = []
-    if mirror.remove:
-        n = len(mirror.remove)
-        lines.append(f"removed {n} file{'s' * (n != 1)} the manifest no longer makes: {listing(mirror.remove)}")
-        one_off = [r for r in mirror.remove if r.startswith("print/") and any(r.endswith(f"-{e}.pdf")
+    other_paper = [r for r in mirror.remove if papers and r.startswith("print/county-uppy-")
+                   and r.split("/", 1)[1].split("-")[2].removesuffix(".pdf") not in papers]
+    if other_paper:
+        gone = sorted({r.split("/", 1)[1].split("-")[2].removesuffix(".pdf") for r in other_paper})
+        n = len(other_paper)
+        lines.append(f"removed {n} print file{'s' * (n != 1)} for {' and '.join(gone)} paper, which this build was not "
+                     f"asked for (--paper {' --paper '.join(papers)}; every build makes only the papers it is given: "
+                     f"list them under build: papers: in cards.yaml to keep them): {listing(other_paper)}")
+    rest = [r for r in mirror.remove if r not in other_paper]
+    if rest:
+        n = len(rest)
+        lines.append(f"removed {n} file{'s' * (n != 1)} the manifest no longer makes: {listing(rest)}")
+        one_off = [r for r in rest if r.startswith("print/") and any(r.endswith(f"-{e}.pdf")
                    or r.endswith(f"-{e}-fronts.pdf") or r.endswith(f"-{e}-backs.pdf") for e in editions)]
         if one_off:
             lines.append("  (print files of an edition asked for with --edition only once; to build an edition "

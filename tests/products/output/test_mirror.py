@@ -194,3 +194,17 @@ def test_a_rebuild_reuses_listed_sha256s_only_from_the_build_json_it_left(tmp_pa
     assert run(capsys, "build", "--manifest", str(MANIFEST), "--out", str(out), "--only", "deck,cards")[0] == 0
     assert unlisted_and_wrong(out) == ([], [])
     assert len(digests()[0]) == len(listed)
+
+
+def test_a_build_for_one_paper_says_the_option_removed_the_others_files(tmp_path, capsys):
+    """--paper a4 after a build of both papers removes the Letter files, and says the option is
+    why (not that the manifest no longer makes them)."""
+    out = tmp_path / "out"
+    assert run(capsys, "build", "--manifest", str(MANIFEST), "--out", str(out), "--only", "print")[0] == 0
+    status, stdout, _ = run(capsys, "build", "--manifest", str(MANIFEST), "--out", str(out), "--only", "print",
+                            "--paper", "a4")
+    assert status == 0
+    assert not list((out / "print").glob("county-uppy-letter*.pdf")) and list((out / "print").glob("county-uppy-a4*.pdf"))
+    (line,) = [ln for ln in stdout.splitlines() if ln.startswith("removed")]
+    assert line.startswith("removed 3 print files for letter paper, which this build was not asked for (--paper a4;")
+    assert "no longer makes" not in stdout
