@@ -17,7 +17,10 @@ EPILOG = """\
 At a terminal the screen is redrawn after every move and a SPEED timer counts down while you
 type. Otherwise one answer is read per line of standard input (a number from 1, or the
 decision itself such as 'play C5'), so a game can be scripted. Bad answers are asked again;
-'q', end of input or Ctrl-C end the game.
+'?' shows the rules, 'log' the whole log; 'q', end of input or Ctrl-C end the game.
+
+--web serves the table in the browser instead: people and bots, one device each or hot-seat;
+see docs/commands.md, "play --web".
 
 The game record is saved at the end (default output/games/play-DATE-seedS.json) and
 `county-uppy replay FILE` plays it back. Exit status: 0 when the game ends or you leave it,

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from generator.deck.manifest import load
 from generator.engine import replay
 from tests.conftest import MANIFEST
@@ -35,6 +37,7 @@ def frames(page) -> list[dict]:
     return got
 
 
+@pytest.mark.slow  # a whole game clicked through in two browser contexts: 10-20 s
 def test_two_people_and_two_bots_play_to_the_end_and_the_record_replays(browser, tmp_path):
     with served(tmp_path, ["human", "human", "greedy", "greedy"], seed=9) as (web, url):
         one, two = browser.new_context(), browser.new_context()

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
+
 from tests.conftest import MANIFEST
 from tests.preview.watching import Watch, edit
 
 WAIT = 60_000
 
 
+@pytest.mark.slow  # a watch, its first build and a table: 40-80 s on 2 cores
 def test_play_this_version_notes_an_edit_and_keeps_its_deck(browser, tmp_path):
     manifest, out = tmp_path / "cards.yaml", tmp_path / "out"
     shutil.copy(MANIFEST, manifest)
