@@ -72,3 +72,16 @@ def test_the_marker_points_at_the_seat_that_acts_when_someone_else_owes_a_discar
     text = ["".join(seg.text for seg in row) for row in rows]
     marked = [line for line in text if "▶" in line]
     assert len(marked) == 1 and "seat 2" in marked[0] and "owes a discard" in marked[0]
+
+
+def test_after_a_decision_the_marker_moves_on_before_the_next_question():
+    state = from_position(DECK, {"edition": "the-og", "seed": 3, "players": 3, "count": 3, "match": "C1",
+                                 "in_play": ["C1"], "turn": 1,
+                                 "hands": [["C5"], ["C3", "C4"], ["C6", "G4"]], "draw": ["G5", "G6", "G7"]})
+    inp = LineInput(io.StringIO("q\n"), Console(file=io.StringIO(), width=200, color_system=None))
+    session = Session(state.game, 3, 0, ["human", "greedy", "greedy"], inp, start=state)
+    session.screen.acting = state.current_player()
+    state.apply("play C3")  # seat 1 played; the screen is redrawn now, before seat 2 is asked
+    rows = Console(file=io.StringIO(), width=200).render_lines(session.screen.players())
+    marked = ["".join(seg.text for seg in row) for row in rows if "▶" in "".join(seg.text for seg in row)]
+    assert len(marked) == 1 and "seat 2" in marked[0]
