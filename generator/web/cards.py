@@ -1,4 +1,5 @@
-"""The cards of a game as the page shows them: name, rules text, colours with their shapes, value.
+"""The cards of a game as the page shows them (name, rules text, colours with their shapes, value),
+and the quick reference's lines for the page's "how to play".
 
 Public knowledge (the deck list), served once as /deck.json and embedded in a replay file, so
 table messages carry card codes only.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.deck.quickref import quick_reference
 from generator.play.describe import SHAPES
 
 
@@ -23,4 +25,8 @@ def deck_json(game, images: set[str] | frozenset[str] = frozenset()) -> dict[str
             "colours": [{"name": c.name, "rgb": c.rgb, "shape": SHAPES.get(c.shape, "?")} for c in colours],
             "image": code in images,
         }
-    return {"name": game.deck.params.name, "target": game.target, "cards": cards}
+    ref = quick_reference(game.deck)
+    dealt = {game.codes[c] for c in game.edition_cards}
+    rules = {"goal": ref.goal, "turn": list(ref.turn), "penalties": list(ref.penalties),
+             "wilds": [{"name": w.name, "short": w.short} for w in ref.wilds if w.code in dealt]}
+    return {"name": game.deck.params.name, "target": game.target, "cards": cards, "rules": rules}

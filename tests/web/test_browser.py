@@ -45,6 +45,9 @@ def test_two_people_and_two_bots_play_to_the_end_and_the_record_replays(browser,
         seen_by_b = frames(b)
         take_seat(a, url, 0)
         take_seat(b, url, 1)
+        a.click("#how summary")  # how to play: the quick reference's goal
+        assert a.inner_text("#goal") == "Get the count to exactly 16, and be the last player able to play."
+        assert "Steal a Card: Take a card from a player." in a.inner_text("#how-wilds")
         decisions = 0
         for _ in range(600):
             if web.table.over:

@@ -66,6 +66,13 @@ async function loadDeck(game) {
   const r = await fetch("/deck.json", { cache: "no-store" });
   deck = await r.json();
   deckGame = game;
+  const rules = deck.rules;
+  $("goal").textContent = rules.goal;
+  const items = (id, lines) => $(id).replaceChildren(...lines.map((text) =>
+    Object.assign(document.createElement("li"), { textContent: text })));
+  items("how-turn", rules.turn);
+  items("how-penalties", rules.penalties);
+  items("how-wilds", rules.wilds.map((w) => `${w.name}: ${w.short}`));
 }
 
 function seatName(m, k) { return m.seats[k]; }
