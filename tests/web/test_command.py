@@ -106,3 +106,29 @@ def test_bad_seats_are_refused_with_a_message(tmp_path):
                            "--seats", "human,greedyy"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert done.returncode == 2
     assert "greedyy" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_connections_beyond_the_limit_are_closed_with_the_reason(tmp_path):
+    from contextlib import ExitStack
+
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+    from websockets.sync.client import connect
+
+    from generator.web.server import MAX_DEVICES
+    from tests.web.conftest import served
+
+    with served(tmp_path, ["human", "greedy"]) as (web, url):
+        base, token = url.split("/?t=")
+        address = base.replace("http", "ws") + f"/ws?t={token}"
+        with ExitStack() as stack:
+            open_ = [stack.enter_context(connect(address, open_timeout=10, close_timeout=2)) for _ in range(MAX_DEVICES)]
+            for ws in open_:
+                assert json.loads(ws.recv(timeout=10))["type"] == "table"
+            with connect(address, open_timeout=10, close_timeout=2) as extra:
+                with pytest.raises(ConnectionClosed) as closed:
+                    extra.recv(timeout=10)
+                assert closed.value.rcvd.code == 1013 and "the table is full" in closed.value.rcvd.reason
+        # without the token, no connection at all
+        with pytest.raises(InvalidStatus):
+            with connect(base.replace("http", "ws") + "/ws", open_timeout=10, close_timeout=2):
+                pass
