@@ -68,7 +68,9 @@ def layout(keys: list[str]) -> list[Sheet]:
 
 
 def saved_object(deck: Deck, sheets: list[Sheet], url: str) -> dict[str, Any]:
-    """A TTS saved object (Objects/Saved Objects/*.json): one custom deck of every printed card.
+    """A TTS saved object (Objects/Saved Objects/*.json): one deck per edition, ready to shuffle
+    and deal, and beside them the quick-reference cards and the blank cards, each a deck of its
+    own; every card named (nickname) and described (its text) as printed.
 
     `url` is prefixed to each sheet's file name; it must be where TTS can load the images.
     """
@@ -78,31 +80,42 @@ def saved_object(deck: Deck, sheets: list[Sheet], url: str) -> dict[str, Any]:
                         "NumHeight": s.rows, "BackIsHidden": True, "UniqueBack": False, "Type": 0}
         for s in sheets
     }
-    cards, ids = [], []
-    for card in deck.cards:
+
+    def card_object(card, x: float) -> dict[str, Any]:
         number, slot = where[card.code]
-        card_id = number * 100 + slot
-        for _ in range(card.copies):
-            ids.append(card_id)
-            cards.append({
-                "Name": "Card", "Nickname": card.name, "Description": card.text, "GMNotes": card.code,
-                "CardID": card_id, "CustomDeck": {str(number): custom[str(number)]},
-                "Transform": _transform(), "Hands": True, "SidewaysCard": False,
-            })
+        return {"Name": "Card", "Nickname": card.name, "Description": card.text, "GMNotes": card.code,
+                "CardID": number * 100 + slot, "CustomDeck": {str(number): custom[str(number)]},
+                "Transform": _transform(x), "Hands": True, "SidewaysCard": False}
+
+    def pile(name: str, description: str, cards: list, x: float) -> dict[str, Any]:
+        objects = [card_object(card, x) for card in cards for _ in range(card.copies)]
+        if len(objects) == 1:  # TTS holds a single card as a card, not a deck
+            return objects[0]
+        used = {str(o["CardID"] // 100) for o in objects}
+        return {"Name": "DeckCustom", "Nickname": name, "Description": f"{description} ({len(objects)} cards)".strip(),
+                "Transform": _transform(x), "Hands": False, "SidewaysCard": False,
+                "DeckIDs": [o["CardID"] for o in objects], "CustomDeck": {n: custom[n] for n in sorted(used, key=int)},
+                "ContainedObjects": objects}
+
+    by_code = {c.code: c for c in deck.cards}
+    piles = [(e.name, e.description, [by_code[code] for code in e.codes]) for e in deck.editions]
+    piles += [(name, what, cards) for name, what, kind in (
+        ("Quick reference", "one for each player", "reference"), ("Blank cards", "write your own", "blank"))
+        if (cards := [c for c in deck.cards if c.kind == kind])]
     return {
         "SaveName": deck.params.name, "GameMode": "", "Date": "", "Gravity": 0.5, "PlayArea": 0.5,
         "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
-        "ObjectStates": [{
-            "Name": "DeckCustom", "Nickname": deck.params.name, "Description": f"{len(ids)} cards",
-            "Transform": _transform(), "Hands": False, "SidewaysCard": False,
-            "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": cards,
-        }],
+        "ObjectStates": [pile(name, what, cards, PILE_SPACING * i) for i, (name, what, cards) in enumerate(piles)],
         "TabStates": {}, "VersionNumber": "",
     }
 
 
-def _transform() -> dict[str, float]:
-    return {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+#: TTS units between neighbouring piles on the table (a card is about 2.2 wide).
+PILE_SPACING = 3.0
+
+
+def _transform(x: float = 0.0) -> dict[str, float]:
+    return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
 
 
@@ -169,6 +182,9 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
     back_png = encode(unpack_pixels(cells_by_key["back"], TTS.size), dpi=TTS.dpi)
     arts = [ctx.target.write("tts/back.png", back_png, "png", cards=1)]
     url = ctx.request.tts_url.rstrip("/") if ctx.request.tts_url else (ctx.out.resolve() / "tts").as_uri()
+    if not ctx.request.tts_url:
+        ctx.notes.append(f"tts/county-uppy.json loads its card sheets from {url}, on this machine only: to share the "
+                         "deck, put tts/ on the web and build with --tts-url URL (docs/commands.md)")
     obj = saved_object(ctx.deck, sheets, url)
     arts.append(ctx.target.write("tts/county-uppy.json", json_bytes(obj, indent=None), "tts", cards=ctx.deck.printed))
 

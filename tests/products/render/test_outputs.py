@@ -62,10 +62,23 @@ def test_fonts_are_embedded(built):
 
 def test_tts_deck_lists_every_card_with_its_copies(built, deck):
     obj = json.loads((built / "tts" / "county-uppy.json").read_text())
-    (deck_obj,) = obj["ObjectStates"]
-    cards = deck_obj["ContainedObjects"]
-    assert len(cards) == len(deck_obj["DeckIDs"]) == 212
-    assert Counter(c["GMNotes"] for c in cards) == {c.code: c.copies for c in deck.cards}
+    piles = {p["Nickname"]: p for p in obj["ObjectStates"]}
+    # one deck per edition, ready to deal, and the quick reference and the blanks beside them
+    assert list(piles) == [e.name for e in deck.editions] + ["Quick reference", "Blank cards"]
+    assert len({p["Transform"]["posX"] for p in piles.values()}) == len(piles)  # side by side, not stacked
+    by_code = {c.code: c for c in deck.cards}
+    for e in deck.editions:
+        cards = piles[e.name]["ContainedObjects"]
+        assert len(cards) == len(piles[e.name]["DeckIDs"]) == sum(by_code[code].copies for code in e.codes)
+        assert Counter(c["GMNotes"] for c in cards) == {code: by_code[code].copies for code in e.codes}
+        assert all(by_code[c["GMNotes"]].kind not in ("reference", "blank") for c in cards)
+    for name, kind in (("Quick reference", "reference"), ("Blank cards", "blank")):
+        assert Counter(c["GMNotes"] for c in piles[name]["ContainedObjects"]) == {
+            c.code: c.copies for c in deck.cards if c.kind == kind}
+    for c in piles["The OG"]["ContainedObjects"]:
+        assert c["Nickname"] == by_code[c["GMNotes"]].name and c["Description"] == by_code[c["GMNotes"]].text
+    deck_obj = piles["The OG"]
+    cards = [c for p in piles.values() for c in p["ContainedObjects"]]
     for number, custom in deck_obj["CustomDeck"].items():
         assert custom["NumWidth"] <= 10 and custom["NumHeight"] <= 7
         with Image.open(built / "tts" / custom["FaceURL"].rsplit("/", 1)[1]) as im:
