@@ -9,20 +9,23 @@ fetches a face again exactly when the build redrew it.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any, Mapping
 from urllib.parse import quote, urlencode
+
+from generator.products.output import earlier
 
 #: Hex digits of a file's sha256 in its address: enough to tell builds apart.
 VERSION_DIGITS = 16
 
 
 def _read(path: Path) -> Any:
+    """The JSON in an earlier build's file, read as untrusted (earlier.py); None if unusable.
+    What the page takes from it is checked where it is taken."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return earlier.read_json(path)
+    except earlier.Unusable:
         return None
 
 
@@ -37,17 +40,30 @@ def thumb_url(path: str, page: int, sha256: str) -> str:
 
 
 def read_output(out: Path) -> dict[str, Any]:
-    """The page's view of the build in `out`; empty lists where no build (or no such product) is there."""
-    record = _read(out / "build.json")
+    """The page's view of the build in `out`; empty lists where no build (or no such product) is there.
+
+    The files are read as untrusted: where one holds values of other types than a build writes
+    (somebody's edit), the page shows the build without it rather than failing."""
+    for attempt in ({"details": True, "changes_too": True}, {"details": True, "changes_too": False},
+                    {"details": False, "changes_too": False}):
+        try:
+            return _view(out, **attempt)
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError):
+            continue
+    return _view(None, details=False, changes_too=False)
+
+
+def _view(out: Path | None, details: bool, changes_too: bool) -> dict[str, Any]:
+    record = _read(out / "build.json") if out is not None else None
     artifacts = record.get("artifacts") if isinstance(record, Mapping) else None
-    files: dict[str, Mapping[str, Any]] = {a["path"]: a for a in artifacts or []
-                                           if isinstance(a, Mapping) and isinstance(a.get("path"), str)}
+    files: dict[str, Mapping[str, Any]] = {a["path"]: a for a in (artifacts if earlier.is_listing(artifacts) else [])
+                                           if isinstance(a, Mapping) and earlier.inside(a.get("path"))}
     sha = {path: str(a.get("sha256", "")) for path, a in files.items()}
-    deck = _read(out / "deck.json") if "deck.json" in files else None
+    deck = _read(out / "deck.json") if details and out is not None and "deck.json" in files else None
     deck = deck if isinstance(deck, Mapping) else {}
-    index = _read(out / "cards" / "index.json") if "cards/index.json" in files else None
+    index = _read(out / "cards" / "index.json") if details and out is not None and "cards/index.json" in files else None
     faces = index.get("cards", {}) if isinstance(index, Mapping) else {}
-    changes = _read(out / "changes.json") if "changes.json" in files else None
+    changes = _read(out / "changes.json") if changes_too and out is not None and "changes.json" in files else None
     changes = changes if isinstance(changes, Mapping) else {}
     return {
         "built": bool(files),

@@ -8,7 +8,6 @@ line of the manifest it is on and the value at its column, for the page to show.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from generator.deck.manifest import load
 from generator.deck.problems import InputError, Problem, escape
 from generator.products.build import BuildRequest, build
 from generator.products.failure import classify
+from generator.products.output import earlier
 from generator.products.output.changes import CHANGES_JSON
 from generator.products.printable import problems as undrawable
 from generator.preview.thumbnails import PDFIUM
@@ -122,11 +122,14 @@ def value_at(line: str, column: int) -> str:
 
 def _changes_line(out: Path) -> str:
     """The build's change summary (changes.json) on one line."""
-    try:
-        summary = json.loads((out / CHANGES_JSON).read_text(encoding="utf-8")).get("summary", [])
-    except (OSError, ValueError, AttributeError):
+    try:  # read as untrusted (earlier.py): a changes.json edited into other shapes says only "built"
+        record = earlier.read_json(out / CHANGES_JSON)
+    except earlier.Unusable:
         return "built"
-    lines = [str(line).strip() for line in summary if str(line).strip()]
+    summary = record.get("summary", []) if isinstance(record, dict) else []
+    if not earlier.is_listing(summary) or not all(isinstance(line, str) for line in summary):
+        return "built"
+    lines = [line.strip() for line in summary if line.strip()]
     if len(lines) > 1 and lines[0].endswith(":"):
         lines = lines[1:]  # "changes since the previous build:" heads the indented lines
     text = "; ".join(lines) or "built"

@@ -114,6 +114,8 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
         if staging.recovered:
             (tell or ctx.notes.append)(staging.recovered)
         previous = staging.previous  # build.json, read once: the lock keeps it as it is
+        if previous.problem:  # no usable earlier build: said once, everything built, nothing trusted
+            ctx.notes.append(previous.problem)
         artifacts: list[Artifact] = []
         chosen = tuple(p for p in PRODUCTS if not request.only or p.name in request.only)
         rasters.start(ctx, wanted_images(ctx, chosen))  # the card images, drawn by workers while the products start here
@@ -151,10 +153,14 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
         record = {"artifacts": [a.as_json() for a in listed], "seconds": round(time.perf_counter() - started, 3)}
         staging.write(BUILD_JSON, json_bytes(record), "json")
         with interrupts_held():  # a stop now waits until the files are in place
+            store = ctx.state.cache  # the face cache (rendered.cache): its new entries, its pruning,
+            if store is not None:  # on the disk (fsync) before the build.json that lists what they made
+                store.flush()
             staging.commit(last=(BUILD_JSON,), remove=tuple(plan.remove))
             committed = True
-            if ctx.state.cache is not None:  # the face cache (rendered.cache): its new entries, its pruning
-                ctx.state.cache.commit()
+            if store is not None:
+                store.commit()
+                ctx.notes.extend(store.warnings)
             stamp_listing(dest)  # the next build may trust the sha256s it lists
         ctx.notes.extend(mirror.messages(plan, dest, tuple(e.key for e in deck.editions), ctx.papers if "print" in built else ()))
     except PartlyWritten:
@@ -180,5 +186,7 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
     finally:
         bar.close()
         stop_workers(ctx)  # workers still busy when a product failed
+        if ctx.state.cache is not None and not committed:
+            ctx.state.cache.abandon()  # what flush() appended, taken back: a failed build leaves the cache as it was
     artifacts.sort(key=lambda a: a.path)
     return Built(artifacts, ctx.notes, ctx.state.redrawn)

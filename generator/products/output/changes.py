@@ -9,12 +9,12 @@ still in place, and changes.json is part of the same all-or-nothing commit as ev
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from generator.deck.compare import compare, summary
 from generator.products.output.listing import Previous
+from generator.products.output import earlier
 from generator.products.output.outputs import Artifact, WriteTarget, json_bytes
 
 CHANGES_JSON = "changes.json"
@@ -36,20 +36,57 @@ def write_changes(target: WriteTarget, document: Mapping[str, Any], artifacts: l
     """
     listed = {a.path: a.sha256 for a in previous.artifacts if a.path != CHANGES_JSON}
     before = _read(target.dest / DECK_JSON) if DECK_JSON in listed else None
-    diff = compare(before if isinstance(before, Mapping) else None, document)
     files = _files(listed, [*artifacts, *kept])
-    lines = _summary(previous.found, diff, files)
+    diff, lines = _compared(before, document, previous.found, files)
     record = {"previous": {"build": previous.found, "deck": diff["same"] is not None}, **diff,
               "files": files, "summary": lines}
     return target.write(CHANGES_JSON, json_bytes(record), "json"), lines
 
 
 def _read(path: Path) -> Any:
-    """The JSON in `path`, or None when it is missing or unreadable (then there is nothing to compare)."""
+    """The JSON in `path` (read as untrusted: earlier.py), or None when it is missing or cannot
+    be used (then there is nothing to compare)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return earlier.read_json(path)
+    except earlier.Unusable:
         return None
+
+
+def _compared(before: Any, document: Mapping[str, Any], had_build: bool,
+              files: dict[str, list[str]]) -> tuple[dict[str, Any], list[str]]:
+    """The deck comparison and the summary's lines. The earlier deck.json is compared only when it
+    has deck.json's shape (`_deck_shaped`) and the comparison goes through: one edited by hand
+    into other types counts as no deck.json, never as an error of the build."""
+    if _deck_shaped(before):
+        try:
+            diff = compare(before, document)
+            return diff, _summary(had_build, diff, files)
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError):
+            pass
+    diff = compare(None, document)
+    return diff, _summary(had_build, diff, files)
+
+
+def _deck_shaped(doc: Any) -> bool:
+    """Does `doc` have deck.json's shape where the comparison reads it: its sections of the right
+    types, each card with a text code and its effect's parameters a mapping?"""
+    if not isinstance(doc, Mapping) or not isinstance(doc.get("game", {}), Mapping):
+        return False
+    for section, ident in (("cards", "code"), ("sets", "key"), ("colours", "name")):
+        items = doc.get(section, [])
+        if not earlier.is_listing(items) or not all(isinstance(i, Mapping) and isinstance(i.get(ident), str)
+                                                    for i in items):
+            return False
+    editions = doc.get("editions", {})
+    if not isinstance(editions, Mapping) or len(editions) > earlier.MAX_ENTRIES or not all(
+            isinstance(e, Mapping) and isinstance(e.get("by_kind", {}), Mapping) and earlier.is_listing(e.get("cards", []))
+            for e in editions.values()):
+        return False
+    for card in doc.get("cards", []):
+        effect = card.get("effect")
+        if effect is not None and not (isinstance(effect, Mapping) and isinstance(effect.get("params") or {}, Mapping)):
+            return False
+    return True
 
 
 def _files(before: dict[str, str], artifacts: list[Artifact]) -> dict[str, list[str]]:

@@ -8,12 +8,12 @@ and remove (mirror.py), and changes.json compares the files against it (changes.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass, field, fields
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
+from generator.products.output import earlier
 from generator.products.output.outputs import CACHE_DIR, KINDS, Artifact, write_atomic
 
 BUILD_JSON = "build.json"
@@ -37,46 +37,45 @@ class Previous:
     #: when build.json's status last changed (st_ctime_ns), with `digests`: a file whose status and
     #: content both last changed before that was not written since, so its listed sha256 is its content's
     listed_at: int = 0
+    #: why OUT's build.json cannot be used (earlier.py): the build warns once and trusts none of it
+    problem: str = ""
 
 
 def read_previous(out: Path, folders: tuple[str, ...]) -> Previous:
-    """The previous build.json in OUT (nothing when it is missing or unreadable); `folders`: the
-    products' own folders (for entries of an old build.json that name no product)."""
+    """The previous build.json in OUT (nothing when there is none); `folders`: the products' own
+    folders (for entries of an old build.json that name no product).
+
+    Read as untrusted (earlier.py): only a regular file of a sane size whose every entry is as a
+    build writes it; anything else is `problem`, and then nothing of it is used (a full build)."""
     path = out / BUILD_JSON
     try:
-        raw = path.read_bytes()
+        record = earlier.read_json(path)
+        if record is None:
+            return Previous()
+        entries = earlier.listing(record, BUILD_JSON, KINDS)
         st = path.stat()
-        record = json.loads(raw)
-    except (OSError, ValueError):
+    except earlier.Unusable as why:
+        return Previous(problem=f"warning: {path} is not as a build writes it ({why}); it is ignored and "
+                                "everything is built anew")
+    except OSError:
         return Previous()
-    entries = record.get("artifacts") if isinstance(record, dict) else None
-    artifacts = tuple(_artifacts(entries, folders)) if isinstance(entries, list) else ()
+    artifacts = tuple(_artifacts(entries, folders))
     digests, listed_at = _trusted(out, st, artifacts)
     return Previous(True, artifacts, digests, listed_at)
 
 
 def _artifacts(entries: list, folders: tuple[str, ...]):
     names = {f.name for f in fields(Artifact)}
-    for entry in entries:
-        if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
-            continue
-        rel = PurePosixPath(entry["path"])
-        if rel.is_absolute() or ".." in rel.parts or str(rel) in (".", BUILD_JSON):
-            continue
+    for entry in entries:  # each checked by earlier.listing
         values = {k: v for k, v in entry.items() if k in names}
-        if values.get("kind") not in KINDS:
-            continue
-        values["product"] = values.get("product") or guess_product(str(rel), folders)
-        try:
-            yield Artifact(**values)
-        except TypeError:
-            continue
+        values["product"] = values.get("product") or guess_product(values["path"], folders)
+        yield Artifact(**values)
 
 
 def _trusted(out: Path, st: os.stat_result, listed: tuple[Artifact, ...]) -> tuple[dict[str, str], int]:
     try:
-        stamp = (out / LISTING_STAMP).read_text(encoding="ascii")
-    except (OSError, ValueError):
+        stamp = (earlier.read_bytes(out / LISTING_STAMP, limit=256) or b"").decode("ascii")
+    except (OSError, ValueError):  # earlier.Unusable included: a stamp that is not one (a link, a FIFO)
         return {}, 0
     if stamp != _stamp(st):
         return {}, 0
@@ -98,7 +97,7 @@ def stamp_listing(out: Path) -> None:
     """Note build.json as this build left it (its inode, size and times), for the next build's
     read_previous, beside the face cache (a build that keeps none, such as `--only deck`, has no
     files worth it)."""
-    if not (out / CACHE_DIR).is_dir():
+    if not (out / CACHE_DIR).is_dir() or (out / CACHE_DIR).is_symlink():
         return
     try:
         write_atomic(out / LISTING_STAMP, _stamp((out / BUILD_JSON).stat()).encode("ascii"))
