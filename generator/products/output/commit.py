@@ -35,7 +35,12 @@ import os
 import shutil
 import stat
 import sys
+import tempfile
 from pathlib import Path, PurePosixPath
+
+from generator.files import crosses_link, real_folder
+from generator.products.output import earlier
+from generator.products.output.earlier import inside, is_listing, need
 
 JOURNAL_NAME = ".county-uppy-commit.json"
 
@@ -67,9 +72,13 @@ def commit(out: Path, root: Path, last: tuple[str, ...] = (), remove: tuple[str,
     """
     staged, old = root / "out", root / "old"
     rels = changed(staged, out, last)  # step 1
-    gone = [r for r in remove if os.path.lexists(out / r) and r not in rels]
+    gone = [r for r in remove if os.path.lexists(out / r) and r not in rels
+            and not crosses_link(out, (out / r).parent)]  # never removed through a link
     if not rels and not gone:
         return rels
+    for parent in sorted({PurePosixPath(r).parent.as_posix() for r in rels} - {"."}):
+        if crosses_link(out, out / parent):
+            real_folder(out, parent)  # a link on the way is replaced by a folder, never followed
     sync_tree(staged)  # step 2: the new files are on disk before the journal says they are the build
     journal = write_journal(out, root, rels, gone)  # step 3: the commit point
     done: list[tuple[str, str, bool]] = []
@@ -113,7 +122,7 @@ def changed(staged: Path, out: Path, last: tuple[str, ...] = ()) -> list[str]:
     """Relative paths of the staged files that differ from OUT's, `last` ones at the end."""
     rels = [p.relative_to(staged).as_posix() for p in staged.rglob("*") if not p.is_dir()]
     rels.sort(key=lambda r: (r in last, r))
-    return [r for r in rels if not _same_file(staged / r, out / r)]
+    return [r for r in rels if crosses_link(out, out / r) or not _same_file(staged / r, out / r)]
 
 
 def _same_file(new: Path, old: Path) -> bool:
@@ -188,11 +197,16 @@ def sync_folders(folders) -> None:
 def write_journal(out: Path, staging: Path, moves: list[str], removes: list[str]) -> Path:
     """Write the journal into OUT, whole and on disk, and return its path (the commit point)."""
     path = out / JOURNAL_NAME
-    tmp = out / (JOURNAL_NAME + ".tmp")
     data = json.dumps({"staging": staging.name, "move": moves, "remove": removes, "pid": os.getpid()},
                       indent=1).encode("utf-8")
+    # created exclusively under an unpredictable name (O_CREAT|O_EXCL|O_NOFOLLOW): never through a planted link
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        fd, name = tempfile.mkstemp(dir=out, prefix=JOURNAL_NAME + ".", suffix=".tmp")
+    except OSError as err:
+        raise OSError(err.errno, err.strerror or str(err), str(path)) from err
+    tmp = Path(name)
+    try:
+        os.fchmod(fd, 0o644)
         try:
             os.write(fd, data)
             os.fsync(fd)
@@ -315,47 +329,57 @@ def _note_times(out: Path, target: Path, times: dict[Path, tuple[int, int]]) -> 
 # --- after a killed build -------------------------------------------------------------------------
 
 
-def _safe(rel: object) -> str:
-    if not isinstance(rel, str) or not rel:
-        raise JournalError(f"a path in it is {rel!r}")
-    p = PurePosixPath(rel)
-    if p.is_absolute() or ".." in p.parts or "\\" in rel or "\0" in rel:
-        raise JournalError(f"it names a file outside the folder: {rel!r}")
-    return rel
+def _checked(data: object, out: Path) -> tuple[str, list[str], list[str]]:
+    """The journal's staging folder, moves and removes, each checked; earlier.Unusable if not as
+    a build writes it (a path outside OUT, a staging folder that is a link, too many entries)."""
+    need(isinstance(data, dict), "it is not a JSON object")
+    assert isinstance(data, dict)
+    staging, moves, removes = data.get("staging"), data.get("move"), data.get("remove")
+    need(isinstance(staging, str) and staging.startswith(STAGING_PREFIX) and inside(staging) and "/" not in staging,
+         "it names no staging folder")
+    for name, rels in (("move", moves), ("remove", removes)):
+        need(is_listing(rels) and all(inside(r) for r in rels), f"its '{name}' is not a list of paths inside the folder")
+    need(not (out / staging).is_symlink(), "its staging folder is a symlink")
+    return staging, moves, removes  # type: ignore[return-value]
 
 
 def roll_forward(out: Path) -> str | None:
     """Finish a commit that was cut short, if OUT holds a journal; return the line to tell the user.
 
-    Call with OUT's lock held, before anything else touches OUT.
+    Call with OUT's lock held, before anything else touches OUT. The journal is read as
+    untrusted (earlier.py): one that is not as a build writes it is removed with a line of
+    warning, and the build then builds everything anew. Nothing is moved or removed through a
+    link: a linked folder on a target's way is replaced by a real one, a source reached through
+    a link is left, and a file to remove behind a link stays.
     """
     path = out / JOURNAL_NAME
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    try:
-        data = json.loads(raw)
-        staging = data["staging"]
-        moves = [_safe(r) for r in data["move"]]
-        removes = [_safe(r) for r in data["remove"]]
-    except (ValueError, KeyError, TypeError) as err:
-        raise JournalError(f"{path} cannot be read ({err}); remove it to build again") from None
-    if not isinstance(staging, str) or not staging.startswith(STAGING_PREFIX) or "/" in staging:
-        raise JournalError(f"{path} names no staging folder; remove it to build again")
+        data = earlier.read_json(path)
+        if data is None:
+            return None
+        staging, moves, removes = _checked(data, out)
+    except earlier.Unusable as why:
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass
+        return (f"warning: {path} is not as a build writes it ({why}); it was removed and everything is "
+                "built anew")
     root = out / staging
     folders = {out}
     moved = removed = 0
     for rel in removes:
         target = out / rel
-        if os.path.lexists(target) and not target.is_dir():
+        if not crosses_link(out, target.parent) and os.path.lexists(target) and not target.is_dir():
             target.unlink()
             removed += 1
             folders.add(target.parent)
     for rel in moves:
         source, target = root / "out" / rel, out / rel
-        if os.path.lexists(source):
-            target.parent.mkdir(parents=True, exist_ok=True)
+        if not crosses_link(root, source) and os.path.lexists(source):
+            parent = PurePosixPath(rel).parent
+            if str(parent) != ".":
+                real_folder(out, str(parent))  # a link planted on the way is replaced, not followed
             os.replace(source, target)
             moved += 1
             folders.add(target.parent)
@@ -382,9 +406,12 @@ def remove_stale(out: Path, keep: Path | None = None) -> list[Path]:
     for entry in entries:
         path = Path(entry.path)
         if entry.name.startswith(STAGING_PREFIX) and path != keep:
-            shutil.rmtree(path, ignore_errors=True)
+            if entry.is_symlink():  # not a folder a build made: the link goes, never what it leads to
+                path.unlink(missing_ok=True)
+            else:
+                shutil.rmtree(path, ignore_errors=True)
             gone.append(path)
-        elif entry.name == JOURNAL_NAME + ".tmp":
+        elif entry.name.startswith(JOURNAL_NAME + ".") and entry.name.endswith(".tmp"):
             path.unlink(missing_ok=True)
             gone.append(path)
     return gone

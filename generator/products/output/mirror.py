@@ -18,6 +18,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.files import crosses_link
 from generator.products.output.outputs import Artifact
 
 #: How many file names a message lists before it says "and N more".
@@ -49,7 +50,7 @@ def plan(out: Path, made: list[Artifact], built: set[str], previous: tuple[Artif
                 made_paths.add(old.path)
             elif os.path.lexists(path):
                 mirror.dropped.append(old.path)
-        elif path.is_file() or path.is_symlink():
+        elif _made_here(out, old, folders):
             mirror.remove.append(old.path)
     listed = made_paths | set(mirror.remove) | set(mirror.dropped)
     for folder in folders:  # the products' own folders
@@ -61,6 +62,17 @@ def plan(out: Path, made: list[Artifact], built: set[str], previous: tuple[Artif
                     mirror.foreign.append(rel)
     mirror.remove.sort()
     return mirror
+
+
+def _made_here(out: Path, old: Artifact, folders: tuple[str, ...]) -> bool:
+    """May the build remove this file an earlier build listed? Only a file the tool made: in a
+    product's own folder, reached through no link, a regular file, and with the sha256 listed
+    for it. Anything else (a file edited since, a link, a file outside the products' folders
+    such as a game record) is not the build's to remove."""
+    path = out / old.path
+    first = old.path.split("/", 1)[0]
+    return (first in folders and "/" in old.path and not crosses_link(out, path) and path.is_file()
+            and _matches(path, old.sha256))
 
 
 def _matches(path: Path, sha256: str) -> bool:

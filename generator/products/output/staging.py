@@ -10,6 +10,7 @@ import stat
 import tempfile
 from pathlib import Path
 
+from generator.files import crosses_link
 from generator.products.output import commit as commit_protocol
 from generator.products.output.commit import STAGING_PREFIX, make_dirs, remove_dirs, set_times, times_of
 from generator.products.output.folder_lock import FolderLock
@@ -88,6 +89,8 @@ class Staging:
         has not changed since that list was written (Previous.digests); else it is computed.
         """
         old, new = self.dest / rel, self.files / rel
+        if crosses_link(self.dest, old):  # reached through a link: not OUT's file, so always staged
+            return write_new(new, data)
         try:
             st = os.lstat(old)
             if stat.S_ISREG(st.st_mode) and st.st_size == len(data) and not os.path.lexists(new) \

@@ -1,5 +1,6 @@
-"""An earlier build's files in the output folder, damaged or edited: every build equals what a
-plain build makes; a bad build.json gets one warning and a full build, never a traceback or a
+"""The output folder as untrusted ground: links planted in it, and an earlier build's files
+damaged or edited. Nothing outside the folder changes, and every build equals what a plain
+build makes; a bad earlier file gets one warning and a full build, never a traceback or a
 hang, and the preview shows what it can."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 
+from generator.products.output.commit import JOURNAL_NAME, STAGING_PREFIX
 from tests.conftest import MANIFEST, run
 
 ONLY = "deck,cards"
@@ -40,6 +42,91 @@ def outside(tmp_path):
     folder.mkdir()
     (folder / "precious.txt").write_text("not the tool's\n")
     return folder
+
+
+# --- links planted inside OUT ------------------------------------------------------------------
+
+def test_a_symlinked_cache_folder_is_replaced_not_written_through(build_copy, built_once, outside, capsys):
+    out = build_copy(ONLY)
+    (outside / "tgc.pack").write_bytes(b"someone's file of the same name")
+    (outside / "tts-sheet.pack").write_bytes(b"a retired pack's name: would be removed")
+    (outside / "build-json.stamp").write_text("1 2 3 4\n")
+    (outside / "tgc").mkdir()
+    (outside / "tgc" / "entry").write_bytes(b"an entry folder's name: would be emptied")
+    shutil.rmtree(out / ".cache")
+    (out / ".cache").symlink_to(outside, target_is_directory=True)
+    before = snapshot(outside)
+    status, _, err = build(capsys, out)
+    assert status == 0, err
+    assert snapshot(outside) == before
+    assert (out / ".cache").is_dir() and not (out / ".cache").is_symlink()
+    assert listed(out) == listed(built_once(ONLY))
+
+
+def test_a_symlinked_product_folder_is_replaced_and_nothing_in_its_target_removed(build_copy, built_once, outside,
+                                                                                 capsys):
+    out = build_copy(ONLY)
+    shutil.copytree(out / "cards", outside / "cards")
+    record = json.loads((out / "build.json").read_text())
+    stale = outside / "cards" / "OLD.png"
+    stale.write_bytes(b"a card a build once made")
+    record["artifacts"].append({"path": "cards/OLD.png", "kind": "png", "cards": 1, "pages": 0, "product": "cards",
+                                "sha256": hashlib.sha256(stale.read_bytes()).hexdigest()})
+    (out / "build.json").write_text(json.dumps(record))
+    shutil.rmtree(out / "cards")
+    (out / "cards").symlink_to(outside / "cards", target_is_directory=True)
+    before = snapshot(outside)
+    status, _, err = build(capsys, out)
+    assert status == 0, err
+    assert snapshot(outside) == before, "files were written or removed through the link"
+    assert not (out / "cards").is_symlink() and listed(out) == listed(built_once(ONLY))
+
+
+def test_a_symlinked_subfolder_of_listed_files_is_replaced(build_copy, built_once, outside, capsys):
+    out = build_copy("pod")
+    shutil.copytree(out / "pod" / "mpc", outside / "mpc")
+    shutil.rmtree(out / "pod" / "mpc")
+    (out / "pod" / "mpc").symlink_to(outside / "mpc", target_is_directory=True)
+    before = snapshot(outside)
+    status, _, err = build(capsys, out, "pod")
+    assert status == 0, err
+    assert snapshot(outside) == before
+    assert not (out / "pod" / "mpc").is_symlink() and listed(out) == listed(built_once("pod"))
+
+
+def test_a_journal_whose_staging_folder_is_a_link_moves_nothing_out_of_it(build_copy, built_once, outside, capsys):
+    out = build_copy(ONLY)
+    (outside / "out" / "cards").mkdir(parents=True)
+    (outside / "out" / "cards" / "C5.png").write_bytes(b"someone else's picture")
+    staging = f"{STAGING_PREFIX}planted"
+    (out / staging).symlink_to(outside, target_is_directory=True)
+    (out / JOURNAL_NAME).write_text(json.dumps({"staging": staging, "move": ["cards/C5.png"], "remove": [], "pid": 1}))
+    before = snapshot(outside)
+    status, stdout, err = build(capsys, out)
+    assert status == 0, err
+    assert snapshot(outside) == before
+    assert f"warning: {out / JOURNAL_NAME} is not as a build writes it (its staging folder is a symlink)" in stdout + err
+    assert listed(out) == listed(built_once(ONLY)) and not (out / staging).exists()
+
+
+def test_files_the_tool_did_not_make_are_never_removed(build_copy, capsys):
+    """build.json may list what a build never made (an edit): a game record outside the products'
+    folders, or a product's file changed since; neither is removed when no longer made."""
+    out = build_copy(ONLY)
+    (out / "games").mkdir()
+    (out / "games" / "g.json").write_text('{"seed": 1}\n')
+    (out / "cards" / "MINE.png").write_bytes(b"the user's own, changed since listed")
+    record = json.loads((out / "build.json").read_text())
+    record["artifacts"] += [
+        {"path": "games/g.json", "kind": "json", "cards": 0, "pages": 0, "product": "cards",
+         "sha256": hashlib.sha256(b'{"seed": 1}\n').hexdigest()},
+        {"path": "cards/MINE.png", "kind": "png", "cards": 1, "pages": 0, "product": "cards", "sha256": "0" * 64}]
+    (out / "build.json").write_text(json.dumps(record))
+    status, stdout, err = build(capsys, out)
+    assert status == 0, err
+    assert (out / "games" / "g.json").read_text() == '{"seed": 1}\n'
+    assert (out / "cards" / "MINE.png").read_bytes() == b"the user's own, changed since listed"
+    assert "cards/MINE.png" in stdout and "left alone" in stdout
 
 
 # --- an earlier build's files, damaged or edited -------------------------------------------------
@@ -110,6 +197,17 @@ def test_a_damaged_changes_json_never_stops_the_preview(build_copy, capsys, cont
     assert isinstance(_changes_line(out), str)
     status, _, err = build(capsys, out)
     assert status == 0, err
+
+
+@pytest.mark.parametrize("journal", ['{"staging": 5, "move": [], "remove": []}', deep(100_000), "not json",
+                                     '{"staging": ".county-uppy-staging-x", "move": "cards", "remove": []}'])
+def test_a_damaged_journal_gets_one_warning_and_a_full_build(build_copy, built_once, capsys, journal):
+    out = build_copy(ONLY)
+    (out / JOURNAL_NAME).write_text(journal)
+    status, stdout, err = build(capsys, out)
+    assert status == 0, err
+    assert (stdout + err).count(f"warning: {out / JOURNAL_NAME} is not as a build writes it") == 1
+    assert not (out / JOURNAL_NAME).exists() and listed(out) == listed(built_once(ONLY))
 
 
 def test_a_cache_stamp_that_is_not_one_is_ignored(build_copy, built_once, capsys):
