@@ -8,12 +8,13 @@ product fails, 130 on Ctrl-C (143 on SIGTERM, which stops a build the same way).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
 from generator.commands.common import load_printable_deck, report
 from generator.deck.problems import InputError, escape, one_line, suggest
-from generator.products import NAMES
+from generator import products
 from generator.products.pipeline.request import POD_PROFILES, BuildRequest
 from generator.progress import is_terminal
 
@@ -33,7 +34,8 @@ def add_build_options(p: argparse.ArgumentParser) -> None:
                         "cards.yaml's build: editions: are built every time)")
     p.add_argument("--paper", action="append", choices=("letter", "a4"), default=[],
                    help="paper size of the print sheets (default: cards.yaml's build: papers:, else both)")
-    p.add_argument("--only", action="append", default=[], metavar="PRODUCT", help=f"build only these products: {', '.join(NAMES)} (repeatable)")
+    p.add_argument("--only", action="append", default=[], metavar="PRODUCT",
+                   help=f"build only these products: {', '.join(products.names())} (repeatable)")
     p.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: one per core)")
     p.add_argument("--pod", action="append", choices=("tgc", "mpc", "dtc"), default=[],
                    help="print-on-demand profiles (repeatable; default all): tgc The Game Crafter 825x1125 "
@@ -74,12 +76,13 @@ def build_request(args: argparse.Namespace, progress: bool = False) -> BuildRequ
     """The build the options of `build` (and `watch`, which takes them all) ask for; or what is
     wrong with them, in one line. What needs the manifest to check (an edition it does not have,
     a paper the sheets do not fit) is the request's `problem_for(deck)`."""
+    names = products.names()
     if any(not item.strip(", ") for item in args.only):
-        return f"--only needs a product name; choose from {', '.join(NAMES)}"
+        return f"--only needs a product name; choose from {', '.join(names)}"
     only = tuple(dict.fromkeys(x for item in args.only for x in item.split(",") if x))
     for name in only:
-        if name not in NAMES:
-            return f"unknown product '{name}'{suggest(name, NAMES)}; choose from {', '.join(NAMES)}"
+        if name not in names:
+            return f"unknown product '{name}'{suggest(name, names)}; choose from {', '.join(names)}"
     if args.jobs < 0:
         return "--jobs must be 0 (one per core) or more"
     offset = parse_offset(args.back_offset)
@@ -87,11 +90,13 @@ def build_request(args: argparse.Namespace, progress: bool = False) -> BuildRequ
         return offset
     if not 0 <= args.gutter <= MAX_GUTTER_MM:  # also rejects nan
         return f"--gutter must be 0..{MAX_GUTTER_MM:g} mm, not {args.gutter:g}"
-    return BuildRequest(
-        Path(args.manifest), Path(args.out), only=only, editions=tuple(dict.fromkeys(args.edition)),
-        papers=tuple(dict.fromkeys(args.paper)), pod=tuple(dict.fromkeys(args.pod)) or POD_PROFILES,
-        tts_url=args.tts_url, gutter=args.gutter, duplex=args.duplex, back_offset=offset, ink_saver=args.ink_saver,
-        jobs=args.jobs, progress=progress)
+    # an option whose dest is a field's name is carried as it is (tts_url, gutter, duplex, ink_saver,
+    # jobs, and any option added the same way); the rest are read here
+    given = {f.name: getattr(args, f.name) for f in dataclasses.fields(BuildRequest) if hasattr(args, f.name)}
+    given.update(manifest=Path(args.manifest), out=Path(args.out), only=only, editions=tuple(dict.fromkeys(args.edition)),
+                 papers=tuple(dict.fromkeys(args.paper)), pod=tuple(dict.fromkeys(args.pod)) or POD_PROFILES,
+                 back_offset=offset, progress=progress)
+    return BuildRequest(**given)
 
 
 def run(args: argparse.Namespace) -> int:

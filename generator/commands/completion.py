@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from generator.deck.shape import PAPERS
-from generator.products import PRODUCTS
+from generator import products
 
 SHELLS = ("bash", "zsh", "tcsh")
 #: What `--names` lists.
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 def names(kind: str, manifest: str = "cards.yaml") -> list[str]:
     """The names of one kind: what the completion scripts offer."""
     if kind == "products":
-        return [p.name for p in PRODUCTS]
+        return list(products.names())
     if kind == "papers":
         return list(PAPERS)
     if kind == "bots":

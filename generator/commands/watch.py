@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
-from generator.commands.build import add_build_options, build_request
+from generator.commands import build as build_command
 from generator.commands.common import load_deck
 from generator.deck.problems import InputError, escape
 from generator.progress import is_terminal
@@ -46,7 +46,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, metavar="N",
                    help=f"port of the preview on 127.0.0.1 (default: {DEFAULT_PORT}; 0 picks a free one)")
-    add_build_options(p)  # every rebuild is `county-uppy build` with these
+    build_command.add_build_options(p)  # every rebuild is `county-uppy build` with these
     return p
 
 
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out == "":
         print("county-uppy watch: --out needs a folder name (use --out . for the current folder)", file=sys.stderr)
         return 2
-    request = build_request(args, progress=is_terminal())  # every rebuild's, made once
+    request = build_command.build_request(args, progress=is_terminal())  # every rebuild's, made once
     if isinstance(request, str):
         print(escape(f"county-uppy watch: {request}"), file=sys.stderr)
         return 2

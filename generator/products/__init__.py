@@ -5,7 +5,11 @@ choices, shell completion), before any product module (and reportlab, Pillow, ji
 loaded, so a record names its builder as `module:function` and the build imports it.
 
 Adding a product is its module and one record here: the build, the mirror (which folder of the
-output is the product's own), the card images drawn for it, `--only` and the docs all read it.
+output is the product's own), the card images drawn for it, `--only`, shell completion and the
+docs all read it. PRODUCTS is the one list: everything reads it when it runs (through `names()`
+and `folders()`, never a copy made at import), so a record added to it is a product end to end,
+even one added by a test (`monkeypatch.setattr(products, "PRODUCTS", (*PRODUCTS, record))`, as
+tests/products/test_add_a_product.py does with a module outside the package).
 """
 
 from __future__ import annotations
@@ -52,11 +56,15 @@ PRODUCTS: tuple[Product, ...] = (
             folder="cards", images="tgc"),
 )
 
-#: The products' names, in build order (`--only`'s choices).
-NAMES: tuple[str, ...] = tuple(p.name for p in PRODUCTS)
 
-#: The output folders the products own.
-FOLDERS: tuple[str, ...] = tuple(p.folder for p in PRODUCTS if p.folder)
+def names() -> tuple[str, ...]:
+    """The products' names, in build order (`--only`'s choices)."""
+    return tuple(p.name for p in PRODUCTS)
+
+
+def folders() -> tuple[str, ...]:
+    """The output folders the products own."""
+    return tuple(p.folder for p in PRODUCTS if p.folder)
 
 
 def product(name: str) -> Product:

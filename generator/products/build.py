@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from generator.deck.model import Deck
-from generator.products import FOLDERS, PRODUCTS, Product
+from generator import products
+from generator.products import Product
 from generator.products.deck_json import deck_document
 from generator.products.output import mirror
 from generator.products.output.changes import write_changes
@@ -45,7 +46,7 @@ from generator.products.pipeline.rendered import stop_workers
 from generator.progress import ProgressBar
 from generator.workers import interrupts_held
 
-__all__ = ["BUILD_JSON", "PRODUCTS", "BuildContext", "BuildRequest", "Built", "FolderBusy", "InterruptedAfterCommit",
+__all__ = ["BUILD_JSON", "BuildContext", "BuildRequest", "Built", "FolderBusy", "InterruptedAfterCommit",
            "JournalError", "PartlyWritten", "ProductFailed", "build"]
 
 
@@ -104,10 +105,10 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
     started = time.perf_counter()
     dest = request.out
     committed = False
-    staging = Staging(dest, FOLDERS)  # takes the folder's lock; finishes a killed build's commit first
+    staging = Staging(dest, products.folders())  # takes the folder's lock; finishes a killed build's commit first
     ctx = BuildContext(deck, request, staging, tell=tell)
     # on a terminal, the products done so far (and under it what a product is waiting for)
-    bar = ProgressBar(sum(1 for p in PRODUCTS if not request.only or p.name in request.only), "building",
+    bar = ProgressBar(sum(1 for p in products.PRODUCTS if not request.only or p.name in request.only), "building",
                       enabled=request.progress, ticking=False)
     try:
         bar.show()
@@ -117,7 +118,7 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
         if previous.problem:  # no usable earlier build: said once, everything built, nothing trusted
             ctx.notes.append(previous.problem)
         artifacts: list[Artifact] = []
-        chosen = tuple(p for p in PRODUCTS if not request.only or p.name in request.only)
+        chosen = tuple(p for p in products.PRODUCTS if not request.only or p.name in request.only)
         rasters.start(ctx, wanted_images(ctx, chosen))  # the card images, drawn by workers while the products start here
         waiting: list[tuple[str, Callable[[], list[Artifact]]]] = []
         for record in chosen:
@@ -142,7 +143,8 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
             bar.advance()
         bar.describe("moving the files in")
         built = {p.name for p in chosen}
-        plan = mirror.plan(dest, artifacts, built, previous.artifacts, partial=bool(request.only), folders=FOLDERS)
+        plan = mirror.plan(dest, artifacts, built, previous.artifacts, partial=bool(request.only),
+                           folders=products.folders())
         # against the previous build, still in place
         changes, summary = write_changes(staging, deck_document(deck), [*artifacts, *plan.carried], previous)
         ctx.notes.extend(summary)

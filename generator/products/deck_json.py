@@ -6,7 +6,7 @@ from typing import Any
 
 from generator.deck.deck_json import deck_json
 from generator.deck.model import Deck
-from generator.engine.options import Options
+from generator.engine import options
 from generator.products.output.outputs import Artifact, json_bytes
 from generator.products.pipeline.context import BuildContext
 
@@ -17,7 +17,7 @@ def deck_document(deck: Deck) -> dict[str, Any]:
     """deck.json: the deck (deck_json), its game with the rule options' defaults the rulebook
     prints, so that a build made by a version of the engine with other defaults says so."""
     doc = deck_json(deck)
-    doc["game"]["options"] = Options().to_dict(changed_only=False)
+    doc["game"]["options"] = options.Options().to_dict(changed_only=False)
     return doc
 
 

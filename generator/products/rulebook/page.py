@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from generator.deck.effects import CATALOGUE
 from generator.deck.model import CardType, Deck
-from generator.engine.options import CHOICES, SPEED_SECONDS_DEFAULT, Options, option_names
+from generator.engine import options as engine_options
 from generator.deck import quickref
 from generator.products.output.outputs import Artifact
 from generator.products.pipeline import rasters
@@ -190,17 +190,27 @@ def cards_by_effect_trait(deck: Deck, images: Mapping[str, CardImage], trait: st
 
 def speed_seconds_default() -> int:
     """SPEED's tempo limit when none is agreed (docs/rules.md R7.5), from the engine."""
-    return SPEED_SECONDS_DEFAULT
+    return engine_options.SPEED_SECONDS_DEFAULT
 
 
 def rule_options() -> list[dict[str, Any]]:
     """Every engine option with its default and its other choices (the engine is the source)."""
-    default = asdict(Options())
+    default, choices = asdict(engine_options.Options()), engine_options.CHOICES
     return [
-        {"name": name, "default": default[name], "choices": list(CHOICES.get(name) or ()),
-         "others": [c for c in CHOICES.get(name) or () if not (c == default[name] and type(c) is type(default[name]))]}
-        for name in option_names()
+        {"name": name, "default": default[name], "choices": list(choices.get(name) or ()),
+         "others": [c for c in choices.get(name) or () if not (c == default[name] and type(c) is type(default[name]))]}
+        for name in engine_options.option_names()
     ]
+
+
+#: Where the rulebook's words for each rule option are (its `option_words`).
+OPTION_WORDS = "templates/partials/clarifications.html.j2"
+
+
+def unworded_note(name: str) -> str:
+    """The build's line for a rule option the rulebook has no words for."""
+    return (f"rulebook: rule option '{name}' has no words in {OPTION_WORDS} (option_words); "
+            "the rulebook lists it without saying what it changes")
 
 
 def stylesheet() -> Markup:
@@ -219,8 +229,15 @@ def number_range(deck: Deck) -> dict[str, int]:
     return {"low": min(values), "high": max(values)}
 
 
-def context(deck: Deck, images: Mapping[str, CardImage], examples: list[dict[str, Any]], quickref: Any) -> dict[str, Any]:
+def context(deck: Deck, images: Mapping[str, CardImage], examples: list[dict[str, Any]], quickref: Any,
+            unworded: list[str] | None = None) -> dict[str, Any]:
+    """The templates' data. `unworded` collects the rule options the templates have no words for."""
     p = deck.params
+
+    def no_words(name: str) -> str:
+        if unworded is not None:
+            unworded.append(name)
+        return ""
     options = rule_options()
     return {
         "game": {"name": p.name, "target": p.target, "hand_size": p.hand_size, "min_players": p.min_players, "max_players": p.max_players},
@@ -245,6 +262,7 @@ def context(deck: Deck, images: Mapping[str, CardImage], examples: list[dict[str
         "numbers": number_range(deck),
         "opts": {o["name"]: o for o in options},
         "speed_seconds_default": speed_seconds_default(),
+        "no_words": no_words,
     }
 
 
@@ -259,9 +277,11 @@ def render(deck: Deck, images: Mapping[str, CardImage] | None = None, left_out: 
     return page(images if images is not None else card_images(deck))
 
 
-def _prepared(deck: Deck, left_out: list[str] | None) -> Callable[[Mapping[str, CardImage]], str]:
+def _prepared(deck: Deck, left_out: list[str] | None,
+              unworded: list[str] | None = None) -> Callable[[Mapping[str, CardImage]], str]:
     """The examples played and the templates compiled; returns the function that renders the page
-    once it has the pictures (in a build they are drawn on worker processes meanwhile)."""
+    once it has the pictures (in a build they are drawn on worker processes meanwhile), and puts
+    the names of the rule options the templates have no words for in `unworded`."""
     from generator.products.rulebook.examples import play_examples  # lazy: the engine, only to render a page
 
     examples = play_examples(deck, left_out=left_out)
@@ -270,7 +290,7 @@ def _prepared(deck: Deck, left_out: list[str] | None) -> Callable[[Mapping[str, 
     template = env.get_template("rulebook.html.j2")
     for name in env.list_templates(filter_func=lambda n: n.startswith(("partials/", "examples/"))):
         env.get_template(name)  # compiled now, not when render() first includes it
-    return lambda pictures: template.render(context(deck, dict(pictures), examples, quick))
+    return lambda pictures: template.render(context(deck, dict(pictures), examples, quick, unworded))
 
 
 def quick_reference(deck: Deck) -> Any:
@@ -312,12 +332,15 @@ def build_rulebook(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
         art = ctx.target.write(RULEBOOK, html_bytes, "html", cards=ctx.deck.printed)
         return lambda: [art]
     left_out: list[str] = []
-    page = _prepared(ctx.deck, left_out)
+    unworded: list[str] = []
+    page = _prepared(ctx.deck, left_out, unworded)
     notes = [f"rulebook: {why}; the example is left out" for why in left_out]
     ctx.notes.extend(notes)
 
     def finish() -> list[Artifact]:
         html = page({code: card_image(data) for code, data in rasters.images(ctx, "rulebook").items()}).encode("utf-8")
-        store.put(AREA, k, json.dumps(notes).encode("utf-8") + b"\n" + html)
+        more = [unworded_note(name) for name in dict.fromkeys(unworded)]
+        ctx.notes.extend(more)
+        store.put(AREA, k, json.dumps(notes + more).encode("utf-8") + b"\n" + html)
         return [ctx.target.write(RULEBOOK, html, "html", cards=ctx.deck.printed)]
     return finish

@@ -26,9 +26,11 @@ from generator.engine.simulate import MAX_GAMES
 from generator.products.output import commit
 from generator.products.output.commit import JOURNAL_NAME, STAGING_PREFIX
 from generator.products.output.folder_lock import LOCK_NAME, FolderLock
-from generator.products import FOLDERS as PRODUCT_FOLDERS
+from generator.products import folders
 from tests.processes import children
 from tests.conftest import MANIFEST, ROOT
+
+PRODUCT_FOLDERS = folders()
 
 COMMAND = [sys.executable, "-m", "generator"]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}

@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.products import FOLDERS as PRODUCT_FOLDERS
+from generator.products import folders
 from generator.products.output.staging import STAGING_PREFIX
 from tests.conftest import MANIFEST, run
+
+PRODUCT_FOLDERS = folders()
 
 SKIP_ENTRY = """  - kind: wild
     set: chaos
