@@ -10,19 +10,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
-
-from PIL import Image
+from typing import TYPE_CHECKING, Any, Callable
 
 from generator.deck.model import Deck
 from generator.products.render import png_bands
 from generator.products.pipeline.context import BuildContext
 from generator.products.pipeline.keys import code_version, key
 from generator.products.output.outputs import Artifact, json_bytes
-from generator.products.render.png import encode, palette_for, unpack_pixels
+from generator.products.render.palette import palette_bytes
 from generator.products.render.profiles import TTS, TTS_COLUMNS, TTS_MAX_WIDTH
 from generator.products.pipeline.rasters import image_keys, images
 from generator.products.pipeline.rendered import background, cache, face_keys, face_of
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 MAX_COLS, MAX_ROWS = TTS_COLUMNS, 7
 MAX_WIDTH = TTS_MAX_WIDTH
@@ -137,6 +138,8 @@ def _in_palette(cell: Image.Image, palette: Image.Image) -> Image.Image:
 
     Only the cell's (at most 256) palette entries are matched, not its pixels: a sheet of 70
     cells costs 70 small look-ups instead of quantizing 16 million pixels."""
+    from PIL import Image  # lazy: Pillow, only for a band to make
+
     entries = bytes(cell.getpalette() or [])
     swatch = Image.frombytes("RGB", (len(entries) // 3, 1), entries)
     lut = list(swatch.quantize(palette=palette, dither=Image.Dither.NONE).tobytes())
@@ -179,7 +182,13 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
     else:
         made = [_band_job(*job) for job in jobs]
         pending = lambda: made  # noqa: E731
-    back_png = encode(unpack_pixels(cells_by_key["back"], TTS.size), dpi=TTS.dpi)
+    back_key = key("tts-back", here, cell_keys["back"])
+    back_png = store.get("tts-band", back_key)
+    if back_png is None:
+        from generator.products.render.png import encode, unpack_pixels  # lazy: Pillow, only for an image to make
+
+        back_png = encode(unpack_pixels(cells_by_key["back"], TTS.size), dpi=TTS.dpi)
+        store.put("tts-band", back_key, back_png)
     arts = [ctx.target.write("tts/back.png", back_png, "png", cards=1)]
     url = ctx.request.tts_url.rstrip("/") if ctx.request.tts_url else (ctx.out.resolve() / "tts").as_uri()
     if not ctx.request.tts_url:
@@ -193,7 +202,7 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
             store.put("tts-band", k, data)
             bands[k] = data
         store.prune("tts-band")
-        palette = bytes(palette_for(list(colours)).getpalette() or [])
+        palette = palette_bytes(list(colours))
         for sheet, keys in wanted:
             data = png_bands.png(sheet.size, palette, [bands[k] for k in keys], dpi=72)
             arts.append(ctx.target.write(f"tts/{sheet.filename}", data, "png", cards=len(sheet.keys)))
@@ -218,6 +227,11 @@ def _row_cells(sheet: Sheet, row: int) -> list[tuple[int, str]]:
 def _band_job(k: str, cells: list[tuple[int, bytes]], width: int, colours: tuple[str, ...]) -> bytes:
     """Worker: one row of cards of a sheet, in the deck-wide palette, as a PNG band; each cell
     comes in its face's own palette."""
+    # lazy: Pillow, only for a band to make
+    from PIL import Image
+
+    from generator.products.render.png import palette_for, unpack_pixels
+
     palette = palette_for(list(colours))
     im = Image.new("P", (width, CELL_H), 0)
     im.putpalette(palette.getpalette() or [])

@@ -20,12 +20,16 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import pickle
+import re
+import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
-__all__ = ["GENERATOR_DIR", "RENDER_DIR", "code_version", "drawing", "face_key", "files_digest", "key", "package_version"]
+__all__ = ["GENERATOR_DIR", "RENDER_DIR", "code_version", "drawing", "face_key", "files_digest", "forget_code", "key",
+           "package_version"]
 
 #: The rendering core (render/): its code and fonts decide how a face looks.
 RENDER_DIR = Path(__file__).resolve().parent.parent / "render"
@@ -50,27 +54,70 @@ def code_version(*more: Path, folder: Path | None = None, libraries: tuple[str, 
     `more` (what assembles an entry, such as a TTS sheet's bands: tts.py) and of the versions of
     `libraries`.
 
-    Kept for the life of the process: the code it hashes is the code the process runs."""
+    Kept for the life of the process, as each file's hash is: the code it hashes is the code the
+    process runs."""
     h = hashlib.sha256()
-    files = sorted(p for p in (folder or RENDER_DIR).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    for path in (*files, *more):
+    for path in (*_files(folder or RENDER_DIR), *more):
         name = path.relative_to(GENERATOR_DIR.parent) if path.is_relative_to(GENERATOR_DIR.parent) else path.name
         h.update(str(name).replace("\\", "/").encode("utf-8") + b"\0")
-        h.update(hashlib.sha256(path.read_bytes()).digest())
+        h.update(_code_digest(path))
     for lib in libraries:
         h.update(f"{lib} {package_version(lib)}\0".encode("utf-8"))
     return h.hexdigest()[:16]
 
 
+def forget_code() -> None:
+    """Forget the code's hashes (for a test that edits a copy of the code between builds)."""
+    for kept in (code_version, _files, _code_digest):
+        kept.cache_clear()
+
+
+@lru_cache(maxsize=None)
+def _files(folder: Path) -> tuple[Path, ...]:
+    """Every file under `folder`, sorted; bytecode folders left out (they are made from the code)."""
+    found = []
+    for here, dirs, names in os.walk(folder):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        found += [os.path.join(here, n) for n in names]
+    return tuple(sorted(Path(f) for f in found))
+
+
+@lru_cache(maxsize=None)
+def _code_digest(path: Path) -> bytes:
+    return hashlib.sha256(path.read_bytes()).digest()
+
+
 @lru_cache(maxsize=None)
 def package_version(name: str) -> str:
-    """The installed version of distribution `name` ("" if it is not installed)."""
-    from importlib.metadata import PackageNotFoundError, version  # lazy: only where a key names a library
+    """The installed version of distribution `name` ("" if it is not installed).
+
+    Read from the name of its `NAME-VERSION.dist-info` folder on sys.path, as importlib.metadata
+    finds it, without importing importlib.metadata (its imports cost more than every key of a
+    rebuild); importlib.metadata answers where no such folder is found."""
+    wanted = _normal(name)
+    for folder in sys.path:
+        for entry in _dist_infos(folder or "."):
+            stem, _, version = entry[:-len(".dist-info")].partition("-")
+            if _normal(stem) == wanted:
+                return version
+    from importlib.metadata import PackageNotFoundError, version  # lazy: rarely needed (see above)
 
     try:
         return version(name)
     except PackageNotFoundError:
         return ""
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+@lru_cache(maxsize=None)
+def _dist_infos(folder: str) -> tuple[str, ...]:
+    try:
+        return tuple(sorted(e for e in os.listdir(folder) if e.endswith(".dist-info")))
+    except OSError:
+        return ()
 
 
 def drawing(face) -> bytes:

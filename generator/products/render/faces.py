@@ -495,16 +495,37 @@ def charset(deck: Deck) -> str:
 def face(card: CardType, deck: Deck, light: bool = False) -> Face:
     """The face of one card type; `light` for the ink-saver print sheets.
 
-    Drawn once per process for the same card and deck: the check that every text fits before a
-    build, the build's keys and PDFs and its forked workers share one drawing. (Kept by the card
-    and the whole deck, everything a face is drawn from besides the code, which a process does
-    not change.)"""
-    return _face(card, deck, light)
+    Drawn once per deck and process: the check that every text fits before a build, the build's
+    keys and PDFs and its forked workers share one drawing. (Kept by the deck object itself,
+    which cannot change, so no deck is hashed whole per face; an edited deck is a new object,
+    drawn afresh, a few milliseconds for every face.)"""
+    drawn = _drawn(deck)
+    k = (card, light)
+    if k not in drawn:
+        drawn[k] = FACES[card.kind](card, deck, light)
+    return drawn[k]
 
 
-@lru_cache(maxsize=2048)
-def _face(card: CardType, deck: Deck, light: bool) -> Face:
-    return FACES[card.kind](card, deck, light)
+#: The faces drawn per deck, the most recent decks last: id(deck) -> (deck, (card, light) -> face).
+#: The deck is held, so its id cannot pass to another object while it is here.
+_DRAWN: dict[int, tuple[Deck, dict]] = {}
+KEPT_DECKS = 4
+
+
+def _drawn(deck: Deck) -> dict:
+    entry = _DRAWN.pop(id(deck), None)
+    if entry is None or entry[0] is not deck:
+        entry = (deck, {})
+        while len(_DRAWN) >= KEPT_DECKS:
+            del _DRAWN[next(iter(_DRAWN))]
+    _DRAWN[id(deck)] = entry
+    return entry[1]
+
+
+def forget() -> None:
+    """Forget every face drawn (a benchmark's cold build)."""
+    _DRAWN.clear()
+    _back_face.cache_clear()
 
 
 def all_faces(deck: Deck) -> list[Face]:

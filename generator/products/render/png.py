@@ -10,13 +10,13 @@ so output is byte-identical.
 from __future__ import annotations
 
 import io
-import itertools
 import zlib
 from typing import Iterator
 
 from PIL import Image
 from PIL.PngImagePlugin import PngInfo
 
+from generator.products.render.palette import palette_bytes
 from generator.products.render.profiles import PROFILES, Profile
 from generator.products.render.units import BLEED, DPI, dots_to_pt, TRIM_H, TRIM_W
 
@@ -26,23 +26,10 @@ COMPRESS_LEVEL = 1
 COMPRESS_TYPE = zlib.Z_RLE
 
 
-def _rgb(hex_rgb: str) -> tuple[int, int, int]:
-    return int(hex_rgb[1:3], 16), int(hex_rgb[3:5], 16), int(hex_rgb[5:7], 16)
-
-
 def palette_for(colours: list[str]) -> Image.Image:
-    """A palette image: each colour, then even blends between every pair (up to 256 entries)."""
-    base = [_rgb(c) for c in colours]
-    pairs = list(itertools.combinations(base, 2))
-    steps = max(2, min(16, (256 - len(base)) // max(1, len(pairs)) + 1))
-    entries: dict[tuple[int, int, int], None] = dict.fromkeys(base)
-    for a, b in pairs:
-        for i in range(1, steps):
-            t = i / steps
-            entries.setdefault(tuple(round(a[k] * (1 - t) + b[k] * t) for k in range(3)))  # type: ignore[arg-type]
-    flat = [v for rgb in list(entries)[:256] for v in rgb]
+    """A palette image: each colour, then even blends between every pair (palette.py)."""
     pal = Image.new("P", (1, 1))
-    pal.putpalette(flat + [0] * (768 - len(flat)))
+    pal.putpalette(palette_bytes(colours))
     return pal
 
 

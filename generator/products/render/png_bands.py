@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import struct
 import zlib
+from typing import TYPE_CHECKING
 
-from PIL import Image
+if TYPE_CHECKING:
+    from PIL import Image
 
 #: zlib's run-length strategy at level 1, as png.py encodes every image.
 LEVEL = 1

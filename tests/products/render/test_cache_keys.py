@@ -89,18 +89,18 @@ def test_a_byte_of_a_rendering_module_changes_every_key(base, tmp_path, monkeypa
     shutil.copytree(folder, rebuilt)
     deck = load(ROOT / "cards.yaml")
 
-    same = run_build(deck, rebuilt, only=("cards",))
-    assert same.redrawn["tgc"] == []  # nothing changed: nothing drawn
-    keys.code_version.cache_clear()
-    monkeypatch.setattr(keys, "RENDER_DIR", render)
-    assert keys.code_version() != keys.code_version(folder=ROOT / "generator" / "products" / "render")
-    units = render / "units.py"
-    units.write_text(units.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
-    keys.code_version.cache_clear()
+    monkeypatch.setattr(keys, "RENDER_DIR", render)  # the rendering core's bytes are read from the copy
     try:
+        keys.forget_code()
+        run_build(deck, rebuilt, only=("cards",))
+        same = run_build(deck, rebuilt, only=("cards",))
+        assert same.redrawn["tgc"] == []  # the same bytes: nothing drawn
+        units = render / "units.py"
+        units.write_text(units.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
+        keys.forget_code()  # as a new process would read them
         built = run_build(deck, rebuilt, only=("cards",))
     finally:
-        keys.code_version.cache_clear()
+        keys.forget_code()
     assert sorted(built.redrawn["tgc"]) == sorted([c.code for c in deck.cards] + ["back"])
     assert {p: h for p, h in digests(rebuilt).items() if p.startswith("cards/")} == \
         {p: h for p, h in before.items() if p.startswith("cards/")}
