@@ -10,14 +10,21 @@ of a shared machine hits them alike:
   the faces and templates kept from earlier builds forgotten);
 - one-card edit: the cold build's folder rebuilt after changing one card's text, in the same
   process (as `county-uppy watch` rebuilds);
-- cold CLI: the same cold build as a new `county-uppy build` process, start-up included
-  (reference line; its ratio is not a target);
+- cold CLI: the same cold build as a new `county-uppy build` process (`python -m generator`),
+  start to exit, into an empty folder (its ratio to the floor is a reference line);
+- the regenerate loop as a user runs it, each a new process, start to exit, on the shipped
+  manifest, against that cold CLI build: a one-card text edit rebuilt into the cold CLI build's
+  folder, then a rebuild with nothing changed; and `county-uppy validate` against a bare
+  `python -c pass` (wall time; CPU time, user + system of the process and its workers, is
+  reported beside it, as a shared machine's load shows in wall time only);
 - peak memory: the largest resident set of any process of a cold CLI build (the command run as
   a child process, its workers included, each counted alone, none of this process's memory),
   on the shipped manifest and on benchmarks/largest_manifest.py's manifest at the input limits.
 
 Each ratio is the median of the ratios within the rounds. Targets (issue 11): cold ≤ 1.0× the
-floor; one-card rebuild ≤ 0.2× cold; peak ≤ 150 MiB on the shipped manifest.
+floor; one-card rebuild ≤ 0.2× cold; peak ≤ 150 MiB on the shipped manifest. Issue 19, new
+processes: one-card edit ≤ 0.25× the cold CLI build, nothing changed ≤ 0.15×, validate ≤ 4×
+`python -c pass`. The package's bytecode is written first (compileall), as installing it does.
 
     python benchmarks/bench_build.py [--rounds 5] [--jobs 0] [--json] [--no-largest]
 """
@@ -29,6 +36,7 @@ import contextlib
 import io
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -42,7 +50,8 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = ROOT / "cards.yaml"
 EDITED_LINE = "text: Skip the next player's turn."
-TARGETS = {"cold / floor": 1.0, "one-card rebuild / cold": 0.2}
+TARGETS = {"cold / floor": 1.0, "one-card rebuild / cold": 0.2, "CLI one-card edit / CLI cold": 0.25,
+           "CLI nothing changed / CLI cold": 0.15, "validate / python -c pass": 4.0}
 PEAK_TARGET_MIB = 150
 
 
@@ -60,6 +69,25 @@ def cli(*args: str) -> None:
         raise SystemExit(f"build failed ({status}): {args}")
 
 
+def run_process(args: list[str], cwd: Path) -> tuple[float, float]:
+    """A new process start to exit: (wall seconds, CPU seconds of it and its workers)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(args)} failed ({done.returncode}): {done.stderr.decode(errors='replace')}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def compile_package() -> None:
+    """Write the package's bytecode, as installing it does (PYTHONDONTWRITEBYTECODE, which some
+    shells set, would have every new process compile the package again)."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "generator")], check=True,
+                   stdout=subprocess.DEVNULL)
+
+
 def forget() -> None:
     """Empty the caches a process keeps between builds (the drawn faces, the compiled templates,
     the font subsets, the engine's tables for the rulebook's examples), so an in-process cold
@@ -68,8 +96,7 @@ def forget() -> None:
     from generator.products.render import faces, pdf, pdf_file
     from generator.products.rulebook import page
 
-    faces._face.cache_clear()
-    faces._back_face.cache_clear()
+    faces.forget()
     page._environment.cache_clear()
     pdf_file._subset_objects.cache_clear()
     pdf._SCRATCH.clear()
@@ -132,7 +159,9 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(folder, ignore_errors=True)
             folder.mkdir()
 
+        compile_package()
         cli("build", "--manifest", str(manifest), "--out", str(tmp / "warm-up"))  # imports, template compiles
+        cli_build = ["-m", "generator", *build[:3], "--out", str(cli_out), *build[5:]]
         rows: list[dict[str, float]] = []
         for r in range(args.rounds):
             fresh(plain)
@@ -143,12 +172,22 @@ def main(argv: list[str] | None = None) -> int:
             cold = timed(lambda: cli(*build))
             manifest.write_text(text.replace(EDITED_LINE, EDITED_LINE[:-1] + f" ({r}).", 1), encoding="utf-8")
             rebuild = timed(lambda: cli(*build))
+            # the regenerate loop, each step a new process: cold, a one-card edit, nothing changed
             manifest.write_text(text, encoding="utf-8")
             shutil.rmtree(cli_out, ignore_errors=True)
-            cold_cli = timed(lambda: subprocess.run(
-                [sys.executable, "-m", "generator", *build[:3], "--out", str(cli_out), *build[5:]],
-                check=True, capture_output=True, cwd=tmp))
-            rows.append({"floor_s": base, "cold_s": cold, "one_card_rebuild_s": rebuild, "cold_cli_s": cold_cli})
+            cold_cli, cold_cpu = run_process(cli_build, tmp)
+            manifest.write_text(text.replace(EDITED_LINE, EDITED_LINE[:-1] + f" (edit {r}).", 1), encoding="utf-8")
+            edit_cli, edit_cpu = run_process(cli_build, tmp)
+            same_cli, same_cpu = run_process(cli_build, tmp)
+            manifest.write_text(text, encoding="utf-8")
+            bare, bare_cpu = run_process(["-c", "pass"], tmp)
+            validate, validate_cpu = run_process(["-m", "generator", "validate", "--manifest", str(manifest)], tmp)
+            rows.append({"floor_s": base, "cold_s": cold, "one_card_rebuild_s": rebuild, "cold_cli_s": cold_cli,
+                         "cli_one_card_edit_s": edit_cli, "cli_nothing_changed_s": same_cli,
+                         "python_c_pass_s": bare, "validate_s": validate,
+                         "cold_cli_cpu_s": cold_cpu, "cli_one_card_edit_cpu_s": edit_cpu,
+                         "cli_nothing_changed_cpu_s": same_cpu, "python_c_pass_cpu_s": bare_cpu,
+                         "validate_cpu_s": validate_cpu})
 
         peak = peak_rss_mib(manifest, tmp / "peak", args.jobs)
         peak_largest = None if args.no_largest else peak_rss_mib(largest_manifest(tmp), tmp / "peak-largest", args.jobs)
@@ -160,14 +199,26 @@ def main(argv: list[str] | None = None) -> int:
         "cold / floor": med(lambda w: w["cold_s"] / w["floor_s"]),
         "one-card rebuild / cold": med(lambda w: w["one_card_rebuild_s"] / w["cold_s"]),
         "cold CLI / floor (reference)": med(lambda w: w["cold_cli_s"] / w["floor_s"]),
+        "CLI one-card edit / CLI cold": med(lambda w: w["cli_one_card_edit_s"] / w["cold_cli_s"]),
+        "CLI nothing changed / CLI cold": med(lambda w: w["cli_nothing_changed_s"] / w["cold_cli_s"]),
+        "validate / python -c pass": med(lambda w: w["validate_s"] / w["python_c_pass_s"]),
+    }
+    cpu_ratios = {
+        "CLI one-card edit / CLI cold": med(lambda w: w["cli_one_card_edit_cpu_s"] / w["cold_cli_cpu_s"]),
+        "CLI nothing changed / CLI cold": med(lambda w: w["cli_nothing_changed_cpu_s"] / w["cold_cli_cpu_s"]),
+        "validate / python -c pass": med(lambda w: w["validate_cpu_s"] / w["python_c_pass_cpu_s"]),
     }
     result = {
         "cpus": os.cpu_count(), "jobs": args.jobs, "rounds": args.rounds,
         "seconds (median)": {k: med(lambda w, k=k: w[k]) for k in rows[0]},
         "ratios (median of the rounds)": ratios,
+        "CPU-time ratios (median of the rounds)": cpu_ratios,
         "ratio range": {k: [round(min(v), 3), round(max(v), 3)] for k, v in {
             "cold / floor": [w["cold_s"] / w["floor_s"] for w in rows],
-            "one-card rebuild / cold": [w["one_card_rebuild_s"] / w["cold_s"] for w in rows]}.items()},
+            "one-card rebuild / cold": [w["one_card_rebuild_s"] / w["cold_s"] for w in rows],
+            "CLI one-card edit / CLI cold": [w["cli_one_card_edit_s"] / w["cold_cli_s"] for w in rows],
+            "CLI nothing changed / CLI cold": [w["cli_nothing_changed_s"] / w["cold_cli_s"] for w in rows],
+            "validate / python -c pass": [w["validate_s"] / w["python_c_pass_s"] for w in rows]}.items()},
         "peak_rss_mib": round(peak, 1),
         "peak_rss_mib_largest_manifest": None if peak_largest is None else round(peak_largest, 1),
     }
@@ -175,13 +226,15 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result, indent=2))
         return 0
     for k, v in result["seconds (median)"].items():
-        print(f"{k:28} {v:.3f} s")
+        print(f"{k:34} {v:.3f} s")
     for k, v in ratios.items():
         target = TARGETS.get(k)
         verdict = "" if target is None else f"  (target <= {target}: {'met' if v <= target else 'NOT met'})"
         lo, hi = result["ratio range"].get(k, (None, None))
         spread = "" if lo is None else f"  [{lo:.2f}-{hi:.2f}]"
-        print(f"{k:28} {v:.2f}x{spread}{verdict}")
+        print(f"{k:34} {v:.2f}x{spread}{verdict}")
+    for k, v in cpu_ratios.items():
+        print(f"{'CPU: ' + k:34} {v:.2f}x")
     print(f"{'peak memory':28} {peak:.0f} MiB  (target <= {PEAK_TARGET_MIB}: "
           f"{'met' if peak <= PEAK_TARGET_MIB else 'NOT met'})")
     if peak_largest is not None:

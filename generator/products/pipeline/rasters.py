@@ -27,8 +27,9 @@ from generator.progress import ProgressBar
 
 Wanted = dict[str, "frozenset[str] | None"]  #: profile -> the faces shown in it (None: every face)
 
-#: So few faces to draw (a rebuild after editing a card or two) that the main process draws them
-#: when they are first wanted, sooner than a worker competing with the PDF makers would.
+#: So few faces to draw (a rebuild after editing a card or two) that their worker loads the drawing
+#: libraries itself: the main process goes on with the products (their PDF forms, the rulebook's
+#: examples) meanwhile, instead of loading PDFium first.
 FEW = 2
 
 #: Faces drawn so far by each worker's share of the drawing under way, in memory the forked
@@ -120,11 +121,12 @@ class Drawing:
         self.jobs = [(ctx.deck, pages[i::n], chars(ctx), i) for i in range(n)] if pages else []
         global _DRAWN
         _DRAWN = None  # drawn here, one share after the other: no count to share
-        if workers(ctx) > 1 and len(pages) > FEW:
-            # lazy: loaded once here, before the workers fork, not in each
-            import pypdfium2  # noqa: F401
+        if workers(ctx) > 1 and pages:
+            if len(pages) > FEW:
+                # lazy: loaded once here, before the workers fork, not in each
+                import pypdfium2  # noqa: F401
 
-            from generator.products.render import pdf, png  # noqa: F401
+                from generator.products.render import pdf, png  # noqa: F401
             self.drawn = _DRAWN = multiprocessing.RawArray("i", n)  # before the fork: the workers share it
             self.pool = started(ctx, pool(n, window=n))
             if not self.pool.forks:
