@@ -101,3 +101,15 @@ def test_one_command_s_parser_parses_as_the_whole_command_line(argv, monkeypatch
     alone = outcome()
     monkeypatch.setattr(cli, "_command_of", lambda argv: None)
     assert outcome() == alone
+
+
+def test_a_rebuild_with_nothing_changed_loads_no_drawing_library(build_copy):
+    """Every image, PDF and the rulebook page come from the face cache, keyed by what makes them:
+    a rebuild that changes nothing loads neither reportlab, Pillow, PDFium, jinja2 nor the engine
+    (benchmarks/bench_build.py times it as a new process)."""
+    out = build_copy("deck,print,pod,rulebook,tts,cards")
+    status, modules = loaded_after(["build", "--out", str(out)])
+    assert status == 0
+    drawing = ("reportlab", "PIL", "pypdfium2", "jinja2", "generator.engine.game", "generator.engine.state")
+    assert sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in drawing)) == []
+    assert "generator.products.build" in modules  # it did build
