@@ -27,9 +27,10 @@ from generator.progress import ProgressBar
 
 Wanted = dict[str, "frozenset[str] | None"]  #: profile -> the faces shown in it (None: every face)
 
-#: So few faces to draw (a rebuild after editing a card or two) that their worker loads the drawing
-#: libraries itself: the main process goes on with the products (their PDF forms, the rulebook's
-#: examples) meanwhile, instead of loading PDFium first.
+#: So few faces to draw (a rebuild after editing a card or two) that their worker loads PDFium
+#: itself, while the main process goes on with the products (their PDF forms, the rulebook).
+#: The fonts are parsed here first (the main process needs them for those faces' PDF forms
+#: anyway), so the worker inherits them.
 FEW = 2
 
 #: Faces drawn so far by each worker's share of the drawing under way, in memory the forked
@@ -122,11 +123,13 @@ class Drawing:
         global _DRAWN
         _DRAWN = None  # drawn here, one share after the other: no count to share
         if workers(ctx) > 1 and pages:
-            if len(pages) > FEW:
-                # lazy: loaded once here, before the workers fork, not in each
-                import pypdfium2  # noqa: F401
+            # lazy: loaded once here, before the workers fork, not in each
+            from generator.products.render import pdf, png, typeface  # noqa: F401
 
-                from generator.products.render import pdf, png  # noqa: F401
+            for bold in (False, True):
+                typeface.pdf_font(bold)
+            if len(pages) > FEW:
+                import pypdfium2  # noqa: F401  # lazy: as above
             self.drawn = _DRAWN = multiprocessing.RawArray("i", n)  # before the fork: the workers share it
             self.pool = started(ctx, pool(n, window=n))
             if not self.pool.forks:
