@@ -13,9 +13,8 @@ from generator.products.pipeline.rendered import cache, chars, form_keys, pdf_fo
 
 POD_CHOICES = ("tgc", "mpc", "dtc")
 DTC_PDF = "county-uppy-drivethrucards.pdf"
-#: The face cache's area of the DriveThruCards PDF.
 PROOF = "pod-proof"  #: the face cache's area for the colour proof line
-AREA = "pod-pdf"
+AREA = "pod-pdf"  #: the face cache's area of the DriveThruCards PDF
 
 
 def build_pod(ctx: BuildContext) -> Callable[[], list[Artifact]]:
