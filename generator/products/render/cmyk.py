@@ -50,7 +50,11 @@ PROFILE_PLACES = ("/usr/share/color/icc/ghostscript/default_cmyk.icc",
 class PressProfile:
     path: str
     sha256: str  #: of the file's bytes: part of every cache key of a CMYK form
-    description: str
+
+    @property
+    def description(self) -> str:
+        """The profile's own name for itself (read by LittleCMS, so only when a line shows it)."""
+        return _description(self.path)
 
 
 @lru_cache(maxsize=1)
@@ -64,7 +68,7 @@ def press_profile() -> PressProfile | None:
         except OSError:
             data = b""
         if data[36:40] == b"acsp":  # the ICC signature
-            return PressProfile(str(path), hashlib.sha256(data).hexdigest(), _description(str(path)))
+            return PressProfile(str(path), hashlib.sha256(data).hexdigest())
     return None
 
 
@@ -74,6 +78,7 @@ def profile_key() -> str:
     return found.sha256 if found else "formula"
 
 
+@lru_cache(maxsize=4)
 def _description(path: str) -> str:
     from PIL import ImageCms  # lazy: Pillow's LittleCMS, only when a CMYK file is made
 
