@@ -139,7 +139,7 @@ SETUPS = {
               "  - {kind: number, set: base, colour: cyna, values: -2..7, copies: 3}"),
         _edit(folder, "    effect: skip\n", "    effect: skp\n")),
     # a text holding ': ' (a YAML syntax error)
-    "colon-in-text": lambda folder, built: _edit(folder, "    text: Draw an extra card.\n", "    text: Draw: two cards\n"),
+    "colon-in-text": lambda folder, built: _edit(folder, "    text: Draw {count:word} extra card{count:/s}.\n", "    text: Draw: two cards\n"),
     # one more +1 card: the editions that hold it no longer have their expected counts
     "one-more-plus-one": lambda folder, built: _edit(
         folder, _wild_block('"+1"'), _wild_block('"+1"').replace("copies: 3", "copies: 4")),

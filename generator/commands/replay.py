@@ -68,9 +68,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _steps(deck, record) -> None:
     """Every decision's line and the position after it: all at once, or one by one at a terminal."""
-    from generator.engine import Game, decision_line, describe_position, to_position  # lazy: this command only
+    from generator.engine import Game, Options, decision_line, describe_position, to_position  # lazy: this command only
 
-    game = Game(deck, record.get("edition", "the-og"), record["players"], record.get("options"))
+    game = Game(deck, record.get("edition", "the-og"), record["players"], Options.from_dict(record.get("options")))
     state = game.new_initial_state(record["seed"])
     frames = [("the deal", describe_position(to_position(state)))]
     for decision in record["decisions"]:

@@ -15,7 +15,7 @@ from generator.commands.common import report as report_problems
 from generator.deck.problems import InputError, escape
 from generator.engine.errors import EngineError
 from generator.engine.limits import MAX_GAMES, MAX_WORKERS
-from generator.engine.options import Options
+from generator.engine.options import Options, parse_option
 from generator.progress import ProgressBar
 
 if TYPE_CHECKING:
@@ -99,7 +99,8 @@ def parse_options(items: list[str]) -> dict[str, Any]:
         if not sep or not name.strip():
             raise UsageError(f"--option takes NAME=VALUE, not {item!r}")
         raw[name.strip()] = value.strip()
-    return Options.from_dict(raw).to_dict()
+    Options.from_dict(raw)  # each checked, with its message
+    return {name: parse_option(name, value) for name, value in raw.items()}  # over the deck's own (Options.for_deck)
 
 
 def run(args: argparse.Namespace) -> int:

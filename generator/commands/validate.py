@@ -45,7 +45,7 @@ def game(deck: Deck) -> dict:
         "hand_size": p.hand_size,
         "players": {"min": p.min_players, "max": p.max_players},
         "sets": [{"key": s.key, "name": s.name, "interior": s.interior} for s in deck.sets],
-        "options": Options().to_dict(changed_only=False),
+        "options": Options.for_deck(deck).to_dict(changed_only=False),
     }
 
 

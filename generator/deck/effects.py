@@ -40,6 +40,7 @@ class Param:
     lo: int  #: smallest allowed value
     hi: int | None  #: largest allowed value (None: no upper bound)
     why: str  #: what the range protects, for the error message ("x1 would change nothing")
+    default: int | None = None  #: its value when the manifest leaves it out (None: the manifest must give it)
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ class WildEffect:
 
     name: str  #: the name cards.yaml uses (`effect: multiply`), and the rule's function name
     glyph: str  #: the large glyph on the card face; `{param}` placeholders are filled in
-    short: str  #: the quick-reference line; `{param}`, `{target}` and `{hand_size}` are filled in
+    short: str  #: the quick-reference line; `{param}`, `{target}` and `{hand_size}` are filled in (deck/wording.py)
     bot: BotHints
     params: tuple[Param, ...] = ()
     seat: str | None = None  #: one of SEAT_CHOICES if a play names a seat (`play STEAL 2`), else None
@@ -79,6 +80,16 @@ class WildEffect:
     options: tuple[str, ...] = ()  #: rule options (docs/rules.md names) that change what it does
     writes: tuple[str, ...] = ()  #: fields of WRITES its rule changes, so texts can name the card
     partial: bool = True  #: it has a rulebook clarification, templates/partials/effects/NAME.html.j2
+    #: the quick-reference line when a rule option of `options` has another value than its
+    #: default: (option, value, line); `short` is the line for the default (docs/rules.md)
+    short_when: tuple[tuple[str, object, str], ...] = ()
+
+    def short_for(self, options: Mapping[str, object]) -> str:
+        """The quick-reference line (placeholders unfilled) under the rule options `options`."""
+        for option, value, line in self.short_when:
+            if option in options and options[option] == value and type(options[option]) is type(value):
+                return line
+        return self.short
 
     @property
     def param_names(self) -> tuple[str, ...]:
@@ -112,9 +123,11 @@ def catalogue() -> Mapping[str, WildEffect]:
 
 
 register(WildEffect(
-    "draw_extra", glyph="+1", short="Draw an extra card.", bot=BotHints(7, "gain_card")))
+    "draw_extra", glyph="+{count}", short="Draw {count:word} extra card{count:/s}.", bot=BotHints(7, "gain_card"),
+    params=(Param("count", 1, 9, "the cards it draws, one digit on the card", default=1),)))
 register(WildEffect(
-    "invert_next", glyph="±", short="The next number card's sign flips.", bot=BotHints(4, "neutral"),
+    "invert_next", glyph="±", short="If the next card is a number, its sign flips.", bot=BotHints(4, "neutral"),
+    short_when=(("invert_through_wilds", True, "The next number card's sign flips; two cancel."),),
     pending=(Pending("invert", "invert", False, "a +/- waits for the next number card",
                      "+/- waiting: the next number card counts the other way", before="drawn"),),
     options=("invert_through_wilds",)))
@@ -134,6 +147,7 @@ register(WildEffect(
     params=(Param("value", 0, MAX_COUNT, "the count it sets"),)))
 register(WildEffect(
     "play_two", glyph="▶▶", short="The next player plays two cards.", bot=BotHints(5, "neutral"),
+    short_when=(("play2_draws", 2, "The next player plays two cards, drawing before each."),),
     pending=(Pending("play2", "play2", 0, "1 while a Play 2 turn is in progress, else 0",
                      "Play 2: seat {seat} plays two cards this turn", before="gave"),
              Pending("play2_next", "play2_next", False, "a Play 2 waits for the next player to take a turn",

@@ -6,7 +6,6 @@ The only module that knows the manifest's file format; everything else gets a De
 from __future__ import annotations
 
 import re
-import string
 import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,6 +15,8 @@ from generator.deck.effects import CATALOGUE, param_problem
 from generator.deck.model import (PLAYING_KINDS, BuildSettings, CardSet, CardType, Colour, Deck, Edition, Effect,
                                   GameParams)
 from generator.deck.problems import InputError, Problem, char_name, suggest
+from generator.deck import wording
+from generator.deck.rule_options import DEFAULTS
 from generator.deck.yaml_source import Loc, Source, parse, read
 
 if TYPE_CHECKING:
@@ -193,6 +194,7 @@ class _Checker:
                 loc = loc[:-1]
             elif kind == "extra_forbidden":
                 bad = err["loc"][-1]
+                loc = loc + (bad,) if not loc or loc[-1] != bad else loc  # an unknown key is in no record's keys
                 inner = shape.record_at(record, loc[:-1]) if loc[:-1] else None
                 message = f"unknown key '{bad}'{suggest(bad, list(inner.keys) if inner else pool)}"
                 if bad in SECTIONS and base:
@@ -288,8 +290,12 @@ class _Checker:
             self.fail(("game", "players"), f"players: min ({game.players.min}) is larger than max ({game.players.max})")
         if game.players.min < 2:
             self.fail(("game", "players", "min"), "County Uppy needs at least 2 players")
+        options = vars(game.options) if game.options is not None else dict(DEFAULTS)
+        if options["dealer"] >= game.players.min:
+            self.fail(("game", "options", "dealer"), f"'dealer' is seat {options['dealer']}, but a game of "
+                      f"{game.players.min} players has seats 0..{game.players.min - 1}")
         return GameParams(game.name, game.target, game.hand_size, game.players.min, game.players.max,
-                          origin=self.src.origin(("game",)))
+                          origin=self.src.origin(("game",)), options=tuple((k, options[k]) for k in DEFAULTS))
 
     def build_settings(self, entry: schema.BuildEntry | None, editions: list[str]) -> BuildSettings:
         """The manifest's `build:` section: editions always built must exist, each listed once."""
@@ -445,6 +451,9 @@ class _Checker:
                     hint = f"; it takes {', '.join(wanted)}" if wanted else "; it takes no parameters"
                     self.fail(loc + ("params", key), f"effect '{e.effect}' has no parameter '{key}'{suggest(key, wanted)}{hint}", key=True)
                     bad = True
+            for p in entry.params:
+                if p.name not in given and p.default is not None:
+                    given[p.name] = p.default  # a manifest written before the parameter existed
             for key in wanted:
                 if key not in given:
                     self.fail(loc + ("params",) if e.params is not None else loc, f"effect '{e.effect}' needs the parameter '{key}'")
@@ -468,11 +477,11 @@ class _Checker:
 
     def fill(self, loc: Loc, text: str, values: dict[str, int]) -> str | None:
         try:
-            for _, field, _, _ in string.Formatter().parse(text):
-                if field is not None and field not in values:
+            for field in wording.fields(text):
+                if field not in values:
                     self.fail(loc, f"unknown placeholder '{{{field}}}'{suggest(field, values)}; use one of {', '.join('{' + k + '}' for k in values)}")
                     return None
-            return text.format(**values)
+            return wording.fill(text, values)
         except (ValueError, IndexError) as exc:
             self.fail(loc, f"bad placeholder in {text!r}: {exc} (write {{{{ and }}}} for literal braces)")
             return None

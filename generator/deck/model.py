@@ -149,6 +149,13 @@ class GameParams:
     min_players: int
     max_players: int
     origin: Origin | None = _origin()
+    #: every rule option (deck/rule_options.py) as the printed rules play it: the manifest's
+    #: `game.options` over the defaults, in the options table's order
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def rule_options(self) -> dict[str, Any]:
+        return dict(self.options)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import Any, Mapping
+
+from generator.deck import wording
 from generator.deck.effects import CATALOGUE
 from generator.deck.model import CardType, Deck
 
@@ -33,25 +36,30 @@ class QuickRef:
     wilds: tuple[WildLine, ...]  #: every wild of the deck, manifest order
 
 
-def short_effect(card: CardType, deck: Deck) -> str:
-    """The one-line effect of a wild card (the catalogue's `short`), with its parameters filled in:
-    `{factor}`, `{value}`, `{target}`, `{hand_size}` from the card's parameters and the game's."""
+def short_effect(card: CardType, deck: Deck, options: Mapping[str, Any] | None = None) -> str:
+    """The one-line effect of a wild card under the rule options `options` (default: those the
+    deck prints, its manifest's `game.options`): the catalogue's line for them (`short`, or
+    `short_when` for an option set another way), with its parameters filled in: `{factor}`,
+    `{count}`, `{value}`, `{target}`, `{hand_size}` from the card's parameters and the game's."""
     assert card.effect is not None
     fields = {"target": deck.params.target, "hand_size": deck.params.hand_size, **dict(card.effect.params)}
-    return CATALOGUE[card.effect.name].short.format(**fields)
+    line = CATALOGUE[card.effect.name].short_for(deck.params.rule_options if options is None else options)
+    return wording.fill(line, fields)
 
 
 def quick_reference(deck: Deck) -> QuickRef:
-    """The quick-reference summary of `deck`."""
+    """The quick-reference summary of `deck`, under the rule options it prints (`game.options`)."""
     p = deck.params
+    play = ("Play any card. It matches after a wild, or if it shares a colour or the number with the last card"
+            if p.rule_options.get("wild_sets_target")
+            else "Play any card. It matches if it shares a colour or the number with the last number card played")
     ref = next((c for c in deck.cards if c.kind == "reference"), None)
     return QuickRef(
         title=ref.name if ref else "Quick Reference",
         goal=f"Get the count to exactly {p.target}, and be the last player able to play.",
         turn=(
             "Draw a card.",
-            "Play any card. It matches if it shares a colour or the number with the last number card "
-            "played; if not, it still counts, and costs you a discard.",
+            f"{play}; if not, it still counts, and costs you a discard.",
             "A number card adds its number to the count.",
             "Pass the turn on. No card to play: you are out.",
         ),

@@ -32,6 +32,7 @@ from typing import Annotated, Any, Callable, Literal, Union
 
 from generator.deck.effects import CATALOGUE
 from generator.deck.model import KINDS
+from generator.deck.rule_options import CHOICES, DEFAULTS, SPEED_SECONDS_RANGE
 
 # --- limits -------------------------------------------------------------------------------
 #: Copies of one card type, and the characters of a code, a card's title and its effect text
@@ -160,6 +161,34 @@ class OneOf(Type):
         return Annotated[str, AfterValidator(known), Field(json_schema_extra=lambda s: s.update(enum=list(self.current())))]
 
 
+class Choice(Type):
+    """One of a fixed tuple of JSON values of one type (true/false, 1/2, words), strictly typed:
+    a rule option's values (deck/rule_options.py)."""
+
+    def __init__(self, choices: tuple[Any, ...]):
+        self.choices = choices
+
+    def fast(self, v: Any) -> Any:
+        return v if type(v) is type(self.choices[0]) and v in self.choices else NO
+
+    def annotation(self, model: Callable[[Record], Any]) -> Any:
+        from pydantic import BeforeValidator  # lazy: pydantic, only to word a mistake or write the JSON Schema
+        from pydantic_core import PydanticCustomError  # lazy: pydantic, only to word a mistake or write the JSON Schema
+
+        def typed(value: Any) -> Any:  # Literal[1, 2] would take true for 1: the type must be the choices' own
+            if type(value) is not type(self.choices[0]) or value not in self.choices:
+                expected = ", ".join(f"'{_json(c)}'" for c in self.choices)
+                raise PydanticCustomError("literal_error", "Input should be one of {expected}", {"expected": expected})
+            return value
+
+        return Annotated[Literal[self.choices], BeforeValidator(typed)]  # type: ignore[valid-type]
+
+
+def _json(value: Any) -> str:
+    """A value as YAML and JSON write it: true, false, 2, draw."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 class ListOf(Type):
     """A list of values of one type, at least `min_length` of them."""
 
@@ -270,11 +299,25 @@ PLAYERS = Record("Players", {
     "min": Key(Int(ge=1), doc="fewest players"),
     "max": Key(Int(ge=1), doc="most players"),
 })
+#: A manifest may adopt rule options as its printed rules (docs/rules.md, "All rule options"):
+#: every option of deck/rule_options.py, with its values and its default.
+_OPTION_TYPES: dict[str, Type] = {
+    "max_turns": Int(ge=1),
+    "dealer": Int(ge=0),
+    "speed_seconds": Number(ge=SPEED_SECONDS_RANGE[0], le=SPEED_SECONDS_RANGE[1]),
+}
+RULE_OPTIONS = Record("RuleOptions", {
+    name: Key(_OPTION_TYPES.get(name) or Choice(CHOICES[name] or ()), DEFAULTS[name],
+              f"default {'null' if DEFAULTS[name] is None else str(DEFAULTS[name]).lower()} (docs/rules.md)")
+    for name in CHOICES
+}, "rule options the printed rules adopt; the engine's defaults for this deck (--option overrides)")
 GAME = Record("GameEntry", {
     "name": Key(_TITLE, doc="the game's name, printed on every card's back"),
     "target": Key(Int(ge=1), doc="the count to reach exactly (16)"),
     "hand_size": Key(Int(ge=1), doc="cards dealt to each player (5)"),
     "players": Key(PLAYERS),
+    "options": Key(RULE_OPTIONS, None, "rule options the printed rules adopt (docs/rules.md); the engine's "
+                   "defaults for this deck, which a command's --option overrides"),
 })
 COLOUR = Record("ColourEntry", {
     "name": Key(Text(r"[a-z][a-z-]*", hint="must be a lower-case word"), doc="lower-case colour name"),

@@ -1,7 +1,8 @@
 """Wild effects (docs/rules.md R6): the rules, in a registry keyed by the catalogue's effect names.
 
 A rule is `fn(turn, param, arg)`: `turn` is the `Turn` below, `param` the card's parameter
-from the manifest (`multiply: {factor: 2}` gives 2, `set_count: {value: 15}` gives 15, else
+from the manifest (`multiply: {factor: 2}` gives 2, `set_count: {value: 15}` gives 15,
+`draw_extra: {count: 1}` gives 1, else
 None) and `arg` the seat the decision names (an effect whose catalogue entry names a seat),
 else -1. Rules resolve before penalties: the rules loop checks the count the rule leaves.
 
@@ -144,8 +145,9 @@ def rule(fn: Rule) -> Rule:
 
 @rule
 def draw_extra(turn: Turn, param: int | None, arg: int) -> None:
-    """R6.1 +1 Card: draw one more card now (reshuffling if needed)."""
-    turn.draw(turn.seat)
+    """R6.1 +1 Card: draw the card's count of cards now (1 for +1; reshuffling if needed)."""
+    for _ in range(param):  # type: ignore[arg-type]
+        turn.draw(turn.seat)
 
 
 @rule

@@ -24,7 +24,8 @@ class Game:
     """The fixed parts of a game. `new_initial_state(seed)` deals a new game.
 
     `deck` is the validated manifest (generator.deck.manifest.load), `edition` an edition key,
-    `players` 2..8, `options` an Options or a mapping of option names (docs/rules.md) to values.
+    `players` 2..8, `options` an Options (taken whole) or a mapping of option names (docs/rules.md)
+    to values, which override the rule options the deck prints (`Options.for_deck`).
     """
 
     def __init__(self, deck: Deck, edition: str = "the-og", players: int = 4, options: Options | Mapping[str, Any] | None = None):
@@ -35,7 +36,8 @@ class Game:
             keys = [e.key for e in deck.editions]
             said = edition if len(str(edition)) <= 60 else f"{str(edition)[:60]}... ({len(str(edition)):,} characters)"
             raise OptionError(f"unknown edition '{said}'{suggest(edition, keys)}; editions are {', '.join(keys)}") from None
-        self.options = options if isinstance(options, Options) else Options.from_dict(options)
+        # an Options is taken whole; a mapping (a command's --option NAME=VALUE) goes over the deck's own
+        self.options = options if isinstance(options, Options) else Options.for_deck(deck, options)
         p = deck.params
         lo, hi = max(2, p.min_players), max(p.max_players, 2)
         if not isinstance(players, int) or isinstance(players, bool) or not lo <= players <= hi:

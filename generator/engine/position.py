@@ -260,11 +260,12 @@ def _get(data: Mapping[str, Any], key: str, kind: type, default: Any, what: str 
 
 
 def _options(data: Mapping[str, Any]) -> Any:
-    """The 'options' object (None when absent or null: the rulebook's rules)."""
+    """The 'options' object, over the rulebook's defaults (absent or null: the rulebook's rules),
+    whatever the deck prints: a position says everything its game plays by (Options.to_dict)."""
     options = data.get("options")
     if options is not None and not isinstance(options, Mapping):
         raise PositionError(f"'options' must be an object of rule option names and values, not {shown(options)}")
-    return options
+    return Options.from_dict(options)
 
 
 def _not_played(deck: Deck, code: str) -> str:

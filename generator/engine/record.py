@@ -8,6 +8,7 @@ from generator.deck.model import Deck
 from generator.engine.bots import BOTS, MAX_ROLLOUTS, search_rollouts
 from generator.engine.errors import PositionError, kind_of, shown, suggest
 from generator.engine.game import Game
+from generator.engine.options import Options
 from generator.engine.position import apply_decisions, check_decisions
 
 RECORD_KEYS = ("seed", "players", "edition", "options", "bots", "decisions", "result")
@@ -72,7 +73,7 @@ def replay(deck: Deck, record: Mapping[str, Any]):
     options = record.get("options")
     if options is not None and not isinstance(options, Mapping):
         raise PositionError(f"'options' must be an object of rule option names and values, not {shown(options)}")
-    game = Game(deck, edition, players, options)
+    game = Game(deck, edition, players, Options.from_dict(options))  # a record's options are whole (Options.to_dict)
     _check_bots(record.get("bots", []), players)
     decisions = check_decisions(record["decisions"])
     expected = _check_result(record["result"], game) if "result" in record else None

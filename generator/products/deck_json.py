@@ -14,10 +14,11 @@ DECK_JSON = "deck.json"
 
 
 def deck_document(deck: Deck) -> dict[str, Any]:
-    """deck.json: the deck (deck_json), its game with the rule options' defaults the rulebook
-    prints, so that a build made by a version of the engine with other defaults says so."""
+    """deck.json: the deck (deck_json), its game with every rule option as the deck's rulebook
+    prints it and the engine plays it by default (the manifest's `game.options` over the
+    engine's defaults), so a build made by a version of the engine with other defaults says so."""
     doc = deck_json(deck)
-    doc["game"]["options"] = options.Options().to_dict(changed_only=False)
+    doc["game"]["options"] = options.Options.for_deck(deck).to_dict(changed_only=False)
     return doc
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from generator.engine.options import Options
 from generator.report import charts, words
 from generator.report.compare import compare
 from generator.report.run import Outcome, Variant
@@ -22,8 +23,8 @@ def assemble(variants: Sequence[Variant], cells: Sequence[Cell], outcome: Outcom
     spt = float(settings.get("seconds_per_turn", words.SECONDS_PER_TURN))
     per_variant: list[list[dict[str, Any]]] = []
     for v, variant in enumerate(variants):
-        dealer = int(variant.options.get("dealer", 0))
-        teams = bool(variant.options.get("teams", False))
+        played = Options.for_deck(variant.deck, variant.options)  # the deck's own options, --option over them
+        dealer, teams = played.dealer, played.teams
         summaries = []
         for cell in cells:
             tally = outcome.tallies.get((v, cell))

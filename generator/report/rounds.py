@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from generator.backends import Backend
+from generator.engine.options import Options
 from generator.report.run import Outcome, Variant, planned_games
 from generator.report.run import run as run_games
 from generator.report.summarize import Cell, add_verdicts, summarize
@@ -38,8 +39,8 @@ def unsettled(variants: Sequence[Variant], cells: Sequence[Cell], tallies: Mappi
     """Cells whose verdict (on any side) is still inconclusive, with the games it says would settle it."""
     need: dict[Cell, int] = {}
     for v, variant in enumerate(variants):
-        dealer = int(variant.options.get("dealer", 0))
-        teams = bool(variant.options.get("teams", False))
+        played = Options.for_deck(variant.deck, variant.options)  # the deck's own options, --option over them
+        dealer, teams = played.dealer, played.teams
         summaries = []
         for cell in cells:
             tally = tallies.get((v, cell))

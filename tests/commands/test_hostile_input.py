@@ -14,7 +14,7 @@ from tests.conftest import run
 from tests.conftest import ROOT
 
 LOCATED = re.compile(r"^[^\n]+:\d+:\d+: \S")
-CARD_NAME = "name: +1 Card"
+CARD_NAME = 'name: "+{count} Card{count:/s}"'
 
 
 def write_manifest(tmp_path: Path, manifest_text: str, old: str, new: str) -> Path:

@@ -60,7 +60,7 @@ def test_diff_json_keeps_every_value_exact(capsys, hostile):
 
 def test_diff_of_a_manifest_with_an_escape_sequence_in_a_card_name(capsys, tmp_path, manifest_text):
     bad = tmp_path / f"bad{HOSTILE}.yaml"
-    bad.write_text(manifest_text.replace("name: +1 Card", 'name: "+1\\e[2J\\x9b"', 1), encoding="utf-8")
+    bad.write_text(manifest_text.replace('name: "+{count} Card{count:/s}"', 'name: "+1\\e[2J\\x9b"', 1), encoding="utf-8")
     for argv in (["diff", str(MANIFEST), str(bad)], ["diff", "--json", str(MANIFEST), str(bad)]):
         status, out, err = run(capsys, *argv)
         assert status == 2

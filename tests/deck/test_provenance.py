@@ -91,10 +91,10 @@ def test_a_number_card_s_problem_is_reported_at_its_own_values_item(tmp_path, ma
 
 def test_a_wild_card_s_undrawable_name_is_reported_at_its_name(tmp_path, manifest_text):
     path = tmp_path / "cards.yaml"
-    path.write_text(manifest_text.replace("name: +1 Card", 'name: "+1 \u672d"', 1), encoding="utf-8")
+    path.write_text(manifest_text.replace('name: "+{count} Card{count:/s}"', 'name: "+1 \u672d"', 1), encoding="utf-8")
     deck = load(path)
     path.unlink()
     (problem,) = problems(deck)
-    line = next(i for i, ln in enumerate(manifest_text.splitlines(), 1) if "name: +1 Card" in ln)
+    line = next(i for i, ln in enumerate(manifest_text.splitlines(), 1) if 'name: "+{count} Card{count:/s}"' in ln)
     assert (problem.line, problem.column) == (line, 11)
     assert problem.message.startswith("card '+1': its name holds U+672D")

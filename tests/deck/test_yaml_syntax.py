@@ -19,13 +19,13 @@ WILD = '  - kind: wild\n    set: base\n    code: "+1"\n    name: +1 Card\n    ef
 
 # (id, old text, new text, the whole message, the text at the reported line and column)
 CASES = [
-    ("a text holding a colon", "text: Draw an extra card.", "text: Draw: two cards",
+    ("a text holding a colon", "text: Draw {count:word} extra card{count:/s}.", "text: Draw: two cards",
      "the value of 'text' holds a ':' followed by a space, which YAML reads as the start of another key: "
      'put the whole value in quotes: text: "Draw: two cards"', ": two cards"),
-    ("a text ending in a colon", "text: Draw an extra card.", "text: Draw this:",
+    ("a text ending in a colon", "text: Draw {count:word} extra card{count:/s}.", "text: Draw this:",
      "the value of 'text' holds a ':' at the end of the line, which YAML reads as the start of another key: "
      'put the whole value in quotes: text: "Draw this:"', ":"),
-    ("a colon inside a quoted-looking text", "text: Draw an extra card.", 'text: Say "go": draw',
+    ("a colon inside a quoted-looking text", "text: Draw {count:word} extra card{count:/s}.", 'text: Say "go": draw',
      "the value of 'text' holds a ':' followed by a space, which YAML reads as the start of another key: "
      "put the whole value in quotes: text: 'Say \"go\": draw'", ": draw"),
     ("a colon in a value between braces", "{key: base, name: Base, interior: white}",
@@ -56,22 +56,22 @@ CASES = [
      "(4 spaces)", "If the next card played"),
     ("a quote left open", 'code: "+1"', 'code: "+1',
      "the quote \" that opens the value of 'code' is not closed on its line: end the value with \"", '"+1'),
-    ("text after a closing quote", "text: Draw an extra card.", 'text: "Draw" an extra card.',
+    ("text after a closing quote", "text: Draw {count:word} extra card{count:/s}.", 'text: "Draw" an extra card.',
      "the value of 'text' starts with \", so YAML reads it as a quoted text that ends before the rest of the line: "
      "put the whole value in quotes: text: '\"Draw\" an extra card.'", '"Draw" an'),
-    ("text after a list", "text: Draw an extra card.", "text: [Draw] an extra card.",
+    ("text after a list", "text: Draw {count:word} extra card{count:/s}.", "text: [Draw] an extra card.",
      "the value of 'text' starts with [, so YAML reads it as a list that ends before the rest of the line: put the "
      'whole value in quotes: text: "[Draw] an extra card."', "[Draw]"),
-    ("a text starting with @", "text: Draw an extra card.", "text: @you draws a card.",
+    ("a text starting with @", "text: Draw {count:word} extra card{count:/s}.", "text: @you draws a card.",
      "the value of 'text' starts with '@', which YAML reads as a reserved character: put the whole value in quotes: "
      'text: "@you draws a card."', "@you"),
-    ("a text starting with '& '", "text: Draw an extra card.", "text: & draw one more.",
+    ("a text starting with '& '", "text: Draw {count:word} extra card{count:/s}.", "text: & draw one more.",
      "the value of 'text' starts with '&', which YAML reads as an anchor: put the whole value in quotes: "
      'text: "& draw one more."', "& draw"),
-    ("a text starting with '*'", "text: Draw an extra card.", "text: *Draw an extra card.",
+    ("a text starting with '*'", "text: Draw {count:word} extra card{count:/s}.", "text: *Draw an extra card.",
      "the value of 'text' starts with '*', which YAML reads as an alias of the anchor 'Draw', which is not defined "
      '(no \'&Draw\' above): put the whole value in quotes: text: "*Draw an extra card."', "*Draw"),
-    ("a name starting with a dash", "name: +1 Card", "name: - Card",
+    ("a name starting with a dash", 'name: "+{count} Card{count:/s}"', "name: - Card",
      "the value of 'name' starts with '-', which YAML reads as a list item: put the whole value in quotes: "
      'name: "- Card"', "- Card"),
 ]
@@ -118,7 +118,7 @@ def test_a_section_indented_into_the_one_above_says_so(capsys, tmp_path, manifes
 
 
 def test_a_text_that_yaml_reads_as_a_comment_says_so(capsys, tmp_path, manifest_text):
-    text = manifest_text.replace("name: +1 Card", "name: #1 Card", 1)
+    text = manifest_text.replace('name: "+{count} Card{count:/s}"', "name: #1 Card", 1)
     path = tmp_path / "cards.yaml"
     path.write_text(text, encoding="utf-8")
     status, _, err = run(capsys, "validate", "--manifest", str(path))
@@ -157,14 +157,14 @@ def test_no_message_names_a_token_or_a_character_not_in_the_file(manifest_text):
 
 def test_a_word_yaml_would_drop_as_an_anchor_is_refused(capsys, tmp_path, manifest_text):
     """`text: &Draw an extra card.` is valid YAML that reads as "an extra card.": refused, not printed short."""
-    text = manifest_text.replace("text: Draw an extra card.", "text: &Draw an extra card.", 1)
+    text = manifest_text.replace("text: Draw {count:word} extra card{count:/s}.", "text: &Draw an extra card.", 1)
     path = tmp_path / "cards.yaml"
     path.write_text(text, encoding="utf-8")
     status, _, err = run(capsys, "validate", "--manifest", str(path))
     assert status == 1
     assert err == (f"{path}:{number_of(text, '&Draw')}:11: a value starts with '&', which YAML reads as an anchor named "
                    "'Draw' that nothing refers to, and drops it from the value: put the whole value in quotes\n")
-    used = manifest_text.replace("name: +1 Card", "name: &plus +1 Card", 1).replace("code: \"+/-\"", "code: *plus", 1)
+    used = manifest_text.replace('name: "+{count} Card{count:/s}"', "name: &plus +1 Card", 1).replace("code: \"+/-\"", "code: *plus", 1)
     path.write_text(used, encoding="utf-8")
     status, _, err = run(capsys, "validate", "--manifest", str(path))
     assert "anchor named" not in err  # an anchor an alias refers to is YAML doing its job

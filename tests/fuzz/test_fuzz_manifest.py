@@ -181,7 +181,7 @@ def test_structural_mutations(workdir, text):
 
 @settings(max_examples=examples(60))
 @given(text=textual(), encoding=st.sampled_from(ENCODINGS))
-@example(text=SHIPPED.replace("name: +1 Card", 'name: "\\e[2J\\e]0;PWNED\\a"', 1).replace('code: "+1"', 'code: "a\\tb"', 1),
+@example(text=SHIPPED.replace('name: "+{count} Card{count:/s}"', 'name: "\\e[2J\\e]0;PWNED\\a"', 1).replace('code: "+1"', 'code: "a\\tb"', 1),
          encoding="utf-8")
 @example(text="x: &a [1, *a]\n" + SHIPPED, encoding="utf-8")
 @example(text=SHIPPED + "a: &a [1,2,3,4,5,6,7,8,9]\n" + "".join(
@@ -228,10 +228,10 @@ def check_builds(path: Path, out: Path, only: str | None) -> None:
 
 @settings(max_examples=examples(12))
 @given(text=printed_text())
-@example(text=SHIPPED.replace("name: +1 Card", 'name: "+1 札"', 1))
-@example(text=SHIPPED.replace("name: +1 Card", 'name: "+1\\u2028Card"', 1))
-@example(text=SHIPPED.replace("name: +1 Card", 'name: "\\u00a0+1"', 1))
-@example(text=SHIPPED.replace("name: +1 Card", 'name: "\\u0301"', 1))
+@example(text=SHIPPED.replace('name: "+{count} Card{count:/s}"', 'name: "+1 札"', 1))
+@example(text=SHIPPED.replace('name: "+{count} Card{count:/s}"', 'name: "+1\\u2028Card"', 1))
+@example(text=SHIPPED.replace('name: "+{count} Card{count:/s}"', 'name: "\\u00a0+1"', 1))
+@example(text=SHIPPED.replace('name: "+{count} Card{count:/s}"', 'name: "\\u0301"', 1))
 def test_whatever_validate_accepts_builds(workdir, out, text):
     path = workdir / "printed.yaml"
     path.write_text(text, encoding="utf-8")

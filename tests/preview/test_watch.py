@@ -59,7 +59,7 @@ def test_a_folder_another_build_holds_is_said_and_tried_again_after_the_next_cha
         good = (out / "build.json").read_bytes()
         lock = FolderLock(out)  # as a `county-uppy build` into the same folder holds it
         try:
-            edit(manifest, "text: Draw an extra card.", "text: Draw two extra cards.")
+            edit(manifest, "text: Draw {count:word} extra card{count:/s}.", "text: Draw two extra cards.")
             state = watch.wait_for(lambda s: s["status"] == "busy", what="the busy folder")
             assert "being written by another build" in state["message"]
             assert "trying again after the next change" in state["message"]
@@ -73,7 +73,7 @@ def test_a_folder_another_build_holds_is_said_and_tried_again_after_the_next_cha
     assert any("being written by another build" in line for line in watch.stderr)
     assert not any("Traceback" in line for line in watch.stderr)
     (rebuilt,) = [line for line in watch.stdout if "rebuilt in" in line and "card +1" in line]
-    assert "card +1 changed: text 'Draw an extra card.' -> 'Draw three extra cards.'" in rebuilt
+    assert "card +1 changed: text 'Draw one extra card.' -> 'Draw three extra cards.'" in rebuilt
 
 
 def test_a_port_in_use_is_said(tmp_path, capsys):

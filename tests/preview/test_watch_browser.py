@@ -49,7 +49,7 @@ def test_the_preview_follows_an_edit_and_a_typo(browser, tmp_path: Path):
         faces = page.locator("figure.card")
         assert faces.count() == 98
         before = page.get_attribute(f"{CARD} img", "src")
-        assert "Draw an extra card." in page.inner_text(CARD)
+        assert "Draw one extra card." in page.inner_text(CARD)
 
         # the edition filter: Only Chaos has no +1 and 59 faces
         page.click("button[data-edition=only-chaos]")
@@ -65,7 +65,7 @@ def test_the_preview_follows_an_edit_and_a_typo(browser, tmp_path: Path):
         assert "County Uppy" in rulebook.locator("h1").first.inner_text(timeout=FOLLOW_MS)
 
         # an edit: the new text and a new face
-        edit(manifest, "text: Draw an extra card.", "text: Draw two extra cards.")
+        edit(manifest, "text: Draw {count:word} extra card{count:/s}.", "text: Draw two extra cards.")
         page.wait_for_function(f"() => document.querySelector('{CARD}').innerText.includes('Draw two extra cards.')",
                                timeout=FOLLOW_MS)
         after = page.get_attribute(f"{CARD} img", "src")

@@ -31,10 +31,10 @@ def test_play_this_version_notes_an_edit_and_keeps_its_deck(browser, tmp_path):
         table.wait_for_function("() => [...document.querySelectorAll('#hand img')].some((i) => i.complete && "
                                 "i.naturalWidth > 0)", timeout=WAIT)
         text = table.evaluate("fetch('/deck.json').then((r) => r.json()).then((d) => d.cards['+1'].text)")
-        assert text == "Draw an extra card."
-        edit(manifest, "text: Draw an extra card.", "text: Draw two extra cards.")
+        assert text == "Draw one extra card."
+        edit(manifest, "text: Draw {count:word} extra card{count:/s}.", "text: Draw two extra cards.")
         table.wait_for_selector("#banner:not([hidden])", timeout=WAIT)
         assert "this game finishes on the deck it started with" in table.inner_text("#banner")
         # the game in progress keeps its deck
         text = table.evaluate("fetch('/deck.json').then((r) => r.json()).then((d) => d.cards['+1'].text)")
-        assert text == "Draw an extra card."
+        assert text == "Draw one extra card."

@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Union
 
+from generator.deck import wording
 from generator.deck.effects import CATALOGUE
 from generator.deck.model import CardType, Deck
 from generator.products.render import typeface as tf
@@ -354,7 +355,7 @@ def wild_glyph(card: CardType) -> str:
     The catalogue test checks that the typeface draws every glyph, so there is no fallback.
     """
     assert card.effect is not None
-    return CATALOGUE[card.effect.name].glyph.format(**dict(card.effect.params))
+    return wording.fill(CATALOGUE[card.effect.name].glyph, dict(card.effect.params))
 
 
 def wild_face(card: CardType, deck: Deck, light: bool = False) -> Face:
@@ -383,7 +384,7 @@ def wild_face(card: CardType, deck: Deck, light: bool = False) -> Face:
 def reference_face(card: CardType, deck: Deck, light: bool = False) -> Face:
     """A quick-reference card. The summary is two faces: the first reference card type of the
     manifest shows the goal, the turn and the penalties; the second the wilds (a third the
-    first again, and so on), so every line stays legible at 6.5 pt or more."""
+    first again, and so on), so every line stays legible at REF_MIN_TEXT (7 pt) or more."""
     bg, ink = interior(card, deck, light)
     ref = quick_reference(deck)
     refs = [c.code for c in deck.cards if c.kind == "reference"]
@@ -404,21 +405,50 @@ def reference_face(card: CardType, deck: Deck, light: bool = False) -> Face:
     return Face(card.code, tuple(items))
 
 
+#: The quick reference's body prints at no less than this (its entries wrap onto more lines first).
+REF_MIN_TEXT = pt_to_dots(7.0)
+
+
 def rich_blocks(blocks: list[tuple[str, list[tuple[str, str]]]], x0: float, y0: float, x1: float, y1: float,
                 ink: str) -> list[Item]:
-    """Headed lists of (bold lead, text) entries, shrunk until they fit the box."""
+    """Headed lists of (bold lead, text) entries, shrunk until they fit the box, but never below
+    REF_MIN_TEXT: a quick reference whose entries do not fit at that size has too many entries."""
     size = 44.0
     while True:
         items, y = _lay_blocks(blocks, x0, y0, x1, size, ink)
-        if y <= y1 or size < FIT_FLOOR:
+        smaller = round(size * 0.96, 2)
+        if y <= y1 or smaller < REF_MIN_TEXT:
             return items
-        size = round(size * 0.96, 2)
+        size = smaller
+
+
+def balanced_wrap(text: str, size: float, box_w: float) -> list[str]:
+    """Word wrap in which no line after the first holds a single word (a widow): a text that
+    would end on one word is wrapped narrower, so the lines even out, in as many lines."""
+    lines = tf.wrap(text, size, box_w)
+    if len(lines) < 2 or len(lines[-1].split()) > 1 or len(text.split()) < 4:
+        return lines
+    w = box_w
+    while w > box_w * 0.55:
+        w *= 0.97
+        trial = tf.wrap(text, size, w)
+        if len(trial) > len(lines):
+            break
+        if all(len(line.split()) > 1 for line in trial[1:]):
+            return trial
+    more = tf.wrap(text, size, box_w * 0.8)  # one line more, none of them a lone word
+    return more if all(len(line.split()) > 1 for line in more[1:]) else lines
 
 
 def _lay_blocks(blocks, x0: float, y0: float, x1: float, size: float, ink: str) -> tuple[list[Item], float]:
+    """Each entry's bold lead in a column as wide as the widest lead (a wild's name), its text in
+    the column beside it, wrapped by balanced_wrap; a lead wider than 40% of the box stands on
+    its own line, with the text below it."""
     lead = size * 1.18
     items: list[Item] = []
     y = y0
+    leads = [tf.width(lead_text + " ", size, True) for _, entries in blocks for lead_text, _ in entries if lead_text]
+    column = max((w for w in leads if w <= (x1 - x0) * 0.4), default=0.0)
     for head, entries in blocks:
         if head:
             y += size * 0.5
@@ -429,12 +459,12 @@ def _lay_blocks(blocks, x0: float, y0: float, x1: float, size: float, ink: str) 
             indent = x0
             if lead_text:
                 items.append(Text(x0, round(y + tf.ASCENT * size, 2), lead_text, size, ink, bold=True, align="l"))
-                indent = x0 + tf.width(lead_text + " ", size, True)
-            lines = tf.wrap(text, size, x1 - indent)
-            if lead_text and lines and tf.width(lines[0], size) > x1 - indent:
-                indent = x0 + size
-                lines = tf.wrap(text, size, x1 - indent)
-            for k, line in enumerate(lines):
+                if tf.width(lead_text + " ", size, True) <= column:
+                    indent = x0 + column
+                else:
+                    y += lead
+                    indent = x0 + column
+            for line in balanced_wrap(text, size, x1 - indent):
                 items.append(Text(round(indent, 2), round(y + tf.ASCENT * size, 2), line, size, ink, align="l"))
                 y += lead
         y += size * 0.25

@@ -220,9 +220,10 @@ def speed_seconds_default() -> int:
     return engine_options.SPEED_SECONDS_DEFAULT
 
 
-def rule_options() -> list[dict[str, Any]]:
-    """Every engine option with its default and its other choices (the engine is the source)."""
-    default, choices = asdict(engine_options.Options()), engine_options.CHOICES
+def rule_options(deck: Deck) -> list[dict[str, Any]]:
+    """Every rule option with the value the deck's rules print (its manifest's `game.options`,
+    else the engine's default) as `default`, and its other choices."""
+    default, choices = asdict(engine_options.Options.for_deck(deck)), engine_options.CHOICES
     return [
         {"name": name, "default": default[name], "choices": list(choices.get(name) or ()),
          "others": [c for c in choices.get(name) or () if not (c == default[name] and type(c) is type(default[name]))]}
@@ -265,7 +266,7 @@ def context(deck: Deck, images: Mapping[str, CardImage], examples: list[dict[str
         if unworded is not None:
             unworded.append(name)
         return ""
-    options = rule_options()
+    options = rule_options(deck)
     return {
         "game": {"name": p.name, "target": p.target, "hand_size": p.hand_size, "min_players": p.min_players, "max_players": p.max_players},
         "colours": colour_data(deck, tuple(c.name for c in deck.colours)),
@@ -288,6 +289,9 @@ def context(deck: Deck, images: Mapping[str, CardImage], examples: list[dict[str
         "cards": {c.code: card_data(deck, c, images) for c in deck.cards},
         "numbers": number_range(deck),
         "opts": {o["name"]: o for o in options},
+        #: the options the manifest sets another way than the engine's defaults (its printed rules)
+        "printed_options": engine_options.Options.for_deck(deck).to_dict(),
+        "engine_only": engine_options.ENGINE_ONLY,
         "speed_seconds_default": speed_seconds_default(),
         "no_words": no_words,
     }

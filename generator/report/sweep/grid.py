@@ -153,7 +153,7 @@ def variants(axes: Sequence[Axis], src: Source, deck: Deck) -> list[Variant]:
         key = tuple(changes.items())
         if key not in decks:
             decks[key] = _deck(src, deck, changes) if changes else deck
-        options = Options.from_dict({a.name: params[a.name] for a in axes if a.option})
+        options = Options.for_deck(decks[key], {a.name: params[a.name] for a in axes if a.option})
         out.append(Variant(params, decks[key], options, bool(changes)))
     return out
 

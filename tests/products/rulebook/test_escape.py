@@ -12,7 +12,7 @@ ATTACK = "<script>alert(1)</script>"
 def test_a_script_in_the_manifest_shows_as_text(tmp_path):
     text = MANIFEST.read_text(encoding="utf-8")
     text = text.replace("  name: County Uppy\n", f'  name: "County {ATTACK} Uppy"\n', 1)
-    text = text.replace("text: Draw an extra card.", f'text: "Draw an extra card. {ATTACK}"', 1)
+    text = text.replace("text: Draw {count:word} extra card{count:/s}.", f'text: "Draw an extra card. {ATTACK}"', 1)
     text = text.replace("description: Play with all cards.", f'description: "Play with all cards. {ATTACK}"', 1)
     assert text.count(ATTACK) == 3
     manifest = tmp_path / "cards.yaml"
