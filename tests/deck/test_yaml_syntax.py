@@ -15,7 +15,7 @@ from generator.deck.problems import InputError
 from generator.deck.yaml_source import parse
 from tests.conftest import run
 
-WILD = '  - kind: wild\n    set: base\n    code: "+1"\n    name: +1 Card\n    effect: draw_extra\n'
+WILD = '  - kind: wild\n    set: base\n    code: "+1"\n    name: "+{count} Card{count:/s}"\n    effect: draw_extra\n'
 
 # (id, old text, new text, the whole message, the text at the reported line and column)
 CASES = [

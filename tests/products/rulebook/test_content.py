@@ -12,7 +12,7 @@ from tests.products.rulebook.conftest import MANIFEST, visible_text
 from tests.products.rulebook.page import read
 
 SECTIONS = ("the-game", "objective", "setup", "turn", "penalties", "examples", "wilds-base", "wilds-chaos",
-            "variations", "teams-speed", "contents", "clarifications", "options", "quick-reference")
+            "variations", "teams-speed", "contents", "clarifications", "house-rules", "quick-reference", "designers")
 
 
 @pytest.fixture(scope="module")
