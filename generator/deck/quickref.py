@@ -47,11 +47,13 @@ def short_effect(card: CardType, deck: Deck, options: Mapping[str, Any] | None =
     return wording.fill(line, fields)
 
 
-def quick_reference(deck: Deck) -> QuickRef:
-    """The quick-reference summary of `deck`, under the rule options it prints (`game.options`)."""
+def quick_reference(deck: Deck, options: Mapping[str, Any] | None = None) -> QuickRef:
+    """The quick-reference summary of `deck`, under the rule options it prints (`game.options`),
+    or under `options` (every option's value: a game played another way, in the terminal)."""
     p = deck.params
+    rules = p.rule_options if options is None else options
     play = ("Play any card. It matches after a wild, or if it shares a colour or the number with the last card"
-            if p.rule_options.get("wild_sets_target")
+            if rules.get("wild_sets_target")
             else "Play any card. It matches if it shares a colour or the number with the last number card played")
     ref = next((c for c in deck.cards if c.kind == "reference"), None)
     return QuickRef(
@@ -71,6 +73,6 @@ def quick_reference(deck: Deck) -> QuickRef:
             "Penalties stack. Owe a discard with no card: you are out.",
         ),
         wilds=tuple(
-            WildLine(c.code, c.name, c.set, short_effect(c, deck)) for c in deck.cards if c.kind == "wild"
+            WildLine(c.code, c.name, c.set, short_effect(c, deck, rules)) for c in deck.cards if c.kind == "wild"
         ),
     )

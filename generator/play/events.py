@@ -7,6 +7,7 @@ someone else, stay hidden.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import asdict
 
 from rich.text import Text
 
@@ -29,7 +30,7 @@ def event_text(before: State, action: Action, after: State, actor: int, human: i
             out.append(f" → {'you' if action.seat == human else f'seat {action.seat}'}")
         card = game.deck.card(action.code)
         if card.effect is not None:  # a wild: what it does, in the quick reference's words
-            out.append(f" ({short_effect(card, game.deck)})", style="italic")
+            out.append(f" ({short_effect(card, game.deck, asdict(game.options))})", style="italic")
         reached = after.last_count
         if reached == game.target:
             out.append(f"; the count hit {game.target}!", style="bold green")

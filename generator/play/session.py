@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Sequence
 
 from rich.text import Text
@@ -58,14 +58,14 @@ class Session:
 
     def intro(self) -> list[Text]:
         """What the game is about, said once at the start (the quick reference's goal and matching)."""
-        ref = quick_reference(self.game.deck)
+        ref = quick_reference(self.game.deck, asdict(self.game.options))  # the rules this game plays
         return [Text(f"Goal: {ref.goal}", style="bold"),
                 Text(f"Each turn: {ref.turn[0]} {ref.turn[1]}"),
                 Text("Type the number of a choice; ? shows the rules, log the whole log, q quits.", style="dim")]
 
     def help_text(self) -> Text:
         """`?`: the quick reference (goal, turn, penalties, this deck's wilds) and what can be typed."""
-        ref = quick_reference(self.game.deck)
+        ref = quick_reference(self.game.deck, asdict(self.game.options))  # the rules this game plays
         out = Text()
         out.append(f"{ref.title}\n", style="bold")
         out.append(f"Goal: {ref.goal}\n")

@@ -192,3 +192,16 @@ def test_the_players_pages_hold_no_engine_identifier(tmp_path, manifest_text):
     for name in CHOICES:  # every option, engine-only ones too, is named for designers
         assert name in designers.replace("<wbr>", "")
     assert all(name not in visible for name in ENGINE_ONLY if "_" in name)
+
+
+def test_the_terminal_game_words_the_rules_its_game_plays(tmp_path, manifest_text):
+    """`play --option` plays a game another way than the deck prints: the terminal's quick
+    reference and its words for a wild follow the game's options, not the printed ones."""
+    from dataclasses import asdict
+
+    deck = deck_of(tmp_path, with_options(manifest_text, "{invert_through_wilds: true}"))
+    card = next(c for c in deck.cards if c.code == "+/-")
+    for given, claim in (({}, "two cancel"), ({"invert_through_wilds": "false"}, "If the next card is a number")):
+        game = Game(deck, players=3, options=given)
+        assert claim in short_effect(card, deck, asdict(game.options))
+        assert claim in next(w.short for w in quick_reference(deck, asdict(game.options)).wilds if w.code == "+/-")
