@@ -124,7 +124,7 @@ def test_the_plus_minus_line_is_what_the_engine_does():
 
 # --- a wild's parameters reach every wording --------------------------------------------------------
 @pytest.mark.parametrize("code, effect, before, after, words", [
-    ("+1", "draw_extra", "params: {count: 1}", "params: {count: 3}", ("three extra cards", "+3 Cards", "3 extra cards")),
+    ("+1", "draw_extra", "effect: draw_extra\n", "effect: draw_extra\n    params: {count: 3}\n", ("three extra cards", "+3 Cards", "3 extra cards")),
     ("x2", "multiply", "params: {factor: 2}", "params: {factor: 3}", ("by 3", "x3", "multiplied by 3")),
 ])
 def test_changing_a_parameter_changes_every_wording_and_the_rule(tmp_path, manifest_text, code, effect, before, after, words):
@@ -154,9 +154,11 @@ def test_changing_a_parameter_changes_every_wording_and_the_rule(tmp_path, manif
     assert short_effect(card, deck) == line  # the terminal game's words are the quick reference's
 
 
-def test_a_manifest_without_the_new_parameter_still_draws_one(tmp_path, manifest_text):
-    deck = deck_of(tmp_path, manifest_text.replace("    params: {count: 1}\n", "", 1))
-    assert next(c for c in deck.cards if c.code == "+1").effect.param("count") == 1
+def test_a_manifest_that_leaves_the_count_out_draws_one(tmp_path, manifest_text):
+    """The shipped +1 leaves `count` at its default, 1 (older manifests too): the same card as `params: {count: 1}`."""
+    given = deck_of(tmp_path, manifest_text.replace("effect: draw_extra\n", "effect: draw_extra\n    params: {count: 1}\n", 1))
+    assert "params" not in manifest_text.split('code: "+1"')[1].split("- kind")[0]
+    assert next(c for c in given.cards if c.code == "+1") .effect == next(c for c in load(ROOT / "cards.yaml").cards if c.code == "+1").effect
 
 
 # --- the reference faces ---------------------------------------------------------------------------
