@@ -16,6 +16,7 @@ import generator.engine.position  # noqa: F401
 import generator.engine.simulate  # noqa: F401
 import generator.products.rulebook.examples  # noqa: F401
 from generator import resources
+from generator.deck import rule_options
 from generator.engine import options
 from generator.products.rulebook import page as rulebook_page
 from tests.conftest import MANIFEST, run
@@ -29,6 +30,8 @@ def no_peeking(monkeypatch):
     new = dataclasses.make_dataclass("Options", [("no_peeking", bool, False)], bases=(options.Options,), frozen=True)
     monkeypatch.setattr(options, "Options", new)
     monkeypatch.setattr(options, "CHOICES", {**options.CHOICES, "no_peeking": (False, True)})
+    monkeypatch.setattr(rule_options, "CHOICES", options.CHOICES)  # the table the checks read (deck/rule_options.py)
+    monkeypatch.setattr(rule_options, "DEFAULTS", {**rule_options.DEFAULTS, "no_peeking": False})
     assert "no_peeking" in options.option_names() and options.Options.from_dict({"no_peeking": "true"}).no_peeking
 
 
@@ -48,11 +51,11 @@ def test_with_its_words_added_the_rulebook_says_them(no_peeking, tmp_path, monke
     shutil.copytree(resources.templates_dir(), templates)
     words = templates / WORDS_FILE
     text = words.read_text(encoding="utf-8")
-    entry = '  "teams": "Play the Teams variant.",\n'
+    entry = '  "teams": "Play in teams (see Teams and SPEED).",\n'
     assert entry in text
     words.write_text(text.replace(entry, entry + '  "no_peeking": "Nobody looks at the draw pile.",\n'), encoding="utf-8")
     monkeypatch.setattr(rulebook_page, "templates_dir", lambda: templates)
     out = tmp_path / "out"
     status, stdout, err = run(capsys, "build", "--manifest", str(MANIFEST), "--out", str(out), "--only", "rulebook")
     assert (status, err) == (0, "") and "no words" not in stdout
-    assert "Nobody looks at the draw pile. Default: " in (out / "rulebook.html").read_text(encoding="utf-8")
+    assert "<li>Nobody looks at the draw pile.</li>" in (out / "rulebook.html").read_text(encoding="utf-8")
