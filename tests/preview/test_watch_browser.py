@@ -93,6 +93,6 @@ def test_the_preview_follows_an_edit_and_a_typo(browser, tmp_path: Path):
         assert faces.count() == 98
         assert problems == []
         status = watch.stop()
-    assert status == 130
+    assert status == 130, "".join(watch.stderr)[-6000:]
     assert not any("Traceback" in line for line in watch.stderr), watch.stderr
     assert watch.stderr[-1].startswith("county-uppy watch: stopped")
