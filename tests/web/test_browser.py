@@ -16,7 +16,7 @@ from generator.engine import replay
 from tests.conftest import MANIFEST
 from tests.web.conftest import served
 
-WAIT = 20_000
+WAIT = 60_000  #: ms; a page answers in well under a second, but a loaded machine stalls Chromium
 DECK = load(MANIFEST)
 
 
