@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import os
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -18,6 +20,9 @@ import pytest
 REQUIRE = "COUNTY_UPPY_REQUIRE_BROWSER"
 #: The Chromium binary to use, when it is not `chromium` on PATH or /usr/bin/chromium.
 CHROMIUM = "COUNTY_UPPY_CHROMIUM"
+#: Headless Chromium as root, with nothing that reaches for the network (a closed machine refuses it).
+FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
 INSTALL = "install the Debian package (apt-get install -y chromium) or set COUNTY_UPPY_CHROMIUM to its path"
 
 
@@ -36,3 +41,17 @@ def unavailable(reason: str) -> None:
     if os.environ.get(REQUIRE, "").strip() not in ("", "0"):
         pytest.fail(f"{reason} ({REQUIRE} is set, so this is a failure, not a skip)", pytrace=False)
     pytest.skip(reason)
+
+
+@contextmanager
+def launched() -> Iterator:
+    """Headless Chromium through Playwright, closed on the way out (skips or fails as above)."""
+    path = chromium_path()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, headless=True, args=FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

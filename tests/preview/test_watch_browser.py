@@ -12,12 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import chromium_path
+from tests.browser import launched
 from tests.conftest import MANIFEST
 from tests.preview.watching import Watch, edit
 
-FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 #: How long the page may take to show a rebuild (the rebuild itself takes about a second).
 FOLLOW_MS = 20_000
 CARD = 'figure[data-code="+1"]'
@@ -25,15 +23,8 @@ CARD = 'figure[data-code="+1"]'
 
 @pytest.fixture()
 def browser():
-    path = chromium_path()  # skips (or fails on CI) without Chromium
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, headless=True, args=FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with launched() as b:
+        yield b
 
 
 def test_the_preview_follows_an_edit_and_a_typo(browser, tmp_path: Path):

@@ -6,8 +6,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
-from tests.browser import chromium_path
-from tests.products.rulebook.test_browser import FLAGS
+from tests.browser import launched
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,25 +34,18 @@ def page_file(tmp_path_factory):
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_no_sideways_scroll_and_the_verdict_is_on_screen(page_file, width):
-    path = chromium_path()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, headless=True, args=FLAGS)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": 900})
-            page.goto(page_file.as_uri())
-            page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
-            scroll, client = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-            assert client == width and scroll <= client, f"the page scrolls sideways at {width} px ({scroll} px wide)"
-            assert page.evaluate(OVERFLOW_JS) == []
-            answer = page.locator(".edition .answer").first
-            assert answer.is_visible() and answer.inner_text().strip().endswith("players.") or "players" in answer.inner_text()
-            box = answer.bounding_box()
-            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
-            # on a phone the tables stack: each value carries its column's name
-            if width == 390:
-                label = page.evaluate("""() => getComputedStyle(document.querySelector('td[data-label]'), '::before').content""")
-                assert label.startswith('"') and ": " in label
-        finally:
-            browser.close()
+    with launched() as browser:
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        page.goto(page_file.as_uri())
+        page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+        scroll, client = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert client == width and scroll <= client, f"the page scrolls sideways at {width} px ({scroll} px wide)"
+        assert page.evaluate(OVERFLOW_JS) == []
+        answer = page.locator(".edition .answer").first
+        assert answer.is_visible() and answer.inner_text().strip().endswith("players.") or "players" in answer.inner_text()
+        box = answer.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+        # on a phone the tables stack: each value carries its column's name
+        if width == 390:
+            label = page.evaluate("""() => getComputedStyle(document.querySelector('td[data-label]'), '::before').content""")
+            assert label.startswith('"') and ": " in label

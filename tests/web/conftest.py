@@ -7,24 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import chromium_path
+from tests.browser import launched
 from tests.conftest import MANIFEST
 
-FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 
 
 @pytest.fixture()
 def browser():
-    path = chromium_path()  # skips (or fails on CI) without Chromium
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, headless=True, args=FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with launched() as b:
+        yield b
 
 
 @contextmanager

@@ -12,13 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import chromium_path
+from tests.browser import launched
 
 WIDTHS = (375, 1280)
 #: Printable width of A4 and Letter in CSS pixels with the stylesheet's 14 mm side margins.
 PRINT_WIDTHS = {"A4": round((210 - 28) / 25.4 * 96), "Letter": round((215.9 - 28) / 25.4 * 96)}
-FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 
 CONTRAST_JS = """() => {
   const parse = (c) => { const m = c.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
@@ -42,14 +40,8 @@ CONTRAST_JS = """() => {
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_path(), headless=True, args=FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with launched() as b:
+        yield b
 
 
 def open_page(browser, built: Path, width: int, media: str = "screen"):
