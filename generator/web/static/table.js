@@ -241,16 +241,22 @@ function tick() {
 }
 setInterval(tick, 100);
 
+let inbox = Promise.resolve();
+
+async function receive(m) {
+  if (m.type === "seated") { keep(m.tokens); return; }
+  if (m.type === "refused") { problem(m.message); return; }
+  if (m.type === "table") { await loadDeck(m.game); render(m); }
+}
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   ws = new WebSocket(`${proto}://${location.host}/ws`);
   ws.onopen = () => { retry = 500; $("status").textContent = "connected"; send({ type: "hello", tokens: tokens() }); };
-  ws.onmessage = async (ev) => {
-    const m = JSON.parse(ev.data);
-    if (m.type === "seated") { keep(m.tokens); return; }
-    if (m.type === "refused") { problem(m.message); return; }
-    if (m.type === "table") { await loadDeck(m.game); render(m); }
-  };
+  // One message at a time, in the order they came: a table message waits for its deck's images
+  // (loadDeck), and the next must not render before it, or an older view (before a reload's hello
+  // gave this device its seat back) would be drawn last.
+  ws.onmessage = (ev) => { inbox = inbox.then(() => receive(JSON.parse(ev.data))).catch((e) => console.error(e)); };
   ws.onclose = (ev) => {
     document.body.dataset.status = "disconnected";
     $("status").textContent = ev.reason ? `disconnected: ${ev.reason}` : "connection lost: reconnecting…";
