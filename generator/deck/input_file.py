@@ -28,6 +28,19 @@ def kind_of(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
+def read_at_most(fd: int, limit: int) -> bytes | None:
+    """What the open file `fd` holds, read in chunks, or None as soon as it passes `limit` bytes
+    (whatever its size said: a file can grow while it is read)."""
+    chunks, held = [], 0
+    while held <= limit:
+        chunk = os.read(fd, min(1 << 20, limit + 1 - held))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        held += len(chunk)
+    return None
+
+
 def read_limited(path: str, limit: int, what: str, *, missing: str = "no such file") -> bytes:
     """The bytes of the regular file `path`, at most `limit` of them; else InputError (status 2)
     with one located line. `what` names the file in the refusals ("a manifest", "a record")."""
@@ -47,16 +60,10 @@ def read_limited(path: str, limit: int, what: str, *, missing: str = "no such fi
             raise InputError([Problem(path, 0, 0, f"is {kind}, not a regular file; {what} must be a file")], status=2)
         if info.st_size > limit:
             raise TooLarge([Problem(path, 1, 1, _too_large(f"is {info.st_size:,} bytes", limit, what))], status=2)
-        chunks, held = [], 0
-        while held <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - held))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            held += len(chunk)
-        if held > limit:  # it grew while read, or says it is smaller than it is
+        data = read_at_most(fd, limit)
+        if data is None:  # it grew while read, or says it is smaller than it is
             raise TooLarge([Problem(path, 1, 1, _too_large(f"is more than {limit:,} bytes", limit, what))], status=2)
-        return b"".join(chunks)
+        return data
     except OSError as exc:
         raise InputError([Problem(path, 0, 0, f"cannot read: {(exc.strerror or str(exc)).lower()}")], status=2) from None
     finally:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 import math
 import re
+from abc import ABC, abstractmethod
 from types import SimpleNamespace
 from typing import Annotated, Any, Callable, Literal, Union
 
@@ -59,7 +60,7 @@ REQUIRED = object()
 
 
 # --- the kinds of value -------------------------------------------------------------------
-class Type:
+class Type(ABC):
     """A kind of value. `fast` accepts it strictly, in plain Python: the value (records built)
     or NO; `annotation` is its pydantic form (called only by deck/schema.py, pydantic loaded),
     `model` giving the pydantic model of a record it holds."""
@@ -67,11 +68,13 @@ class Type:
     #: Shown in place of "has the wrong form" when a text does not match its pattern.
     hint: str | None = None
 
+    @abstractmethod
     def fast(self, value: Any) -> Any:
-        raise NotImplementedError
+        """The value as the manifest means it (records built), or NO."""
 
+    @abstractmethod
     def annotation(self, model: Callable[[Record], Any]) -> Any:
-        raise NotImplementedError
+        """The pydantic annotation of the value."""
 
     def records(self) -> list[Record]:
         """The records this type holds (nested sections, list entries)."""

@@ -558,6 +558,11 @@ class State:
             new.seed, new._rng, new._rng_skip = seed, None, 0
         new.hands = [list(h) for h in self.hands]
         new._pile = list(self._pile)
+        self._copy_piles_into(new)
+        return new
+
+    def _copy_piles_into(self, new: "State") -> None:
+        """Give `new` its own copies of the public lists (clone and resample share them otherwise)."""
         new.discard = list(self.discard)
         new.in_play = list(self.in_play)
         new.out = list(self.out)
@@ -565,7 +570,6 @@ class State:
         new.owed = list(self.owed)
         new.history = list(self.history)
         new.penalties = list(self.penalties)
-        return new
 
     def resample(self, seat: int, rng: random.Random) -> "State":
         """A new State that `seat` cannot tell from this one: the cards it cannot see, dealt again with `rng`.
@@ -612,13 +616,7 @@ class State:
             new_hands[s] = hidden[start:size]
         new.seed = rng.getrandbits(64)
         new._rng, new._rng_skip = None, 0  # Random(seed), made if a rule needs it
-        new.discard = list(self.discard)
-        new.in_play = list(self.in_play)
-        new.out = list(self.out)
-        new.out_order = list(self.out_order)
-        new.owed = list(self.owed)
-        new.history = list(self.history)
-        new.penalties = list(self.penalties)
+        self._copy_piles_into(new)
         new._legal = None  # listed again from the new hands (a discard owed by a dealt seat)
         return new
 

@@ -17,6 +17,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from generator.deck.input_file import read_at_most
+
 #: The largest earlier-build file read: a build.json of the largest manifest is some 500 KiB.
 MAX_BYTES = 16 * 1024 * 1024
 #: The most entries a listing (build.json's files, a journal's moves) may hold.
@@ -44,16 +46,10 @@ def read_bytes(path: Path, limit: int = MAX_BYTES) -> bytes | None:
             raise Unusable("it is not a regular file")
         if info.st_size > limit:
             raise Unusable(f"it is {info.st_size:,} bytes, more than {limit:,}")
-        chunks, held = [], 0
-        while held <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - held))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            held += len(chunk)
-        if held > limit:
+        data = read_at_most(fd, limit)
+        if data is None:
             raise Unusable(f"it holds more than {limit:,} bytes")
-        return b"".join(chunks)
+        return data
     except OSError as exc:
         raise Unusable(f"it cannot be read ({exc.strerror or exc})") from None
     finally:
