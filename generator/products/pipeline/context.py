@@ -11,7 +11,7 @@ from generator.deck.model import Deck
 from generator.products.output.outputs import WriteTarget
 from generator.products.pipeline.face_cache import RenderCache
 from generator.products.pipeline.request import BuildRequest
-from generator.products.render.faces import Face
+from generator.products.render.items import Face
 from generator.products.render.stamp import Stamp
 from generator.workers import WorkerPool
 

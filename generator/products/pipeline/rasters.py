@@ -20,7 +20,7 @@ from generator.products.pipeline.context import BuildContext, BuildState
 from generator.products.pipeline.request import BuildRequest
 from generator.products.pipeline.face_cache import RenderCache
 from generator.products.pipeline.keys import code_version, key
-from generator.products.render.faces import Face
+from generator.products.render.items import Face
 from generator.products.render.profiles import PROFILES
 from generator.products.pipeline.rendered import CardFailed, cache, chars, draw, face_keys, pool, started, workers
 from generator.progress import ProgressBar

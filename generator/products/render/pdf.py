@@ -14,7 +14,7 @@ from reportlab.lib.rl_accel import fp_str
 from generator.products.render import sheets, test_page
 from generator.products.render.cmyk import to_cmyk
 from generator.products.render import typeface as tf
-from generator.products.render.faces import Face, Poly, Stroke, Text
+from generator.products.render.items import Face, Poly, Stroke, Text
 from generator.products.render.pdf_file import PdfFile, array, encoding_canvas, form_body, text_run, text_string
 from generator.products.render.stamp import NONE, Stamp
 from generator.products.render.units import BLEED, TRIM_H, TRIM_W, dots_to_pt
