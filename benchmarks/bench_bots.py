@@ -159,16 +159,29 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--bootstrap", type=int, default=200)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--save", type=Path, help="also write every game's result (lineup, winners, decisions, seconds) here")
+    ap.add_argument("--load", type=Path, help="rate the games a --save run wrote instead of playing")
     args = ap.parse_args()
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    jobs = schedule(bots, args.games2, args.games4)
-    chunks = [jobs[i:i + 4] for i in range(0, len(jobs), 4)]
-    start = time.perf_counter()
-    results: list[tuple] = []
-    with open_backend(None, args.workers, work=len(chunks)) as backend:
-        for part in backend.map_chunks(play, args.edition, chunks):
-            results.extend(part)
-    wall = time.perf_counter() - start
+    if args.load:
+        saved = json.loads(args.load.read_text())
+        results = [(tuple(g[0]), g[1], g[2], g[3]) for g in saved["games"]]
+        wall = saved["seconds"]
+        bots = saved["bots"]
+        args.games2, args.games4 = saved["games2"], saved["games4"]
+    else:
+        jobs = schedule(bots, args.games2, args.games4)
+        chunks = [jobs[i:i + 4] for i in range(0, len(jobs), 4)]
+        start = time.perf_counter()
+        results = []
+        with open_backend(None, args.workers, work=len(chunks)) as backend:
+            for part in backend.map_chunks(play, args.edition, chunks):
+                results.extend(part)
+        wall = time.perf_counter() - start
+        if args.save:
+            args.save.write_text(json.dumps({"bots": bots, "games2": args.games2, "games4": args.games4,
+                                             "edition": args.edition, "seconds": round(wall, 1),
+                                             "games": [list(g) for g in results]}))
     ratings = bradley_terry(bots, pairwise(results))
     rng = random.Random(0)
     samples = {b: [] for b in bots}

@@ -22,8 +22,12 @@ The GameType, as the engine is:
 
 Parameters: `manifest` (a path, default cards.yaml in the current folder), `edition`,
 `players`, `seed` (which family of deals), and every rule option of docs/rules.md under its
-own name (`speed_seconds` 0 means not SPEED; `late` is then never legal, and the adapter never
-lists it: the engine applies it only on a clock).
+own name (`speed_seconds` 0 means not SPEED; `late` is never legal, and the adapter never
+lists it: the engine applies it only on a clock). A rule option left out plays as the deck
+prints it (`game: options:` in the manifest), as simulate, report and play do: its default is
+a value no option takes (-1, "", -1.0; a bool's is False, so True overrides the deck), and
+`deck_options=False` starts from the rulebook's defaults instead. A loaded game's parameters
+(`get_parameters()`, its string, a serialized state) name every option at the value it plays.
 
 `resample_from_infostate(player, sampler)` deals the hidden cards again through the engine's
 own determinization (`State.resample`), for OpenSpiel's information-set MCTS.
@@ -54,12 +58,32 @@ DEALS = 1 << 16
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
 
+#: A rule option's parameter at this value plays the option as the deck prints it (`game: options:`
+#: in the manifest, else the rulebook's default), as simulate, report and play do. A bool has no
+#: spare value, so there it is the rulebook's default (False): True always overrides, and
+#: `deck_options=False` starts from the rulebook's defaults instead of the deck's.
+AS_THE_DECK: dict[str, Any] = {
+    name: (value if isinstance(value, bool) else -1.0 if name == "speed_seconds" else -1 if isinstance(value, int)
+           else "")
+    for name, value in asdict(Options()).items()
+}
+
+
 def _parameters() -> dict[str, Any]:
     """The game's parameters and their defaults: the place, the deal family, and every rule option."""
-    params: dict[str, Any] = {"manifest": "cards.yaml", "edition": "the-og", "players": 4, "seed": 0}
-    for name, value in asdict(Options()).items():
-        params[name] = 0.0 if name == "speed_seconds" else value
-    return params
+    return {"manifest": "cards.yaml", "edition": "the-og", "players": 4, "seed": 0, "deck_options": True,
+            **AS_THE_DECK}
+
+
+def given_options(params: dict[str, Any]) -> dict[str, Any]:
+    """The rule options a parameter dict sets (those not at their AS_THE_DECK value), as the engine takes them."""
+    given = {}
+    for name, unset in AS_THE_DECK.items():
+        value = params[name]
+        if type(value) is type(unset) and value == unset:
+            continue
+        given[name] = None if name == "speed_seconds" and not value else value
+    return given
 
 
 def _game_type(utility=pyspiel.GameType.Utility.GENERAL_SUM) -> pyspiel.GameType:
@@ -91,11 +115,20 @@ def _deck(path: str):
 
 
 def engine_game(params: dict[str, Any]) -> Game:
-    """The engine's Game for a parameter dict (OpenSpiel's, defaults filled in)."""
-    options = {name: params[name] for name in asdict(Options())}
-    if not options["speed_seconds"]:
-        options["speed_seconds"] = None
-    return Game(_deck(str(params["manifest"])), str(params["edition"]), int(params["players"]), options)
+    """The engine's Game for a parameter dict (OpenSpiel's, defaults filled in): the deck's printed
+    rule options (unless `deck_options` is False) with the options the parameters set over them."""
+    deck = _deck(str(params["manifest"]))
+    given = given_options(params)
+    options = Options.for_deck(deck, given) if params["deck_options"] else Options.from_dict(given)
+    return Game(deck, str(params["edition"]), int(params["players"]), options)
+
+
+def resolved(params: dict[str, Any], game: Game) -> dict[str, Any]:
+    """`params` with every rule option at the value `game` plays by, so the parameters alone name the game."""
+    out = dict(params)
+    for name, value in asdict(game.options).items():
+        out[name] = float(value or 0) if name == "speed_seconds" else value  # 0.0: not SPEED
+    return out
 
 
 class CountyUppyGame(pyspiel.Game):
@@ -105,6 +138,7 @@ class CountyUppyGame(pyspiel.Game):
         full = _parameters()
         full.update(params or {})
         self.engine = engine_game(full)
+        full = resolved(full, self.engine)
         self.seed = int(full["seed"])
         self.ids = ActionIds(self.engine)
         self.layout = Layout(self.engine)

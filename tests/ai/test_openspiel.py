@@ -78,3 +78,66 @@ def test_ismcts_plays_through_the_adapter_and_its_game_replays(pyspiel, tmp_path
     record.write_text(json.dumps(make_record(state.engine)))
     assert main(["replay", "--manifest", MANIFEST, str(record), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["matches"] is True
+
+
+PRINTED = "{play2_draws: 2, all_out: draw, invert_through_wilds: true, max_turns: 300}"
+
+
+def printed_manifest(tmp_path: Path) -> str:
+    """The shipped manifest with rule options printed in it (`game: options:`)."""
+    text = Path(MANIFEST).read_text(encoding="utf-8")
+    marker = "  players: {min: 2, max: 8}\n"
+    assert marker in text
+    path = tmp_path / "cards.yaml"
+    path.write_text(text.replace(marker, f"{marker}  options: {PRINTED}\n", 1), encoding="utf-8")
+    return str(path)
+
+
+def test_the_game_plays_by_the_deck_s_printed_options_and_parameters_override_them(pyspiel, tmp_path):
+    from generator.deck.manifest import load
+    from generator.engine import Game
+
+    manifest = printed_manifest(tmp_path)
+    deck_game = Game(load(manifest), "the-og", 3)  # what simulate, report and play give this deck
+    assert (deck_game.options.play2_draws, deck_game.options.all_out, deck_game.options.max_turns) == (2, "draw", 300)
+    game = pyspiel.load_game("county_uppy", {"manifest": manifest, "players": 3})
+    assert game.engine.options == deck_game.options
+    assert game.max_game_length() == 1 + 301 * (2 * 3 + 7)  # the deck's max_turns bounds the game
+    params = game.get_parameters()
+    assert (params["play2_draws"], params["all_out"], params["invert_through_wilds"], params["max_turns"]) == \
+        (2, "draw", True, 300)
+    # a game and its states reload from the string, with the same rules
+    again = pyspiel.load_game(str(game))
+    assert again.engine.options == deck_game.options
+
+    # explicit parameters win, even when they name the rulebook's default
+    told = pyspiel.load_game("county_uppy", {"manifest": manifest, "players": 3, "play2_draws": 1,
+                                             "all_out": "sixteen_wins", "max_turns": 2000, "wild_sets_target": True})
+    o = told.engine.options
+    assert (o.play2_draws, o.all_out, o.max_turns, o.wild_sets_target, o.invert_through_wilds) == \
+        (1, "sixteen_wins", 2000, True, True)
+    # deck_options=False: the rulebook's defaults (a printed bool option can be turned off this way)
+    plain = pyspiel.load_game("county_uppy", {"manifest": manifest, "players": 3, "deck_options": False})
+    assert plain.engine.options == Game(load(MANIFEST), "the-og", 3).options
+    assert plain.engine.options.invert_through_wilds is False
+
+    # the adapter's deal plays the deck's game: the same decisions give the same game as the engine's own
+    state = game.new_initial_state()
+    state.apply_action(4)
+    from generator.engine.simulate import game_seed
+    engine = deck_game.new_initial_state(game_seed(0, 4))
+    import random
+    rng = random.Random(5)
+    while not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        decision = state.rules.ids.action(action)
+        assert decision in engine.legal_actions()
+        state.apply_action(action)
+        engine.apply(decision)
+    assert engine.is_terminal() and engine.returns() == state.returns()
+    assert engine.history == state.engine.history
+
+
+def test_a_bad_option_parameter_is_refused_with_the_option_s_message(pyspiel):
+    with pytest.raises(Exception, match="play2_draws"):
+        pyspiel.load_game("county_uppy", {"manifest": MANIFEST, "play2_draws": 3})

@@ -71,3 +71,22 @@ def test_an_illegal_action_is_refused(pz):
     illegal = int(next(i for i, m in enumerate(mask) if not m))
     with pytest.raises(IllegalActionError):
         env.step(illegal)
+
+
+def test_the_env_plays_by_the_deck_s_printed_options_and_keywords_override_them(pz, tmp_path):
+    from generator.ai.pettingzoo import env
+    from generator.deck.manifest import load
+    from generator.engine import Game
+
+    text = Path(MANIFEST).read_text(encoding="utf-8")
+    marker = "  players: {min: 2, max: 8}\n"
+    path = tmp_path / "cards.yaml"
+    path.write_text(text.replace(marker, f"{marker}  options: {{play2_draws: 2, all_out: draw, teams: true}}\n", 1),
+                    encoding="utf-8")
+    e = env(str(path), players=4)
+    assert e.game.options == Game(load(str(path)), "the-og", 4).options
+    assert (e.game.options.play2_draws, e.game.options.all_out, e.game.options.teams) == (2, "draw", True)
+    told = env(str(path), players=4, play2_draws=1, teams=False)
+    assert (told.game.options.play2_draws, told.game.options.all_out, told.game.options.teams) == (1, "draw", False)
+    e.reset(seed=3)
+    assert e.state.game.options.teams is True
