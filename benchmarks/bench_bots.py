@@ -2,11 +2,14 @@
 with bootstrap intervals, and the time each bot takes per decision.
 
     .venv/bin/python benchmarks/bench_bots.py [--games2 N] [--games4 N] [--bots a,b,...] [--workers W] [--json]
+        [--save FILE | --load FILE]
 
 Needs the `ai` extra: every game is played through the OpenSpiel adapter
-(generator/ai/openspiel.py), so the project's bots (`random`, `greedy`, `search:N`) and
-OpenSpiel's information-set MCTS (`ismcts:N`, N simulations a decision, random rollouts,
-resampling through the engine's determinization) play the same states.
+(generator/ai/openspiel.py), and the bots are the ladder's (generator/ai/bots.py, the names
+`report` and `sweep` take): the project's (`random`, `greedy`, `search:N`) and OpenSpiel's
+information-set MCTS (`ismcts:N`, N simulations a decision, random rollouts, resampling through
+the engine's determinization; generator/ai/ismcts.py). Every bot draws from the game's bot
+`Random`, so a run replays exactly.
 
 - 2 players: every pair of bots plays N games on deals 0..N-1 of the edition, seats swapped
   on every other game.
@@ -14,8 +17,8 @@ resampling through the engine's determinization) play the same states.
 - Ratings: each game's winner beats every other seat of the game (a draw or an unfinished
   game counts for nobody); a Bradley-Terry model is fitted to those pairwise results by
   minorization-maximization and shown on the Elo scale (400 * log10 of the strength ratio),
-  random at 0. The 95% interval is the 2.5-97.5 percentile over 200 bootstrap resamples of
-  the games.
+  random at 0: over every game, and over the 2-player and the 4-player games alone. The 95%
+  interval is the 2.5-97.5 percentile over 200 bootstrap resamples of the games.
 - Time per decision: CPU time of each bot's decisions (forced ones included) inside the
   worker processes, averaged over every decision it made (CPU time, so that other work on a
   shared machine does not count).
@@ -37,7 +40,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from generator.backends import open_backend  # noqa: E402
-from generator.engine import make_bot  # noqa: E402
+from generator.ai.bots import ladder_bot  # noqa: E402
 from generator.engine.simulate import bot_seed  # noqa: E402
 
 DEFAULT_BOTS = "random,greedy,search:48,search:192,ismcts:20"
@@ -57,27 +60,13 @@ def _game(players: int, edition: str):
 
 
 class Player:
-    """One seat's bot, deciding on the OpenSpiel state."""
+    """One seat's bot (any bot on the ladder, generator/ai/bots.py), deciding on the OpenSpiel state's engine State."""
 
-    def __init__(self, name: str, game, seed: int):
+    def __init__(self, name: str):
         self.name = name
-        base, _, arg = name.partition(":")
-        if base == "ismcts":
-            import numpy as np
-            from open_spiel.python.algorithms import ismcts, mcts
-
-            evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed % (1 << 32)))
-            self.ismcts = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=int(arg or 20),
-                                           random_state=np.random.RandomState((seed >> 1) % (1 << 32)))
-            self.bot = None
-        else:
-            self.ismcts = None
-            self.bot = make_bot(name)
+        self.bot = ladder_bot(name)
 
     def choose(self, state, rng: random.Random) -> int:
-        if self.ismcts is not None:
-            legal = state.legal_actions()
-            return legal[0] if len(legal) == 1 else int(self.ismcts.step(state))
         engine = state.engine
         seat = engine.current_player()
         legal = engine.legal_actions()
@@ -95,7 +84,7 @@ def play(job: tuple, chunk: list[tuple]) -> list[tuple]:
         state.apply_action(deal)
         seed = state.engine.seed
         rng = random.Random(bot_seed(seed))
-        players = [Player(name, game, seed + s) for s, name in enumerate(lineup)]
+        players = [Player(name) for name in lineup]
         decisions = [0] * len(lineup)
         seconds = [0.0] * len(lineup)
         while not state.is_terminal():
@@ -150,6 +139,22 @@ def bradley_terry(bots: list[str], wins: dict[tuple[str, str], int], iterations:
     return {b: 400 * math.log10(p[b] / anchor) for b in bots}
 
 
+def rate(bots: list[str], results: list[tuple], bootstrap: int) -> tuple[dict, dict, dict]:
+    """Bradley-Terry ratings of `results`, and the 2.5 and 97.5 percentiles over `bootstrap` resamples of whole games."""
+    ratings = bradley_terry(bots, pairwise(results))
+    rng = random.Random(0)
+    samples: dict[str, list[float]] = {b: [] for b in bots}
+    for _ in range(bootstrap):
+        resample = [results[rng.randrange(len(results))] for _ in results]
+        for b, v in bradley_terry(bots, pairwise(resample), iterations=200).items():
+            samples[b].append(v)
+    low, high = {}, {}
+    for b in bots:
+        s = sorted(samples[b])
+        low[b], high[b] = s[int(0.025 * (len(s) - 1))], s[int(0.975 * (len(s) - 1))]
+    return ratings, low, high
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bots", default=DEFAULT_BOTS)
@@ -182,17 +187,11 @@ def main() -> int:
             args.save.write_text(json.dumps({"bots": bots, "games2": args.games2, "games4": args.games4,
                                              "edition": args.edition, "seconds": round(wall, 1),
                                              "games": [list(g) for g in results]}))
-    ratings = bradley_terry(bots, pairwise(results))
-    rng = random.Random(0)
-    samples = {b: [] for b in bots}
-    for _ in range(args.bootstrap):
-        resample = [results[rng.randrange(len(results))] for _ in results]
-        for b, v in bradley_terry(bots, pairwise(resample), iterations=200).items():
-            samples[b].append(v)
+    rated = {"all": rate(bots, results, args.bootstrap)}
+    for n in (2, 4):
+        rated[n] = rate(bots, [g for g in results if len(g[0]) == n], args.bootstrap)
     rows = []
     for b in bots:
-        s = sorted(samples[b])
-        lo, hi = s[int(0.025 * (len(s) - 1))], s[int(0.975 * (len(s) - 1))]
         share = {}
         for n in (2, 4):
             mine = [(lineup, winners) for lineup, winners, _d, _s in results if len(lineup) == n and b in lineup]
@@ -200,22 +199,30 @@ def main() -> int:
             share[n] = (won, len(mine))
         dec = sum(d[s] for lineup, _w, d, _s in results for s, name in enumerate(lineup) if name == b)
         sec = sum(t[s] for lineup, _w, _d, t in results for s, name in enumerate(lineup) if name == b)
-        rows.append({"bot": b, "elo": round(ratings[b]), "low": round(lo), "high": round(hi),
-                     "wins_2p": share[2], "wins_4p": share[4], "ms_per_decision": round(1000 * sec / max(dec, 1), 3),
-                     "decisions": dec})
+        row = {"bot": b, "decisions": dec, "ms_per_decision": round(1000 * sec / max(dec, 1), 3),
+               "wins_2p": share[2], "wins_4p": share[4]}
+        for key, (elo, low, high) in rated.items():
+            suffix = "" if key == "all" else f"_{key}p"
+            row.update({"elo" + suffix: round(elo[b]), "low" + suffix: round(low[b]), "high" + suffix: round(high[b])})
+        rows.append(row)
     rows.sort(key=lambda r: -r["elo"])
     if args.json:
-        print(json.dumps({"games": len(results), "seconds": round(wall, 1), "rows": rows}, indent=1))
+        print(json.dumps({"games": len(results), "games_2p": sum(1 for g in results if len(g[0]) == 2),
+                          "games_4p": sum(1 for g in results if len(g[0]) == 4), "seconds": round(wall, 1),
+                          "rows": rows}, indent=1))
         return 0
-    print(f"{len(results)} games ({args.games2} a pair at 2 players, {args.games4} a set of four at 4 players), "
-          f"edition {args.edition}, {wall:.0f} s")
-    print("| bot | rating (Elo, random = 0) | 95% interval | wins at 2 players | wins at 4 players | ms per decision |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    n2, n4 = (sum(1 for g in results if len(g[0]) == n) for n in (2, 4))
+    print(f"{len(results)} games: {n2} at 2 players ({args.games2} a pair), {n4} at 4 players ({args.games4} a set of "
+          f"four); edition {args.edition}, {wall:.0f} s")
+    print("| bot | rating (Elo, random = 0) | 95% interval | at 2 players | at 4 players | wins at 2 players | "
+          "wins at 4 players | ms per decision |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in rows:
-        w2, n2 = r["wins_2p"]
-        w4, n4 = r["wins_4p"]
-        print(f"| `{r['bot']}` | {r['elo']} | {r['low']} to {r['high']} | {w2}/{n2} ({100 * w2 / max(n2, 1):.0f}%) | "
-              f"{w4}/{n4} ({100 * w4 / max(n4, 1):.0f}%) | {r['ms_per_decision']:g} |")
+        w2, g2 = r["wins_2p"]
+        w4, g4 = r["wins_4p"]
+        print(f"| `{r['bot']}` | {r['elo']} | {r['low']} to {r['high']} | {r['elo_2p']} ({r['low_2p']} to {r['high_2p']}) | "
+              f"{r['elo_4p']} ({r['low_4p']} to {r['high_4p']}) | {w2}/{g2} ({100 * w2 / max(g2, 1):.0f}%) | "
+              f"{w4}/{g4} ({100 * w4 / max(g4, 1):.0f}%) | {r['ms_per_decision']:g} |")
     return 0
 
 

@@ -334,3 +334,23 @@ def test_ctrl_c_on_the_cluster_keeps_the_chunks_that_had_finished(deck):
     assert outcome.interrupted and outcome.games_planned == 10 * size
     assert outcome.games_done == 2 * size  # the two chunks that had finished
     assert len(cancelled) == 8 and all(f.status == "pending" for f in cancelled)
+
+
+def test_a_sweep_s_ladder_bot_travels_to_the_workers(cluster, capsys):
+    """ISMCTS (through the OpenSpiel adapter) and search:N are named on the command line and made on
+    the Dask workers: the cluster plays the very games this machine plays, not greedy's."""
+    from tests.ai.extra import need
+
+    need("pyspiel")
+    cluster.ensure(2)
+    argv = [*SWEEP, "--param", "play2_draws=1,2", "--players", "2", "--games", "8", "--seed", "5",
+            "--edition", "keep-it-simple", "--bots", "ismcts:4,search:16"]
+    local = run_json(capsys, [*argv, "--workers", "1"])
+    remote = run_json(capsys, [*argv, "--scheduler", cluster.address])
+    assert remote["timing"]["backend"] == "dask"
+    assert remote["settings"]["verdict_bots"] == "ismcts:4,search:16"
+    assert "information-set MCTS, 4 simulations" in remote["settings"]["verdict_rests_on"]
+    assert json.dumps(untimed(remote)) == json.dumps(untimed(local))
+    greedy = run_json(capsys, [*argv[:-2], "--bots", "greedy", "--workers", "1"])
+    played = [json.dumps({k: v for k, v in c.items() if k != "bots"}) for c in local["cells"]]
+    assert [json.dumps({k: v for k, v in c.items() if k != "bots"}) for c in greedy["cells"]] != played

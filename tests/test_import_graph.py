@@ -151,6 +151,8 @@ LAYER_RULES = {
     "generator.web": ("generator.deck", "generator.engine", "generator.play", "generator.web", *GROUND),
     # learning libraries' adapters: the engine's rules, and the terminal game's screen as a render
     "generator.ai": ("generator.deck", "generator.engine", "generator.play", "generator.ai", *GROUND),
+    # the balance report and the sweep: the engine's games, played by any bot on the ladder (ai/bots.py)
+    "generator.report": ("generator.deck", "generator.engine", "generator.ai", "generator.report", *GROUND),
     **{name: GROUND for name in GROUND},
 }
 

@@ -134,10 +134,17 @@ def resolved(params: dict[str, Any], game: Game) -> dict[str, Any]:
 class CountyUppyGame(pyspiel.Game):
     """The game for one manifest, edition, player count and set of rule options."""
 
-    def __init__(self, params: dict[str, Any] | None = None):
+    def __init__(self, params: dict[str, Any] | None = None, engine: Game | None = None):
+        """`params` as OpenSpiel gives them; or `engine`, an engine Game already made, whose OpenSpiel
+        game this is (a bot's search on the engine's games: no manifest to read again, and its
+        parameters name no manifest, so such a game is for search, not for serializing)."""
         full = _parameters()
         full.update(params or {})
-        self.engine = engine_game(full)
+        if engine is None:
+            self.engine = engine_game(full)
+        else:
+            self.engine = engine
+            full.update(manifest="", edition=engine.edition.key, players=engine.players)
         full = resolved(full, self.engine)
         self.seed = int(full["seed"])
         self.ids = ActionIds(self.engine)
@@ -170,6 +177,13 @@ class CountyUppyGame(pyspiel.Game):
         if params:
             raise ValueError(f"observer parameters are not supported, got {params}")
         return Observer(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+
+    def state_at(self, engine_state) -> "CountyUppyState":
+        """A state of this game at `engine_state` (a world a seat's view sampled), for search:
+        it has no heard decisions and no history, so it is not for serializing."""
+        state = CountyUppyState(self)
+        state.dealt = Dealt(self, -1, engine_state)
+        return state
 
     def deal(self, outcome: int):
         """The engine State of deal `outcome` (the chance node's action)."""

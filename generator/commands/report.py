@@ -106,9 +106,11 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     # lazy: the report's modules load only when `report` runs, not whenever cli builds every command's parser
     from generator.backends import BackendError, ClusterError, DaskBackend
-    from generator.engine import Game, make_bot
+    from generator.ai.bots import ladder_bot
+    from generator.engine import Game
     from generator.report.run import Variant
     from generator.report.summarize import Cell, games_needed
+    from generator.report.words import rests_on
 
     try:
         deck = load_deck(args.manifest)
@@ -134,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
         tweak = parse_options(args.option)
         for mix in mixes:
             for name in mix.split(","):
-                make_bot(name.strip())
+                ladder_bot(name.strip())  # any bot on the ladder; ISMCTS without the ai extra: exit 2, naming it
         mixes = [",".join(n.strip() for n in mix.split(",")) for mix in mixes]
         variants = [Variant("design", args.manifest, deck, {}, args.manifest)]
         if other is not None or args.option:
@@ -155,7 +157,8 @@ def run(args: argparse.Namespace) -> int:
     cap = args.max_games or MAX_GAMES_PER_CELL
     settings = {"games": args.games or "auto", "games_by_players": by_players, "players": players, "editions": editions, "bots": mixes, "seed": args.seed,
                 "manifest": args.manifest, "against": args.against, "options": tweak,
-                "seconds_per_turn": args.seconds_per_turn, "verdict_bots": mixes[0]}
+                "seconds_per_turn": args.seconds_per_turn, "verdict_bots": mixes[0],
+                "verdict_rests_on": rests_on(mixes[0])}
     changes = deck_changes(deck, other) if other is not None else None
     try:
         backend = DaskBackend(args.scheduler) if args.scheduler else None
@@ -272,9 +275,7 @@ def show(value: Any) -> str:
 
 def headline_lines(data: dict[str, Any], *, per_cell: bool = False) -> list[str]:
     """The verdicts on the terminal; `per_cell`: also how many games each cell took (a sequential run)."""
-    lines = [f"verdicts rest on {data['settings'].get('verdict_bots', 'greedy')} bots in every seat"
-             if "," not in data["settings"].get("verdict_bots", "greedy")
-             else f"verdicts rest on the bot mix {data['settings']['verdict_bots']} (seats in turn)"]
+    lines = [f"verdicts rest on {data['settings']['verdict_rests_on']}"]
     if data.get("changes"):
         lines.append("the other manifest: " + "; ".join(data["changes"]))
     for row in data["headline"]:

@@ -75,8 +75,10 @@ def run(args: argparse.Namespace) -> int:
     from generator.backends import BackendError, ClusterError, open_backend
     from generator.deck.manifest import check
     from generator.deck.yaml_source import read
-    from generator.engine import EngineError, make_bot
+    from generator.ai.bots import ladder_bot
+    from generator.engine import EngineError
     from generator.report.summarize import games_needed
+    from generator.report.words import rests_on
     from generator.report.sweep import grid
     from generator.report.sweep.page import OutError, check_out, write
     from generator.report.sweep.run import Context, Played
@@ -103,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
         players = parse_players(args.players, deck)
         bots = ",".join(n.strip() for n in args.bots.split(","))
         for name in bots.split(","):
-            make_bot(name)
+            ladder_bot(name)  # any bot on the ladder; ISMCTS without the ai extra: exit 2, naming it
         axes = [grid.parse_axis(text, deck) for text in args.param]
         grid.check_axes(axes)
         if not 1 <= args.max_cells <= MAX_CELLS:
@@ -121,15 +123,14 @@ def run(args: argparse.Namespace) -> int:
         return usage(str(err))
     ctx = Context(tuple(v.deck for v in variants), tuple(v.options for v in variants), args.edition, bots)
     settings = {"params": {a.name: list(a.values) for a in axes}, "players": players, "edition": args.edition,
-                "bots": bots, "games": games, "seed": args.seed, "manifest": args.manifest}
+                "bots": bots, "verdict_bots": bots, "verdict_rests_on": rests_on(bots), "games": games, "seed": args.seed, "manifest": args.manifest}
     planned = games * len(cells)
     played = None
     start = time.perf_counter()
     try:
         backend = open_backend(args.scheduler, args.workers, work=planned)
         print(f"playing {planned} games ({len(cells)} cells x {games}) on {backend.slots} "
-              f"{'Dask worker thread(s)' if args.scheduler else 'worker(s)'}; the verdicts rest on "
-              f"{bots + ' bots in every seat' if ',' not in bots else 'the bot mix ' + bots + ' (seats in turn)'}...",
+              f"{'Dask worker thread(s)' if args.scheduler else 'worker(s)'}; the verdicts rest on {rests_on(bots)}...",
               file=sys.stderr)
         bar = ProgressBar(planned, "sweeping", enabled=not args.no_progress and is_terminal())
         with backend, bar:
@@ -167,6 +168,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(to_json(data))
     else:
+        print(escape(f"the verdicts rest on {data['settings']['verdict_rests_on']}"))
         for line in table(data):
             print(line)
     if args.out is not None:

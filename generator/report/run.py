@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from generator.backends import Backend, open_backend
 from generator.deck.model import Deck
+from generator.ai.bots import ladder_bot
 from generator.engine import Game, make_bot
 from generator.engine.simulate import game_seed, play_game
 from generator.report.observe import observe_game
@@ -81,7 +82,7 @@ def _run_job(context: tuple[Sequence[Variant], int], job: Job) -> tuple[Job, Tal
     variant = variants[job.variant]
     cell = job.cell
     game = Game(variant.deck, cell.edition, cell.players, variant.options)
-    bots = [make_bot(name) for name in cell.bot_list()]
+    bots = [ladder_bot(name) for name in cell.bot_list()]  # any bot on the ladder, ISMCTS too
     strong, weak = (make_bot(name) for name in LUCK_BOTS)
     teams = game.options.teams
     n = cell.players

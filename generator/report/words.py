@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from generator.ai.bots import describe
+
 #: Default seconds a turn takes at the table, for minutes per game (`report --seconds-per-turn`).
 SECONDS_PER_TURN = 6.0
 
@@ -18,6 +20,16 @@ SEVERITY = ("no data", "unbalanced", "inconclusive", "small seat effect", "balan
 #: A verdict in a few words, after "for N players".
 SHORT = {"balanced": "balanced", "small seat effect": "nearly balanced", "unbalanced": "unbalanced",
          "inconclusive": "not clear yet", "no data": "no finished games"}
+
+
+def rests_on(mix: str) -> str:
+    """Which bots a verdict rests on, to follow "the verdicts rest on": "greedy bots in every seat
+    (greedy: one-move rules of thumb)", or a mix given to the seats in turn."""
+    names = list(dict.fromkeys(mix.split(",")))
+    about = "; ".join(describe(n) for n in names)
+    if len(mix.split(",")) == 1:
+        return f"{mix} bots in every seat ({about})"
+    return f"the bot mix {mix}, given to the seats in turn ({about})"
 
 
 def in_words(rate: float) -> str:

@@ -15,7 +15,7 @@ from typing import Callable, Iterator, Sequence
 
 from generator.backends import Backend
 from generator.deck.model import Deck
-from generator.engine.bots import make_bot
+from generator.ai.bots import bot_base, ladder_bot
 from generator.engine.game import Game
 from generator.engine.options import Options
 from generator.engine.simulate import game_seed, play_game
@@ -26,7 +26,7 @@ from generator.report.sweep.grid import SweepCell
 CHUNK = 500
 #: Bots that think far longer than random or greedy ones (the search bot, about 20 ms a
 #: decision), and by how much their chunks shrink, so a chunk stays minutes, not hours.
-SLOW_BOTS = {"search": 100}
+SLOW_BOTS = {"search": 100, "ismcts": 100}
 
 
 @dataclass
@@ -102,7 +102,7 @@ def play_chunk(ctx: Context, chunk: Chunk) -> tuple[int, CellCounts]:
     """Play games start..stop of one cell (in a worker); return (cell index, counts)."""
     game = Game(ctx.decks[chunk.variant], ctx.edition, chunk.players, ctx.options[chunk.variant])
     names = ctx.bots.split(",")
-    bots = [make_bot(names[s % len(names)]) for s in range(chunk.players)]
+    bots = [ladder_bot(names[s % len(names)]) for s in range(chunk.players)]
     counts = CellCounts(chunk.players, len(game.codes))
     stats = counts.cards
     wins, turns, unfinished, penalties = counts.wins, counts.turns, counts.unfinished, counts.penalties
@@ -127,7 +127,7 @@ def play_chunk(ctx: Context, chunk: Chunk) -> tuple[int, CellCounts]:
 def chunk_size(total_games: int, games: int, slots: int, scale: int = 1, bots: str = "") -> int:
     """Games per chunk: about four chunks per worker slot for short runs (an even finish), at most
     CHUNK * scale (Ctrl-C and a lost worker lose little; less with slow bots), never more than a cell."""
-    slow = max((SLOW_BOTS.get(name, 1) for name in bots.split(",")), default=1)
+    slow = max((SLOW_BOTS.get(bot_base(name), 1) for name in bots.split(",")), default=1)
     return max(1, min(games, CHUNK * scale // slow, -(-total_games // (4 * max(1, slots)))))
 
 
