@@ -34,7 +34,8 @@ class Product:
     folder: str = ""
     #: the raster profile of the card images it shows (render/profiles.py), "" for none
     images: str = ""
-    #: `module:function` (Deck) -> the face codes it shows in that profile; "" for every face
+    #: `module:function` (BuildContext) -> the face codes it shows in that profile (None: every
+    #: face; none at all: the build asks for no image of that profile for it); "" for every face
     image_faces: str = ""
     #: it hands its work to worker processes, so it starts early and is waited for after the last
     #: product has started
@@ -47,9 +48,9 @@ PRODUCTS: tuple[Product, ...] = (
     Product("print", "generator.products.print_and_play:build_print", "print-and-play PDF sheets and the test page",
             folder="print", background=True),
     Product("pod", "generator.products.pod:build_pod", "print-on-demand files: DriveThruCards PDF, MakePlayingCards images",
-            folder="pod", images="mpc", background=True),
+            folder="pod", images="mpc", image_faces="generator.products.pod:mpc_faces", background=True),
     Product("rulebook", "generator.products.rulebook.page:build_rulebook", "rulebook.html with the quick reference",
-            images="rulebook", image_faces="generator.products.rulebook.images:rulebook_codes", background=True),
+            images="rulebook", image_faces="generator.products.rulebook.images:rulebook_faces", background=True),
     Product("tts", "generator.products.tts:build_tts", "Tabletop Simulator deck sheets and saved object",
             folder="tts", images="tts", background=True),
     Product("cards", "generator.products.cards:build_cards", "one PNG per card face, with bleed",

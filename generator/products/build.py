@@ -72,12 +72,16 @@ def wanted_images(ctx: BuildContext, chosen: tuple[Product, ...]) -> rasters.Wan
     """The card images the chosen products show: profile -> the faces shown (None: every face)."""
     out: rasters.Wanted = {}
     for record in chosen:
-        if not record.images or (record.images == "mpc" and "mpc" not in ctx.request.pod):  # only the MakePlayingCards files show mpc
+        if not record.images:
             continue
         faces = None
         if record.image_faces:
             module, _, name = record.image_faces.partition(":")
-            faces = frozenset(getattr(importlib.import_module(module), name)(ctx.deck))
+            shown = getattr(importlib.import_module(module), name)(ctx)
+            if shown is not None:
+                faces = frozenset(shown)
+                if not faces:  # this build shows none of the profile's images for it
+                    continue
         out[record.images] = faces
     return out
 

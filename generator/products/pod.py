@@ -45,6 +45,12 @@ def build_pod(ctx: BuildContext) -> Callable[[], list[Artifact]]:
     return finish
 
 
+def mpc_faces(ctx: BuildContext) -> tuple[()] | None:
+    """The product record's `image_faces` (BuildContext -> codes): every face in the MakePlayingCards
+    profile when the build makes the MakePlayingCards files (`--pod` names mpc), else none."""
+    return None if "mpc" in ctx.request.pod else ()
+
+
 def colour_proof(ctx: BuildContext) -> list[str]:
     """The summary's line on how the press prints the deck's colours: each colour's soft-proof
     ΔE (CIE76) through the press profile, and which are outside the press's gamut; or that no

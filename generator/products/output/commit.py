@@ -47,6 +47,8 @@ JOURNAL_NAME = ".county-uppy-commit.json"
 
 #: Name prefix of a build's private folder inside OUT; it is gone when the build ends.
 STAGING_PREFIX = ".county-uppy-staging-"
+#: The staging folder's subfolder where the files OUT no longer keeps wait until the commit is complete.
+ASIDE = "old"
 
 
 class JournalError(Exception):
@@ -71,7 +73,7 @@ def commit(out: Path, root: Path, last: tuple[str, ...] = (), remove: tuple[str,
     the commit is complete. All or nothing, as the module says. An unchanged file is not
     replaced, so its modification time keeps meaning something.
     """
-    staged, old = root / "out", root / "old"
+    staged, old = root / "out", root / ASIDE
     rels = changed(staged, out, last)  # step 1
     gone = [r for r in remove if os.path.lexists(out / r) and r not in rels
             and not crosses_link(out, (out / r).parent)]  # never removed through a link
@@ -252,11 +254,11 @@ def _undo(out: Path, root: Path, done: list[tuple[str, str, bool]], made: list[P
         target = out / rel
         try:
             if action == "remove":
-                os.replace(root / "old" / rel, target)
+                os.replace(root / ASIDE / rel, target)
                 continue
             os.replace(target, root / "out" / rel)
             if kept:
-                os.replace(root / "old" / rel, target)
+                os.replace(root / ASIDE / rel, target)
         except OSError:
             failed.append(str(target))
     remove_dirs(made)

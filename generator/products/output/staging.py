@@ -8,6 +8,7 @@ import os
 import shutil
 import stat
 import tempfile
+import threading
 from pathlib import Path
 
 from generator.files import crosses_link
@@ -48,6 +49,7 @@ class Staging:
         self.root: Path | None = None
         self.recovered: str | None = None  #: the line that says a killed build's commit was finished
         self.previous = Previous()
+        self._sweeper: threading.Thread | None = None  #: deleting the files the commit put aside
         try:
             self.lock = FolderLock(dest)
             self.recovered = commit_protocol.roll_forward(dest)
@@ -67,6 +69,8 @@ class Staging:
     def _let_go(self) -> None:
         """Remove the staging folder, release the lock and remove the folders this build created
         (only those still empty)."""
+        if self._sweeper is not None:
+            self._sweeper.join()
         if self.root is not None:
             shutil.rmtree(self.root, ignore_errors=True)
         if self.lock is not None:
@@ -122,8 +126,17 @@ class Staging:
 
     def commit(self, last: tuple[str, ...] = (), remove: tuple[str, ...] = ()) -> list[str]:
         """Move the new and changed files into OUT and remove the files in `remove`, all or
-        nothing (commit.commit); return the relative paths moved."""
-        return commit_protocol.commit(self.dest, self.root, last, remove)
+        nothing (commit.commit); return the relative paths moved.
+
+        The files OUT no longer holds (kept aside in the staging folder until the commit was
+        complete) are deleted from here on by a thread, while the build finishes; close() waits
+        for it. Deleting a file whose blocks the disk must release takes milliseconds each on
+        some file systems (mounted with `discard`)."""
+        moved = commit_protocol.commit(self.dest, self.root, last, remove)
+        self._sweeper = threading.Thread(target=shutil.rmtree, args=(self.root / commit_protocol.ASIDE,),
+                                         kwargs={"ignore_errors": True}, daemon=True)
+        self._sweeper.start()
+        return moved
 
     def keep_for_roll_forward(self) -> None:
         """After PartlyWritten: leave the staging folder (the journal names it) and let the lock go."""
@@ -139,6 +152,8 @@ class Staging:
     def close(self) -> None:
         """Remove the staging folder after a commit and let the lock go."""
         with interrupts_held(reraise=False):
+            if self._sweeper is not None:
+                self._sweeper.join()
             shutil.rmtree(self.root, ignore_errors=True)
             if self.lock is not None:
                 self.lock.release()

@@ -9,6 +9,7 @@ redraws it. The raster images are rasters.py's.
 from __future__ import annotations
 
 import itertools
+import json
 import multiprocessing
 import os
 from pathlib import Path
@@ -117,6 +118,8 @@ def pdf_forms(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dic
     if todo:
         from generator.products.render import pdf  # lazy: reportlab, only when a form is missing
 
+        if cmyk:
+            recall_inks(ctx, light)
         ops = pdf.form_ops([face_of(ctx, code, light) for code, _ in todo], chars(ctx), cmyk)
         made = pdf.format_forms({code: ops[code] for code, _ in todo})
         for code, k in todo:
@@ -125,6 +128,34 @@ def pdf_forms(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dic
     store.prune("pdf-form")
     made_once[light, cmyk] = {code: out[code] for code in face_keys(ctx, light)}
     return made_once[light, cmyk]
+
+
+#: The face cache's area of the CMYK conversions of the faces' colours (recall_inks).
+INKS = "cmyk"
+
+
+def recall_inks(ctx: BuildContext, light: bool = False) -> None:
+    """Have render/cmyk.py remember the CMYK of every colour the deck's faces print, from the
+    face cache: keyed by those colours, the press profile's content and the rendering core's
+    code (cmyk.py is part of it, and Pillow's version, whose LittleCMS converts). Where the cache
+    has no such entry, every conversion is made now (LittleCMS) and kept for the next build; a
+    rebuild that redraws a face in CMYK then loads no LittleCMS."""
+    from generator.products.render import cmyk, pdf  # lazy: reportlab, only when a CMYK form is missing
+
+    inks = sorted(set().union(*(pdf.cmyk_inks(face_of(ctx, code, light)) for code in face_keys(ctx, light))))
+    store, k = cache(ctx), key("cmyk", code_version(), cmyk.profile_key(), inks)
+    kept = store.get(INKS, k)
+    store.prune(INKS)
+    if kept is not None:
+        try:
+            table = {(hex_rgb, text): tuple(v) for hex_rgb, text, v in json.loads(kept)}
+        except (ValueError, TypeError):
+            table = None  # the cache's checksum passed, so only another version could write this
+        if table is not None and set(table) == set(inks):
+            cmyk.remember(table)
+            return
+    made = [[hex_rgb, text, list(cmyk.to_cmyk(hex_rgb, text))] for hex_rgb, text in inks]
+    store.put(INKS, k, json.dumps(made, separators=(",", ":")).encode("ascii"))
 
 
 def cache(ctx: BuildContext) -> RenderCache:
@@ -192,21 +223,22 @@ def _call(task: tuple[Callable, tuple]) -> object:
 
 
 def background(ctx: BuildContext, fn: Callable, jobs: list[tuple], label: str,
-               processes: int = 0) -> Callable[[], list]:
+               processes: int = 0, niceness: int = BACKGROUND_NICENESS) -> Callable[[], list]:
     """Start fn(*job) for every job on worker processes now; return a function that waits for
     the results, in job order. The build goes on with other products meanwhile.
 
     Each worker is handed its whole share at once (jobs[i::n]), so the work goes on whether
     or not anyone waits for it; even one job gets a process of its own. `processes`: at most
     this many (0: one per core), for jobs too quick to be worth starting more. With one process
-    asked for (--jobs 1), the jobs run here when their results are asked for.
+    asked for (--jobs 1), the jobs run here when their results are asked for. `niceness`: how much
+    lower than the build the workers run (by default, below the card images' workers).
     """
     if not jobs:
         return list
     if workers(ctx) <= 1:
         return lambda: run_jobs(ctx, fn, jobs, label)
     n = min(workers(ctx), len(jobs), processes or len(jobs))
-    workers_ = started(ctx, pool(n, window=n, niceness=BACKGROUND_NICENESS))
+    workers_ = started(ctx, pool(n, window=n, niceness=niceness))
     if workers_.forks:  # the workers are forked with the jobs in memory: only their place goes by pipe
         token = next(_TOKENS)
         _INHERITED[token] = (fn, jobs)

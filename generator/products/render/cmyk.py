@@ -85,9 +85,24 @@ def _description(path: str) -> str:
     return ImageCms.getProfileDescription(ImageCms.getOpenProfile(path)).strip()
 
 
+#: Conversions made earlier (a build's face cache keeps them, keyed by this code and the
+#: profile's content), by (profile_key(), colour, text): to_cmyk takes them as they are.
+_REMEMBERED: dict[tuple[str, str, bool], tuple[float, float, float, float]] = {}
+
+
+def remember(conversions: dict[tuple[str, bool], tuple[float, float, float, float]]) -> None:
+    """Take (colour, text) -> CMYK conversions made by this code through the profile in use now
+    (the face cache keeps them, so a rebuild need not load LittleCMS to convert them again)."""
+    profile = profile_key()
+    _REMEMBERED.update({(profile, hex_rgb, text): tuple(v) for (hex_rgb, text), v in conversions.items()})
+
+
 @lru_cache(maxsize=None)
 def to_cmyk(hex_rgb: str, text: bool = False) -> tuple[float, float, float, float]:
     """`#RRGGBB` -> (c, m, y, k), each 0..1 in whole percent. `text`: the colour of text."""
+    known = _REMEMBERED.get((profile_key(), hex_rgb, text))
+    if known is not None:
+        return known
     r, g, b = (int(hex_rgb[i:i + 2], 16) for i in (1, 3, 5))
     if r == g == b:
         if text:  # grey text on the black plate alone, solid dark text as 100% K

@@ -58,6 +58,20 @@ def _stroke(hex_rgb: str, cmyk: bool) -> str:
     return f"{_rgb(hex_rgb)} RG"
 
 
+def cmyk_inks(face: Face) -> set[tuple[str, bool]]:
+    """The (colour, text) pairs face_ops converts to CMYK for `face`: as _fill and _stroke ask
+    to_cmyk for them (tests/products/render/test_drivethrucards.py holds the two together)."""
+    inks: set[tuple[str, bool]] = set()
+    for item in face.items:
+        if isinstance(item, Text):
+            inks.add((item.fill, True))
+            if item.stroke:
+                inks.add((item.stroke_colour, False))
+        else:
+            inks.add((item.fill if isinstance(item, Poly) else item.colour, False))
+    return inks
+
+
 @lru_cache(maxsize=8192)
 def _path_ops(item: Poly | Stroke, cmyk: bool = False) -> str:
     """PDF operators for a polygon or polyline (font-free, so the same in every file)."""

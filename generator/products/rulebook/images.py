@@ -37,6 +37,11 @@ def rulebook_codes(deck: Deck) -> list[str]:
     return [*dict.fromkeys(codes), "back"]
 
 
+def rulebook_faces(ctx) -> list[str]:
+    """The product record's `image_faces` (BuildContext -> codes): the faces the build's rulebook pictures."""
+    return rulebook_codes(ctx.deck)
+
+
 def card_image(png: bytes) -> CardImage:
     """A rulebook-profile PNG as an <img> source."""
     w, h = RULEBOOK.size

@@ -24,8 +24,9 @@ from generator.deck import quickref
 from generator.products.output.outputs import Artifact
 from generator.products.pipeline import rasters
 from generator.products.pipeline.keys import GENERATOR_DIR, code_version, key
-from generator.products.pipeline.rendered import cache
+from generator.products.pipeline.rendered import background, cache
 from generator.products.rulebook.images import CardImage, card_image, rulebook_codes, sample_cards
+from generator.products.render.profiles import RULEBOOK as RULEBOOK_PROFILE
 from generator.resources import templates_dir
 
 if TYPE_CHECKING:
@@ -351,9 +352,10 @@ def page_key(ctx: "BuildContext") -> str:
 
 
 def build_rulebook(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
-    """output/rulebook.html: from the face cache when nothing it is made of changed; else the
-    examples are played and the templates compiled now, and the function returned waits for the
-    card pictures and writes the page."""
+    """output/rulebook.html: from the face cache when nothing it is made of changed; else a worker
+    process plays the examples and renders the page with a slot for each picture
+    (page_with_slots), while the pictures are drawn; the function returned fills the slots and
+    writes the page."""
     store, k = cache(ctx), page_key(ctx)
     kept = store.get(AREA, k)
     store.prune(AREA)
@@ -362,16 +364,52 @@ def build_rulebook(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
         ctx.notes.extend(json.loads(head))
         art = ctx.target.write(RULEBOOK, html_bytes, "html", cards=ctx.deck.printed)
         return lambda: [art]
-    left_out: list[str] = []
-    unworded: list[str] = []
-    page = _prepared(ctx.deck, left_out, unworded)
-    notes = [f"rulebook: {why}; the example is left out" for why in left_out]
-    ctx.notes.extend(notes)
+    codes = rulebook_codes(ctx.deck)
+    at = len(ctx.notes)  # the page's notes go here, in the order the products began
+    # at the build's own priority: a rebuild after a one-card edit waits for this page last
+    pending = background(ctx, page_with_slots, [(ctx.deck, codes)], "rulebook", processes=1, niceness=0)
 
     def finish() -> list[Artifact]:
-        html = page({code: card_image(data) for code, data in rasters.images(ctx, "rulebook").items()}).encode("utf-8")
+        (slotted, left_out, unworded), = pending()
+        pictures = {code: card_image(data) for code, data in rasters.images(ctx, "rulebook").items()}
+        if set(pictures) == set(codes):
+            html = fill_slots(slotted, pictures)
+        else:  # a picture the worker did not expect: rendered here with the pictures there are
+            left_out, unworded = [], []
+            html = _prepared(ctx.deck, left_out, unworded)(pictures)
+        notes = [f"rulebook: {why}; the example is left out" for why in left_out]
         more = [unworded_note(name) for name in dict.fromkeys(unworded)]
+        ctx.notes[at:at] = notes
         ctx.notes.extend(more)
-        store.put(AREA, k, json.dumps(notes + more).encode("utf-8") + b"\n" + html)
-        return [ctx.target.write(RULEBOOK, html, "html", cards=ctx.deck.printed)]
+        data = html.encode("utf-8")
+        store.put(AREA, k, json.dumps(notes + more).encode("utf-8") + b"\n" + data)
+        return [ctx.target.write(RULEBOOK, data, "html", cards=ctx.deck.printed)]
     return finish
+
+
+def _slot(code: str) -> str:
+    """Where picture `code` goes in a page rendered before the pictures are drawn: markup the
+    page's text, always escaped, can never hold."""
+    return f"<county-uppy-picture {code}>"
+
+
+def page_with_slots(deck: Deck, codes: list[str]) -> tuple[str, list[str], list[str]]:
+    """Worker: the page with a slot in place of each picture's data (`codes`), the examples left
+    out (why) and the rule options the templates have no words for. A picture is used only as
+    `src`, `width` and `height` of its <img>; the slot stands for the `src`, which escaping leaves
+    as it is, so fill_slots gives the very page render() makes with the pictures."""
+    from markupsafe import Markup  # lazy: only a page that is not in the face cache is rendered
+
+    left_out: list[str] = []
+    unworded: list[str] = []
+    page = _prepared(deck, left_out, unworded)
+    w, h = RULEBOOK_PROFILE.size
+    html = page({code: CardImage(Markup(_slot(code)), w, h) for code in codes})
+    return html, left_out, unworded
+
+
+def fill_slots(html: str, pictures: Mapping[str, CardImage]) -> str:
+    """The page from page_with_slots with its pictures in their slots."""
+    for code, picture in pictures.items():
+        html = html.replace(_slot(code), picture.src)
+    return html

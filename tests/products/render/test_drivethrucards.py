@@ -260,3 +260,53 @@ def test_the_same_inputs_give_the_same_bytes_whatever_the_clock(deck, tmp_path, 
         build(deck, BuildRequest(ROOT / "cards.yaml", out, only=("pod",), pod=("dtc",)))
         outs.append((out / DTC).read_bytes())
     assert outs[0] == outs[1] and b"D:20260101000000" in outs[0]
+
+
+def test_the_inks_a_cmyk_form_converts_are_the_ones_the_build_recalls(deck, monkeypatch):
+    """pdf.cmyk_inks names exactly the (colour, text) pairs face_ops converts for each face, so
+    the conversions the face cache keeps (rendered.recall_inks) are the ones a CMYK form asks for."""
+    from generator.products.render import pdf
+    from generator.products.render.faces import back_face, face
+
+    asked: set[tuple[str, bool]] = set()
+    real = pdf.to_cmyk
+    monkeypatch.setattr(pdf, "to_cmyk", lambda colour, text=False: asked.add((colour, text)) or real(colour, text))
+    drawn = [*(face(c, deck) for c in deck.cards), back_face(deck)]
+    doc = pdf.encoding_canvas("".join(sorted({ch for f in drawn for t in f.texts() for ch in t.text} | {" "})))._doc
+    kinds = set()
+    for one in drawn:
+        asked.clear()
+        pdf._path_ops.cache_clear()
+        pdf.face_ops(one, doc, cmyk=True)
+        assert asked == pdf.cmyk_inks(one), one.key
+        kinds |= {type(item).__name__ for item in one.items}
+    assert kinds >= {"Poly", "Stroke", "Text"}
+    pdf._path_ops.cache_clear()
+
+
+def test_a_rebuild_takes_the_cmyk_conversions_from_the_face_cache(deck, tmp_path, monkeypatch):
+    """The second build of a DriveThruCards file whose faces changed converts no colour through
+    LittleCMS (the conversions are in the face cache), and its file equals a cold build's."""
+    from generator.products.build import BuildRequest, build
+
+    request = BuildRequest(ROOT / "cards.yaml", tmp_path / "out", only=("pod",), pod=("dtc",))
+    build(deck, request)
+    cmyk.to_cmyk.cache_clear()
+    cmyk._REMEMBERED.clear()
+    need_press_profile()
+    converted: list[str] = []
+    real = cmyk._managed
+    monkeypatch.setattr(cmyk, "_managed", lambda rgb: converted.append(rgb) or real(rgb))
+    from generator.products.render import faces, pdf
+
+    faces.forget()  # the forms are made again, here, their colours too
+    pdf._path_ops.cache_clear()
+    for pack in (tmp_path / "out" / ".cache").iterdir():  # everything but the conversions is made again
+        if pack.name != "cmyk.pack":
+            pack.unlink()
+    build(deck, request)
+    assert converted == []
+    cold = tmp_path / "cold"
+    build(deck, BuildRequest(ROOT / "cards.yaml", cold, only=("pod",), pod=("dtc",)))
+    assert (cold / DTC).read_bytes() == (tmp_path / "out" / DTC).read_bytes()
+    cmyk.to_cmyk.cache_clear()

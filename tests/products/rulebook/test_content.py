@@ -190,3 +190,20 @@ def test_templates_are_found_and_missing_ones_say_so(tmp_path, monkeypatch):
     monkeypatch.setattr(resources, "__file__", str(tmp_path / "generator" / "resources.py"))
     with pytest.raises(FileNotFoundError, match="cannot find County Uppy's templates/ folder"):
         resources.templates_dir()
+
+
+def test_the_page_rendered_before_its_pictures_is_the_page(deck):
+    """A build renders the page on a worker with a slot for each picture, while the pictures are
+    drawn, and fills the slots after: the very page rendered with the pictures, no slot left."""
+    from markupsafe import Markup
+
+    from generator.products.rulebook.images import CardImage, rulebook_codes
+
+    codes = rulebook_codes(deck)
+    pictures = {code: CardImage(f"data:image/png;base64,{code}AAA+/==", 10, 14) for code in codes}
+    slotted, left_out, unworded = rulebook.page_with_slots(deck, codes)
+    assert left_out == [] and "<county-uppy-picture" in slotted
+    filled = rulebook.fill_slots(slotted, pictures)
+    assert "<county-uppy-picture" not in filled
+    assert filled == rulebook.render(deck, {c: CardImage(p.src, *rulebook.RULEBOOK_PROFILE.size) for c, p in pictures.items()})
+    assert Markup("<county-uppy-picture SKIP>").striptags() == ""  # text, escaped, never reads as a slot
