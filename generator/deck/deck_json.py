@@ -7,8 +7,11 @@ from typing import Any
 from generator.deck.model import CardType, Deck
 
 
-def card_json(card: CardType) -> dict[str, Any]:
-    out: dict[str, Any] = {"code": card.code, "kind": card.kind, "set": card.set, "name": card.name, "copies": card.copies}
+def card_json(card: CardType, deck: Deck) -> dict[str, Any]:
+    """A card for other tools: its name and text in plain words (inline icons said as words,
+    deck/icons.py)."""
+    out: dict[str, Any] = {"code": card.code, "kind": card.kind, "set": card.set, "name": deck.words(card.name),
+                           "copies": card.copies}
     if card.colours:
         out["colours"] = list(card.colours)
     if card.value is not None:
@@ -16,7 +19,7 @@ def card_json(card: CardType) -> dict[str, Any]:
     if card.effect is not None:
         out["effect"] = {"name": card.effect.name, "params": dict(card.effect.params)}
     if card.text:
-        out["text"] = card.text
+        out["text"] = deck.words(card.text)
     return out
 
 
@@ -27,7 +30,7 @@ def deck_json(deck: Deck) -> dict[str, Any]:
         "colours": [{"name": c.name, "code": c.letter, "print": c.rgb, "shape": c.shape} for c in deck.colours],
         "sets": [{"key": s.key, "name": s.name, "interior": s.interior, "printed": deck.set_totals()[s.key]} for s in deck.sets],
         "printed": deck.printed,
-        "cards": [card_json(c) for c in deck.cards],
+        "cards": [card_json(c, deck) for c in deck.cards],
         "editions": {
             e.key: {
                 "name": e.name,

@@ -15,7 +15,7 @@ from generator.deck.effects import CATALOGUE, param_problem
 from generator.deck.model import (PLAYING_KINDS, BuildSettings, CardSet, CardType, Colour, Deck, Edition, Effect,
                                   GameParams)
 from generator.deck.problems import InputError, Problem, char_name, suggest
-from generator.deck import wording
+from generator.deck import icons
 from generator.deck.rule_options import DEFAULTS
 from generator.deck.yaml_source import Loc, Source, parse, read
 
@@ -34,6 +34,8 @@ MAX_VALUE, MAX_RUN, MAX_CARD_TYPES, MAX_PRINTED = shape.MAX_VALUE, shape.MAX_RUN
 #: text is one line.
 MULTILINE_FIELDS = ("text", "description")
 _CODE = re.compile(r"^\S+$")
+#: Every placeholder a text may fill: the game's numbers and every effect's parameters.
+_PLACEHOLDER_NAMES = frozenset({"target", "hand_size"} | {p.name for e in CATALOGUE.values() for p in e.params})
 
 
 def load(path: str | Path = "cards.yaml") -> Deck:
@@ -75,6 +77,8 @@ class _Checker:
         self.broken: set[str] = set()
         #: card code -> the index of the `cards:` entry that makes it
         self.entry_of: dict[str, int] = {}
+        #: what a text may name as an icon: colour keys, effect names, the layout's pictures
+        self.icon_names: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] = ((), tuple(CATALOGUE), ())
 
     def fail(self, loc: Loc, message: str, *, key: bool = False) -> None:
         self.problems.append(self.src.at(loc, message, key=key))
@@ -99,6 +103,7 @@ class _Checker:
 
         params = self.game_params(game)
         colour_objs = self.colours(colours)
+        self.icon_names = (tuple(colour_objs), tuple(CATALOGUE), ())
         set_objs = self.sets(sets)
         card_types = self.cards(cards, colour_objs, set_objs, params)
         self.sizes(card_types)
@@ -476,15 +481,37 @@ class _Checker:
                          origin=self.src.origin(loc))]
 
     def fill(self, loc: Loc, text: str, values: dict[str, int]) -> str | None:
+        """The marked text (deck/icons.py): placeholders filled, icons checked and kept."""
         try:
-            for field in wording.fields(text):
-                if field not in values:
-                    self.fail(loc, f"unknown placeholder '{{{field}}}'{suggest(field, values)}; use one of {', '.join('{' + k + '}' for k in values)}")
+            for field, spec in icons.fields(text):
+                if field in values:
+                    continue
+                problem = self.unknown_field(field, spec, values)
+                if problem:
+                    self.fail(loc, problem)
                     return None
-            return wording.fill(text, values)
+            return icons.fill(text, values)
         except (ValueError, IndexError) as exc:
             self.fail(loc, f"bad placeholder in {text!r}: {exc} (write {{{{ and }}}} for literal braces)")
             return None
+
+    def unknown_field(self, field: str, spec: str, values: dict[str, int]) -> str | None:
+        """What is wrong with a field of a text that is no placeholder of it: nothing for an icon
+        the deck knows (`{cyan}`, `{icon:skip}`, `{icon:NAME}` of `look: icons:`), else the message."""
+        colours, effects, images = self.icon_names
+        if field == icons.ICON and spec:
+            if spec in effects or spec in images:
+                return None
+            return f"unknown icon '{spec}'{suggest(spec, [*images, *effects])}; an icon is a colour ({{cyan}}), " \
+                   "a wild effect ({icon:skip}) or a picture the layout declares ({icon:NAME})"
+        if not spec and field in colours:
+            return None
+        near = suggest(field, values) or suggest(field, _PLACEHOLDER_NAMES)
+        if near or field in _PLACEHOLDER_NAMES or not field.isidentifier() or spec:
+            return f"unknown placeholder '{{{field}}}'{near}; use one of {', '.join('{' + k + '}' for k in values)}"
+        if field in effects or field in images:
+            return f"unknown icon '{field}' (did you mean '{{icon:{field}}}'?)"
+        return f"unknown icon '{field}'{suggest(field, colours)}; a colour's icon is its name ({', '.join('{' + c + '}' for c in colours)})"
 
     def editions(self, entries, cards: list[CardType], sets: dict[str, CardSet]) -> list[Edition]:
         out: list[Edition] = []

@@ -10,6 +10,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
+from generator.deck import icons
+
 #: Kinds of card. Only the first three are ever shuffled into a game.
 PLAYING_KINDS = ("number", "dual", "wild")
 KINDS = PLAYING_KINDS + ("reference", "blank")
@@ -117,7 +119,9 @@ class CardType:
     colours: tuple[str, ...] = ()  #: colour names; two for a dual card, none for others
     value: int | None = None  #: printed number of number and dual cards
     effect: Effect | None = None  #: wild cards only
-    text: str = ""  #: effect text as printed (placeholders already filled in)
+    #: effect text as printed (placeholders already filled in); it and `name` are *marked* texts,
+    #: which may name inline icons (deck/icons.py; `Deck.words` says them in words)
+    text: str = ""
     origin: Origin | None = _origin()
 
     @property
@@ -232,6 +236,19 @@ class Deck:
             if c.set == set_key:
                 counts[c.kind] += c.copies
         return {k: counts[k] for k in KINDS if counts[k]}
+
+    def words(self, text: str) -> str:
+        """A printed text (a card's name or text, a quick-reference line) in plain words: its
+        inline icons (deck/icons.py) said as words, `{cyan}` as "cyan", `{icon:skip}` as the name
+        of the deck's Skip card. For every plain-text form: the terminal, the web table, deck.json."""
+        if not icons.has_marks(text):
+            return text
+        colour_words = {c.name: c.name for c in self.colours}
+        effect_words: dict[str, str] = {}
+        for c in self.cards:
+            if c.effect is not None and c.effect.name not in effect_words and not icons.has_marks(c.name):
+                effect_words[c.effect.name] = c.name
+        return icons.words(text, colour_words, effect_words)
 
     def cards_of(self, kinds: Iterable[str]) -> list[CardType]:
         wanted = set(kinds)

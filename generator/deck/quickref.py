@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from typing import Any, Mapping
 
-from generator.deck import wording
+from generator.deck import icons
 from generator.deck.effects import CATALOGUE
 from generator.deck.model import CardType, Deck
 
@@ -44,7 +44,7 @@ def short_effect(card: CardType, deck: Deck, options: Mapping[str, Any] | None =
     assert card.effect is not None
     fields = {"target": deck.params.target, "hand_size": deck.params.hand_size, **dict(card.effect.params)}
     line = CATALOGUE[card.effect.name].short_for(deck.params.rule_options if options is None else options)
-    return wording.fill(line, fields)
+    return icons.fill(line, fields)
 
 
 def quick_reference(deck: Deck, options: Mapping[str, Any] | None = None) -> QuickRef:

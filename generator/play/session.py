@@ -79,7 +79,7 @@ class Session:
         if wilds:
             out.append("Wilds in this game:\n", style="bold")
             for w in wilds:
-                out.append(f"  - {w.name}: {w.short}\n")
+                out.append(f"  - {self.game.deck.words(w.name)}: {self.game.deck.words(w.short)}\n")
         out.append("Type the number of a choice (or the decision, like 'play C5'); log shows the whole log; q quits.",
                    style="dim")
         return out
@@ -199,7 +199,7 @@ class Session:
     def _target_question(self, code: str) -> str:
         card = self.game.deck.card(code)
         assert card.effect is not None  # only a wild's play names a seat
-        return CATALOGUE[card.effect.name].seat_question.format(name=card.name)
+        return CATALOGUE[card.effect.name].seat_question.format(name=self.game.deck.words(card.name))
 
     def _ask_and_apply(self, question: str, choices: list[Action], deadline: float | None = None) -> str | None:
         return self._settle_pick(self._ask(question, choices, deadline))

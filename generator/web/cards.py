@@ -16,11 +16,12 @@ from generator.play.describe import SHAPES
 def deck_json(game, images: set[str] | frozenset[str] = frozenset()) -> dict[str, Any]:
     """{"target", "cards": {code: {...}}} for every card the game can deal; `images`: codes with a card image."""
     cards = {}
+    words = game.deck.words  # the table shows text: inline icons in words
     for code in game.codes:
         card = game.deck.card(code)
         colours = [game.deck.colour(c) for c in card.colours] if card.is_number else []
         cards[code] = {
-            "name": card.name, "text": card.text or "", "number": card.is_number,
+            "name": words(card.name), "text": words(card.text or ""), "number": card.is_number,
             "value": card.value if card.is_number else None,
             "colours": [{"name": c.name, "rgb": c.rgb, "shape": SHAPES.get(c.shape, "?")} for c in colours],
             "image": code in images,
@@ -28,5 +29,5 @@ def deck_json(game, images: set[str] | frozenset[str] = frozenset()) -> dict[str
     ref = quick_reference(game.deck)
     dealt = {game.codes[c] for c in game.edition_cards}
     rules = {"goal": ref.goal, "turn": list(ref.turn), "penalties": list(ref.penalties),
-             "wilds": [{"name": w.name, "short": w.short} for w in ref.wilds if w.code in dealt]}
+             "wilds": [{"name": words(w.name), "short": words(w.short)} for w in ref.wilds if w.code in dealt]}
     return {"name": game.deck.params.name, "target": game.target, "cards": cards, "rules": rules}

@@ -13,10 +13,14 @@ from __future__ import annotations
 from functools import lru_cache
 
 from generator.deck import wording
+from generator.deck.icons import Mark
+from generator.deck.icons import escape as icons_escape
 from generator.deck.effects import CATALOGUE
 from generator.deck.model import CardType, Deck
 from generator.deck.quickref import quick_reference
+from generator.products.render import inline
 from generator.products.render import typeface as tf
+from generator.products.render.inline import NO_ICONS, Icons
 from generator.products.render.items import (H, W, Face, Item, Poly, Stroke, Text, clip, contrast, rect,
                                              rotate180, rounded_rect, shape_points)
 from generator.products.render.units import BLEED, SAFE, pt_to_dots
@@ -155,57 +159,80 @@ def number_face(card: CardType, deck: Deck, light: bool = False) -> Face:
 
 
 def paragraph(text: str, x0: float, y0: float, x1: float, y1: float, max_size: float, ink: str,
-              min_size: float = FIT_FLOOR) -> list[Item]:
-    """Text wrapped and shrunk to fit the box, lines centred."""
-    size, lines = tf.fit_paragraph(text, x1 - x0, y1 - y0, max_size, min_size)
+              min_size: float = FIT_FLOOR, icons: Icons = NO_ICONS) -> list[Item]:
+    """A marked text (its icons inline) wrapped and shrunk to fit the box, lines centred."""
+    size, lines = inline.fit_paragraph(text, x1 - x0, y1 - y0, max_size, min_size, icons=icons)
     lead = size * 1.22
     top = y0 + (y1 - y0 - lead * len(lines)) / 2
-    return [Text((x0 + x1) / 2, round(top + tf.ASCENT * size + k * lead + (lead - size) / 2, 2), line, size, ink)
-            for k, line in enumerate(lines)]
+    return [item for k, line in enumerate(lines)
+            for item in inline.line(line, (x0 + x1) / 2, round(top + tf.ASCENT * size + k * lead + (lead - size) / 2, 2),
+                                    size, ink, icons=icons)]
 
 
 def fitted_lines(text: str, box_w: float, box_h: float, max_size: float, cx: float, top: float, ink: str,
-                 bold: bool = True) -> list[Item]:
-    """A short label (a wild's name in the corner): one line if it fits, else wrapped."""
-    one = tf.fit_size(text, box_w, max_size, bold)
+                 bold: bool = True, icons: Icons = NO_ICONS) -> list[Item]:
+    """A short marked label (a wild's name in the corner): one line if it fits, else wrapped."""
+    one = inline.fit_size(text, box_w, max_size, bold, icons)
     if one >= max_size * 0.55 or " " not in text:
         size, lines = min(one, box_h / 1.1), [text]
     else:
-        size, lines = tf.fit_paragraph(text, box_w, box_h, max_size, FIT_FLOOR, leading=1.1, bold=bold)
-    return [Text(cx, round(top + tf.ASCENT * size + k * size * 1.1, 2), line, size, ink, bold=bold)
-            for k, line in enumerate(lines)]
+        size, lines = inline.fit_paragraph(text, box_w, box_h, max_size, FIT_FLOOR, leading=1.1, bold=bold, icons=icons)
+    return [item for k, line in enumerate(lines)
+            for item in inline.line(line, cx, round(top + tf.ASCENT * size + k * size * 1.1, 2), size, ink, bold, icons=icons)]
 
 
-def wild_glyph(card: CardType) -> str:
-    """The effect's glyph from the catalogue, its parameters filled in (`×{factor}` gives ×2).
+def wild_glyph(card: CardType, icons: Icons = NO_ICONS) -> str:
+    """The effect's glyph from the catalogue, its parameters filled in (`×{factor}` gives ×2), as
+    a marked text: when the layout declares a picture for the effect (`look: icons:`), the
+    picture stands for the glyph's sign and the parameters follow it as text (`{icon:multiply}2`).
 
     The catalogue test checks that the typeface draws every glyph, so there is no fallback.
     """
     assert card.effect is not None
-    return wording.fill(CATALOGUE[card.effect.name].glyph, dict(card.effect.params))
+    name = card.effect.name
+    if name in icons.pictures:
+        params = dict(card.effect.params)
+        return Mark(name, False).source + "".join(
+            icons_escape(wording.fill("{" + field + "}", params)) for field in wording.fields(CATALOGUE[name].glyph))
+    return icons_escape(wording.fill(CATALOGUE[name].glyph, dict(card.effect.params)))
+
+
+def _sizes(items: list[Item]) -> list[float]:
+    """The text sizes of a label's items (an icon-only label has its icons' text size in none: 0 stands for it)."""
+    return [t.size for t in items if isinstance(t, Text)] or [0.0]
 
 
 def wild_face(card: CardType, deck: Deck, light: bool = False) -> Face:
     bg, ink = interior(card, deck, light)
+    icons = icons_of(deck)
     items: list[Item] = [background(bg), *frame([c.rgb for c in deck.colours], bg), *light_marker(card, deck, light)]
-    glyph = wild_glyph(card)
-    label = fitted_lines(card.name, 210, 130, 84, 175, INDEX_TOP, ink)
-    if min(t.size for t in label) < MIN_TEXT:  # a long name: the corner shows the glyph instead
-        short = fitted_lines(glyph, 210, 130, 84, 175, INDEX_TOP, ink)
-        label = short if min(t.size for t in short) >= MIN_TEXT else label
+    glyph = wild_glyph(card, icons)
+    label = fitted_lines(card.name, 210, 130, 84, 175, INDEX_TOP, ink, icons=icons)
+    if min(_sizes(label)) < MIN_TEXT:  # a long name: the corner shows the glyph instead
+        short = fitted_lines(glyph, 210, 130, 84, 175, INDEX_TOP, ink, icons=icons)
+        label = short if min(_sizes(short)) >= MIN_TEXT else label
     items += corner(label)
-    gsize = tf.fit_size(glyph, 300, 190, bold=True)
-    items.append(Text(W / 2, 395, glyph, gsize, ink, bold=True))
-    tsize = tf.fit_size(card.name, 560, 66, bold=True)
+    gsize = inline.fit_size(glyph, 300, 190, True, icons)
+    items += inline.line(glyph, W / 2, 395, gsize, ink, True, icons=icons)
+    tsize = inline.fit_size(card.name, 560, 66, True, icons)
     if tsize >= MIN_TEXT or " " not in card.name:
-        items.append(Text(W / 2, 505, card.name, tsize, ink, bold=True))
+        items += inline.line(card.name, W / 2, 505, tsize, ink, True, icons=icons)
     else:  # too long for one legible line: two lines, ending on the same baseline
-        size, lines = tf.fit_paragraph(card.name, 560, 2.3 * 66, 66, FIT_FLOOR, leading=1.15, bold=True)
-        items += [Text(W / 2, round(505 - (len(lines) - 1 - k) * size * 1.15, 2), line, size, ink, bold=True)
-                  for k, line in enumerate(lines)]
+        size, lines = inline.fit_paragraph(card.name, 560, 2.3 * 66, 66, FIT_FLOOR, leading=1.15, bold=True, icons=icons)
+        items += [item for k, line in enumerate(lines)
+                  for item in inline.line(line, W / 2, round(505 - (len(lines) - 1 - k) * size * 1.15, 2), size, ink, True,
+                                          icons=icons)]
     items.append(Poly(rect(W / 2 - 120, 530, W / 2 + 120, 534), ink))
-    items += paragraph(card.text, 95, 550, W - 95, 805, 46, ink)
+    items += paragraph(card.text, 95, 550, W - 95, 805, 46, ink, icons=icons)
     return Face(card.code, tuple(items))
+
+
+def icons_of(deck: Deck) -> Icons:
+    """The deck's inline icons, read once per deck (the pictures' files with it)."""
+    drawn = _drawn(deck)
+    if "icons" not in drawn:
+        drawn["icons"] = inline.icons_of(deck)
+    return drawn["icons"]
 
 
 def reference_face(card: CardType, deck: Deck, light: bool = False) -> Face:
@@ -216,8 +243,9 @@ def reference_face(card: CardType, deck: Deck, light: bool = False) -> Face:
     ref = quick_reference(deck)
     refs = [c.code for c in deck.cards if c.kind == "reference"]
     part = refs.index(card.code) % 2 if card.code in refs else 0
+    icons = icons_of(deck)
     items: list[Item] = [background(bg), *frame([NEUTRAL_FRAME], bg)]
-    items.append(Text(W / 2, 130, card.name, tf.fit_size(card.name, 560, 56, bold=True), ink, bold=True))
+    items += inline.line(card.name, W / 2, 130, inline.fit_size(card.name, 560, 56, True, icons), ink, True, icons=icons)
     if part == 0:
         blocks: list[tuple[str, list[tuple[str, str]]]] = [
             ("", [("", ref.goal)]),
@@ -228,7 +256,7 @@ def reference_face(card: CardType, deck: Deck, light: bool = False) -> Face:
         names = {s.key: s.name for s in deck.sets}
         blocks = [(f"{names[key]} wilds", [(w.name, w.short) for w in ref.wilds if w.set == key])
                   for key in dict.fromkeys(w.set for w in ref.wilds)] or [("Wilds", [("", "This deck has no wilds.")])]
-    items += rich_blocks(blocks, 80, 165, W - 80, H - 75, ink)
+    items += rich_blocks(blocks, 80, 165, W - 80, H - 75, ink, icons)
     return Face(card.code, tuple(items))
 
 
@@ -237,44 +265,47 @@ REF_MIN_TEXT = pt_to_dots(7.0)
 
 
 def rich_blocks(blocks: list[tuple[str, list[tuple[str, str]]]], x0: float, y0: float, x1: float, y1: float,
-                ink: str) -> list[Item]:
+                ink: str, icons: Icons = NO_ICONS) -> list[Item]:
     """Headed lists of (bold lead, text) entries, shrunk until they fit the box, but never below
-    REF_MIN_TEXT: a quick reference whose entries do not fit at that size has too many entries."""
+    REF_MIN_TEXT: a quick reference whose entries do not fit at that size has too many entries.
+    Leads and texts are marked texts: their icons are measured and drawn inline."""
     size = 44.0
     while True:
-        items, y = _lay_blocks(blocks, x0, y0, x1, size, ink)
+        items, y = _lay_blocks(blocks, x0, y0, x1, size, ink, icons)
         smaller = round(size * 0.96, 2)
         if y <= y1 or smaller < REF_MIN_TEXT:
             return items
         size = smaller
 
 
-def balanced_wrap(text: str, size: float, box_w: float) -> list[str]:
+def balanced_wrap(text: str, size: float, box_w: float, icons: Icons = NO_ICONS) -> list[str]:
     """Word wrap in which no line after the first holds a single word (a widow): a text that
-    would end on one word is wrapped narrower, so the lines even out, in as many lines."""
-    lines = tf.wrap(text, size, box_w)
+    would end on one word is wrapped narrower, so the lines even out, in as many lines. The text
+    is marked: an icon is measured with the word it touches."""
+    lines = inline.wrap(text, size, box_w, icons=icons)
     if len(lines) < 2 or len(lines[-1].split()) > 1 or len(text.split()) < 4:
         return lines
     w = box_w
     while w > box_w * 0.55:
         w *= 0.97
-        trial = tf.wrap(text, size, w)
+        trial = inline.wrap(text, size, w, icons=icons)
         if len(trial) > len(lines):
             break
         if all(len(line.split()) > 1 for line in trial[1:]):
             return trial
-    more = tf.wrap(text, size, box_w * 0.8)  # one line more, none of them a lone word
+    more = inline.wrap(text, size, box_w * 0.8, icons=icons)  # one line more, none of them a lone word
     return more if all(len(line.split()) > 1 for line in more[1:]) else lines
 
 
-def _lay_blocks(blocks, x0: float, y0: float, x1: float, size: float, ink: str) -> tuple[list[Item], float]:
+def _lay_blocks(blocks, x0: float, y0: float, x1: float, size: float, ink: str,
+                icons: Icons = NO_ICONS) -> tuple[list[Item], float]:
     """Each entry's bold lead in a column as wide as the widest lead (a wild's name), its text in
     the column beside it, wrapped by balanced_wrap; a lead wider than 40% of the box stands on
     its own line, with the text below it."""
     lead = size * 1.18
     items: list[Item] = []
     y = y0
-    leads = [tf.width(lead_text + " ", size, True) for _, entries in blocks for lead_text, _ in entries if lead_text]
+    leads = [inline.width(lead_text + " ", size, True, icons) for _, entries in blocks for lead_text, _ in entries if lead_text]
     column = max((w for w in leads if w <= (x1 - x0) * 0.4), default=0.0)
     for head, entries in blocks:
         if head:
@@ -285,14 +316,14 @@ def _lay_blocks(blocks, x0: float, y0: float, x1: float, size: float, ink: str) 
         for lead_text, text in entries:
             indent = x0
             if lead_text:
-                items.append(Text(x0, round(y + tf.ASCENT * size, 2), lead_text, size, ink, bold=True, align="l"))
-                if tf.width(lead_text + " ", size, True) <= column:
+                items += inline.line(lead_text, x0, round(y + tf.ASCENT * size, 2), size, ink, True, "l", icons)
+                if inline.width(lead_text + " ", size, True, icons) <= column:
                     indent = x0 + column
                 else:
                     y += lead
                     indent = x0 + column
-            for line in balanced_wrap(text, size, x1 - indent):
-                items.append(Text(round(indent, 2), round(y + tf.ASCENT * size, 2), line, size, ink, align="l"))
+            for line in balanced_wrap(text, size, x1 - indent, icons):
+                items += inline.line(line, round(indent, 2), round(y + tf.ASCENT * size, 2), size, ink, False, "l", icons)
                 y += lead
         y += size * 0.25
     return items, y

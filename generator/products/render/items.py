@@ -73,7 +73,16 @@ class Text:
         return left, top, right, bottom
 
 
-Item = Union[Poly, Stroke, Text]
+@dataclass(frozen=True)
+class Outline:
+    """A filled shape of several contours (an icon drawn from an SVG's outlines): the contours are
+    filled together by the nonzero winding rule, so a glyph's counters stay open."""
+
+    contours: tuple[tuple[Point, ...], ...]
+    fill: str
+
+
+Item = Union[Poly, Stroke, Text, Outline]
 
 
 @dataclass(frozen=True)
@@ -162,6 +171,8 @@ def rotate180(item: Item) -> Item:
     if isinstance(item, Text):
         return Text(W - item.x, H - item.y, item.text, item.size, item.fill, item.bold, item.align,
                     not item.rot180, item.stroke, item.stroke_colour)
+    if isinstance(item, Outline):
+        return Outline(tuple(_turned(c) for c in item.contours), item.fill)
     pts = _turned(item.points)
     if isinstance(item, Poly):
         return Poly(pts, item.fill)

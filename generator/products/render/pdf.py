@@ -14,7 +14,7 @@ from reportlab.lib.rl_accel import fp_str
 from generator.products.render import sheets, test_page
 from generator.products.render.cmyk import to_cmyk
 from generator.products.render import typeface as tf
-from generator.products.render.items import Face, Poly, Stroke, Text
+from generator.products.render.items import Face, Outline, Poly, Stroke, Text
 from generator.products.render.pdf_file import PdfFile, array, encoding_canvas, form_body, text_run, text_string
 from generator.products.render.stamp import NONE, Stamp
 from generator.products.render.units import BLEED, TRIM_H, TRIM_W, dots_to_pt
@@ -73,9 +73,13 @@ def cmyk_inks(face: Face) -> set[tuple[str, bool]]:
 
 
 @lru_cache(maxsize=8192)
-def _path_ops(item: Poly | Stroke, cmyk: bool = False) -> str:
-    """PDF operators for a polygon or polyline (font-free, so the same in every file)."""
+def _path_ops(item: Poly | Stroke | Outline, cmyk: bool = False) -> str:
+    """PDF operators for a polygon, a polyline or an outline (font-free, so the same in every file)."""
     k = dots_to_pt(1.0)
+    if isinstance(item, Outline):
+        return f"{_fill(item.fill, cmyk, text=True)} " + " ".join(
+            " ".join(f"{x * k:.2f} {(TRIM_H - y) * k:.2f} {'m' if i == 0 else 'l'}" for i, (x, y) in enumerate(c)) + " h"
+            for c in item.contours if c) + " f"
     ops = [f"{x * k:.2f} {(TRIM_H - y) * k:.2f} {'m' if i == 0 else 'l'}" for i, (x, y) in enumerate(item.points)]
     if isinstance(item, Poly):
         return f"{_fill(item.fill, cmyk)} " + " ".join(ops) + " h f"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
@@ -25,6 +25,7 @@ from generator.products.output.outputs import Artifact
 from generator.products.pipeline import rasters
 from generator.products.pipeline.keys import GENERATOR_DIR, code_version, key
 from generator.products.pipeline.rendered import background, cache
+from generator.products.rulebook import inline_html
 from generator.products.rulebook.images import CardImage, card_image, rulebook_codes, sample_cards
 from generator.products.render.profiles import RULEBOOK as RULEBOOK_PROFILE
 from generator.resources import templates_dir
@@ -117,8 +118,11 @@ def card_data(deck: Deck, card: CardType, images: Mapping[str, CardImage]) -> di
         "code": card.code,
         "kind": card.kind,
         "set": card.set,
-        "name": card.name,
-        "text": card.text,
+        #: name and text as HTML, their inline icons as SVG; in words for alt texts
+        "name": inline_html.html(card.name, deck),
+        "text": inline_html.html(card.text, deck),
+        "name_words": deck.words(card.name),
+        "text_words": deck.words(card.text),
         "copies": card.copies,
         "value": card.value,
         "colours": colour_data(deck, card.colours),
@@ -155,7 +159,7 @@ def contents(deck: Deck, images: Mapping[str, CardImage]) -> list[dict[str, Any]
                 group["count"] += card.copies
                 group["cards"].append(card_data(deck, card, images))
             else:
-                groups.append({"kind": card.kind, "count": card.copies, "name": card.name})
+                groups.append({"kind": card.kind, "count": card.copies, "name": deck.words(card.name)})
         for group in groups:
             if "values" in group:
                 group["runs"] = runs(group.pop("values"))
@@ -326,8 +330,11 @@ def _prepared(deck: Deck, left_out: list[str] | None,
 
 
 def quick_reference(deck: Deck) -> Any:
-    """The quick-reference card's summary: the same data the card face prints."""
-    return quickref.quick_reference(deck)
+    """The quick-reference card's summary: the same data the card face prints, its wilds' names
+    and lines as HTML (inline icons as SVG)."""
+    ref = quickref.quick_reference(deck)
+    return replace(ref, wilds=tuple(replace(w, name=inline_html.html(w.name, deck), short=inline_html.html(w.short, deck))
+                                    for w in ref.wilds))
 
 
 def card_images(deck: Deck) -> dict[str, CardImage]:
@@ -348,7 +355,8 @@ def page_key(ctx: "BuildContext") -> str:
     templates = tuple(sorted(p for p in templates_dir().rglob("*") if p.is_file()))
     code = code_version(*templates, folder=GENERATOR_DIR, libraries=("jinja2", "markupsafe"))
     pictures = rasters.image_keys(ctx, "rulebook")
-    return key("rulebook", code, repr(ctx.deck), [(c, pictures[c]) for c in rulebook_codes(ctx.deck)])
+    return key("rulebook", code, repr(ctx.deck), [(c, pictures[c]) for c in rulebook_codes(ctx.deck)],
+               inline_html.files_key(ctx.deck))
 
 
 def build_rulebook(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
