@@ -164,7 +164,7 @@ def line(text: str, x: float, y: float, size: float, fill: str, bold: bool = Fal
 def icons_of(deck) -> Icons:
     """The icons of a deck: its colours' shapes and the pictures its layout declares (read now:
     a picture is keyed by its file's bytes, so an edited icon is read afresh)."""
-    declared = getattr(getattr(deck, "look", None), "icons", None) or {}
+    declared = dict(getattr(getattr(deck, "look", None), "icons", None) or ())  # look.icons: (name, path) pairs
     colours = {c.name: (c.shape, c.rgb) for c in deck.colours}
     if not declared:
         return Icons(colours)

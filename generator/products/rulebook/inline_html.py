@@ -63,7 +63,7 @@ def icon_html(mark: Mark, deck: Deck, icons: Icons) -> str:
 
 def files_key(deck: Deck) -> str:
     """The bytes of every icon picture the deck declares, as a digest (the page's cache key)."""
-    declared = getattr(getattr(deck, "look", None), "icons", None) or {}
+    declared = dict(getattr(getattr(deck, "look", None), "icons", None) or ())
     h = hashlib.sha256()
     for name, path in sorted(declared.items()):
         h.update(name.encode() + b"\0")

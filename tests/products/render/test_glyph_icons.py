@@ -1,0 +1,85 @@
+"""The wild glyphs as icon files (art/icons/<effect>.svg): made from the typeface's outlines, read
+back as outlines in the text's ink, and drawing the faces the built-in glyphs draw, within a
+stated pixel tolerance."""
+
+from __future__ import annotations
+
+import copy
+import io
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from PIL import Image, ImageChops
+
+from generator.deck.effects import CATALOGUE
+from generator.products.render import faces
+from generator.products.render import typeface as tf
+from generator.products.render.glyph_icons import glyph_svg
+from generator.products.render.icon_files import picture
+from generator.products.render.inline import glyph_sign
+from generator.products.render.items import Outline, Text
+from tests.conftest import ROOT
+
+ICONS = ROOT / "art" / "icons"
+#: How far a face drawn with the icon files may differ from the one drawn with the typeface's
+#: glyphs: no channel of any pixel by more than MAX_CHANNEL of 255, and at most MAX_SHARE of the
+#: face's pixels by more than EDGE (a glyph's edge anti-aliased a pixel over: the icon is a path,
+#: the glyph text, and the parameter after an icon starts on a rounded position).
+MAX_CHANNEL = 80
+EDGE = 32
+MAX_SHARE = 0.001
+
+
+def test_one_icon_file_per_effect_made_from_the_glyph_outlines():
+    assert sorted(p.stem for p in ICONS.glob("*.svg")) == sorted(CATALOGUE)
+    for name in CATALOGUE:
+        assert (ICONS / f"{name}.svg").read_text(encoding="utf-8") == glyph_svg(glyph_sign(name)), (
+            f"art/icons/{name}.svg is not the glyph's outline: python -m generator.products.render.glyph_icons art/icons")
+
+
+def test_an_icon_is_its_glyph_advance_wide_and_read_as_outlines():
+    for name in CATALOGUE:
+        pic = picture(ICONS / f"{name}.svg")
+        sign = glyph_sign(name)
+        assert pic.aspect == pytest.approx(tf.width(sign, 1.0, True), abs=1e-9)
+        assert pic.contours and all(len(c) >= 3 for c in pic.contours)
+        ys = [y for c in pic.contours for _, y in c]
+        assert 0 <= min(ys) and max(ys) <= 1  # inside the em box
+
+
+def with_icon_files(deck):
+    """The deck with its layout declaring the shipped icon files (as `look: icons:` does)."""
+    other = copy.copy(deck)
+    object.__setattr__(other, "look", SimpleNamespace(icons=tuple((n, ICONS / f"{n}.svg") for n in CATALOGUE)))
+    return other
+
+
+def test_a_wild_draws_its_icon_in_the_ink_of_its_set(deck):
+    icons_deck = with_icon_files(deck)
+    for code in ("x2", "SKIP"):  # a white set's wild and a black set's
+        card = deck.card(code)
+        face = faces.face(card, icons_deck)
+        ink = faces.interior(card, deck)[1]
+        glyph = [i for i in face.items if isinstance(i, Outline)]
+        assert glyph and all(o.fill == ink for o in glyph)
+        assert not any(isinstance(t, Text) and glyph_sign(card.effect.name) in t.text for t in face.texts())
+    x2 = faces.face(deck.card("x2"), icons_deck)
+    assert any(t.text == "2" and t.size > 150 for t in x2.texts())  # the factor stays text beside the sign
+
+
+def test_the_faces_with_icon_files_match_the_built_in_glyphs(deck):
+    from generator.products.pipeline.rasters import face_png
+
+    icons_deck = with_icon_files(deck)
+    for card in deck.cards:
+        if card.kind != "wild":
+            continue
+        a = Image.open(io.BytesIO(face_png(faces.face(card, deck)))).convert("RGB")
+        b = Image.open(io.BytesIO(face_png(faces.face(card, icons_deck)))).convert("RGB")
+        assert a.size == b.size
+        diff = ImageChops.difference(a, b)
+        worst = max(hi for _, hi in diff.getextrema())
+        grey = diff.convert("L").histogram()
+        share = sum(grey[EDGE + 1:]) / (a.width * a.height)
+        assert worst <= MAX_CHANNEL and share <= MAX_SHARE, (card.code, worst, share)
