@@ -506,7 +506,7 @@ class _Checker:
                    "a wild effect ({icon:skip}) or a picture the layout declares ({icon:NAME})"
         if not spec and field in colours:
             return None
-        near = suggest(field, values) or suggest(field, _PLACEHOLDER_NAMES)
+        near = suggest(field, values) or suggest(field, _PLACEHOLDER_NAMES - {field})
         if near or field in _PLACEHOLDER_NAMES or not field.isidentifier() or spec:
             return f"unknown placeholder '{{{field}}}'{near}; use one of {', '.join('{' + k + '}' for k in values)}"
         if field in effects or field in images:

@@ -24,6 +24,9 @@ from generator.deck.model import Deck
 from generator.products.render.inline import SHAPE_ADVANCE, SHAPE_RADIUS, Icons, icons_of
 from generator.products.render.items import shape_points
 
+#: An icon's box, one em tall and standing on the baseline (its descent below it), written on each
+#: icon rather than in the stylesheet, so a page without icons is byte for byte what it was.
+BOX = "display:inline-block;height:1em;vertical-align:-.24em;overflow:visible"
 _MIME = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 
 
@@ -46,7 +49,7 @@ def icon_html(mark: Mark, deck: Deck, icons: Icons) -> str:
         pts = shape_points(shape, SHAPE_ADVANCE * 50, round(-r * 1.02, 2), r)  # the baseline at y = 0
         points = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
         return (f'<svg class="icon" role="img" aria-label="{label}" viewBox="0 -76 {SHAPE_ADVANCE * 100:g} 100" '
-                f'style="width:{SHAPE_ADVANCE:g}em"><polygon points="{points}" fill="{rgb}" '
+                f'style="{BOX};width:{SHAPE_ADVANCE:g}em"><polygon points="{points}" fill="{rgb}" '
                 f'stroke="currentColor" stroke-width="{max(3.0, r * 0.1):.2f}" stroke-linejoin="round"/></svg>')
     picture = icons.pictures.get(mark.name)
     if picture is None:
@@ -54,10 +57,10 @@ def icon_html(mark: Mark, deck: Deck, icons: Icons) -> str:
     if picture.contours is not None:
         d = " ".join("M" + " L".join(f"{x * 100:.1f} {y * 100:.1f}" for x, y in c) + " Z" for c in picture.contours)
         return (f'<svg class="icon" role="img" aria-label="{label}" viewBox="0 0 {picture.aspect * 100:.1f} 100" '
-                f'style="width:{picture.aspect:.3f}em"><path d="{d}" fill="currentColor"/></svg>')
+                f'style="{BOX};width:{picture.aspect:.3f}em"><path d="{d}" fill="currentColor"/></svg>')
     data = Path(picture.path).read_bytes()
     mime = _MIME.get(Path(picture.path).suffix.lower(), "application/octet-stream")
-    return (f'<img class="icon" alt="{label}" style="width:{picture.aspect:.3f}em" '
+    return (f'<img class="icon" alt="{label}" style="{BOX};width:{picture.aspect:.3f}em" '
             f'src="data:{mime};base64,{base64.b64encode(data).decode("ascii")}">')
 
 
