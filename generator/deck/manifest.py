@@ -103,7 +103,9 @@ class _Checker:
 
         params = self.game_params(game)
         colour_objs = self.colours(colours)
-        self.icon_names = (tuple(colour_objs), tuple(CATALOGUE), ())
+        # what a text may name as an icon: the colours, the effects and the pictures `look: icons:` declares
+        declared = getattr(typed.get("look"), "icons", None)
+        self.icon_names = (tuple(colour_objs), tuple(CATALOGUE), tuple(declared) if isinstance(declared, dict) else ())
         set_objs = self.sets(sets)
         card_types = self.cards(cards, colour_objs, set_objs, params)
         self.sizes(card_types)

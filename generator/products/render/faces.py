@@ -204,7 +204,7 @@ def _sizes(items: list[Item]) -> list[float]:
 
 def wild_face(card: CardType, deck: Deck, light: bool = False) -> Face:
     bg, ink = interior(card, deck, light)
-    icons = icons_of(deck)
+    icons = icons_of(deck).on(bg)
     items: list[Item] = [background(bg), *frame([c.rgb for c in deck.colours], bg), *light_marker(card, deck, light)]
     glyph = wild_glyph(card, icons)
     label = fitted_lines(card.name, 210, 130, 84, 175, INDEX_TOP, ink, icons=icons)
@@ -243,7 +243,7 @@ def reference_face(card: CardType, deck: Deck, light: bool = False) -> Face:
     ref = quick_reference(deck)
     refs = [c.code for c in deck.cards if c.kind == "reference"]
     part = refs.index(card.code) % 2 if card.code in refs else 0
-    icons = icons_of(deck)
+    icons = icons_of(deck).on(bg)
     items: list[Item] = [background(bg), *frame([NEUTRAL_FRAME], bg)]
     items += inline.line(card.name, W / 2, 130, inline.fit_size(card.name, 560, 56, True, icons), ink, True, icons=icons)
     if part == 0:

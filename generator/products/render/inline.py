@@ -19,7 +19,7 @@ What an icon draws (`Icons`, one per deck):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Mapping
 
@@ -52,6 +52,13 @@ class Icons:
 
     colours: Mapping[str, tuple[str, str]]
     pictures: Mapping[str, Picture] = field(default_factory=dict)
+    #: the colour under a picture drawn as it is (the face's interior): the print-shop file, which
+    #: may carry no transparency, composites the picture's transparent pixels onto it
+    matte: str = "#FFFFFF"
+
+    def on(self, matte: str) -> "Icons":
+        """The same icons over an interior of colour `matte`."""
+        return self if matte == self.matte or not self.pictures else replace(self, matte=matte)
 
     def advance(self, mark: Mark, size: float, bold: bool = False) -> float:
         if mark.colour:
@@ -80,39 +87,48 @@ class Icons:
             return [Outline(tuple(tuple((round(x + px * size, 2), round(top + py * size, 2)) for px, py in c)
                                   for c in picture.contours), ink)]
         from generator.products.render.items import Image  # lazy: pictures in their own colours only
-        return [Image(round(x, 2), round(top, 2), round(x + picture.aspect * size, 2), round(top + size, 2), picture.path)]
+        return [Image(round(x, 2), round(top, 2), round(x + picture.aspect * size, 2), round(top + size, 2), picture.path,
+                      "contain", self.matte)]
 
 
 NO_ICONS = Icons({})
 
 
-def width(text: str, size: float, bold: bool = False, icons: Icons = NO_ICONS) -> float:
-    """The advance of a marked text at `size`: its letters' and its icons'."""
+def _font(font: str) -> dict:
+    """The typeface's keyword for a font file ("" is the built-in typeface: no keyword at all)."""
+    return {"font": font} if font else {}
+
+
+def width(text: str, size: float, bold: bool = False, icons: Icons = NO_ICONS, font: str = "") -> float:
+    """The advance of a marked text at `size`: its letters' (in `font`, a font file's path, ""
+    for the built-in typeface) and its icons'."""
     if not marks.has_marks(text):
-        return tf.width(text, size, bold)
-    return sum(tf.width(r, size, bold) if isinstance(r, str) else icons.advance(r, size, bold)
+        return tf.width(text, size, bold, **_font(font))
+    return sum(tf.width(r, size, bold, **_font(font)) if isinstance(r, str) else icons.advance(r, size, bold)
                for r in marks.parse(text))
 
 
-def fit_size(text: str, box_w: float, max_size: float, bold: bool = False, icons: Icons = NO_ICONS) -> float:
+def fit_size(text: str, box_w: float, max_size: float, bold: bool = False, icons: Icons = NO_ICONS,
+             font: str = "") -> float:
     """The largest size up to `max_size` at which the marked text fits one line of `box_w`."""
     if not marks.has_marks(text):
-        return tf.fit_size(text, box_w, max_size, bold)
-    w = width(text, 1000.0, bold, icons) / 1000.0
+        return tf.fit_size(text, box_w, max_size, bold, **_font(font))
+    w = width(text, 1000.0, bold, icons, font) / 1000.0
     return max_size if w <= 0 else min(max_size, box_w / w)
 
 
-def wrap(text: str, size: float, box_w: float, bold: bool = False, icons: Icons = NO_ICONS) -> list[str]:
+def wrap(text: str, size: float, box_w: float, bold: bool = False, icons: Icons = NO_ICONS,
+         font: str = "") -> list[str]:
     """Greedy word wrap of a marked text (an icon is part of the word it touches); the lines
     are marked texts."""
     if not marks.has_marks(text):
-        return tf.wrap(text, size, box_w, bold)
+        return tf.wrap(text, size, box_w, bold, **_font(font))
     lines: list[str] = []
     for para in text.split("\n"):
         line = ""
         for word in para.split():
             trial = f"{line} {word}" if line else word
-            if line and width(trial, size, bold, icons) > box_w:
+            if line and width(trial, size, bold, icons, font) > box_w:
                 lines.append(line)
                 line = word
             else:
@@ -122,14 +138,15 @@ def wrap(text: str, size: float, box_w: float, bold: bool = False, icons: Icons 
 
 
 def fit_paragraph(text: str, box_w: float, box_h: float, max_size: float, min_size: float = 1.0,
-                  leading: float = 1.22, bold: bool = False, icons: Icons = NO_ICONS) -> tuple[float, list[str]]:
+                  leading: float = 1.22, bold: bool = False, icons: Icons = NO_ICONS,
+                  font: str = "") -> tuple[float, list[str]]:
     """Shrink from `max_size` until the wrapped marked text fits the box; return size and lines."""
     if not marks.has_marks(text):
-        return tf.fit_paragraph(text, box_w, box_h, max_size, min_size, leading, bold)
+        return tf.fit_paragraph(text, box_w, box_h, max_size, min_size, leading, bold, **_font(font))
     size = max_size
     while True:
-        lines = wrap(text, size, box_w, bold, icons)
-        widest = max((width(line, size, bold, icons) for line in lines), default=0.0)
+        lines = wrap(text, size, box_w, bold, icons, font)
+        widest = max((width(line, size, bold, icons, font) for line in lines), default=0.0)
         if (len(lines) * size * leading <= box_h and widest <= box_w) or size <= min_size:
             return size, lines
         size = round(size * 0.95, 2)
@@ -141,20 +158,20 @@ def words_in(line: str) -> int:
 
 
 def line(text: str, x: float, y: float, size: float, fill: str, bold: bool = False, align: str = "m",
-         icons: Icons = NO_ICONS) -> list[Item]:
+         icons: Icons = NO_ICONS, font: str = "") -> list[Item]:
     """One marked line on the baseline y, at x by `align` ("l", "m", "r"): a single Text when it
     names no icon, else its text runs and icons side by side."""
     runs = marks.parse(text) if marks.has_marks(text) else (text,)
     if all(isinstance(r, str) for r in runs):
-        return [Text(x, y, "".join(runs), size, fill, bold, align)]  # type: ignore[arg-type]
-    total = width(text, size, bold, icons)
+        return [Text(x, y, "".join(runs), size, fill, bold, align, **_font(font))]  # type: ignore[arg-type]
+    total = width(text, size, bold, icons, font)
     left = {"l": x, "m": x - total / 2, "r": x - total}[align]
     items: list[Item] = []
     for run in runs:
         if isinstance(run, str):
             if run.strip():
-                items.append(Text(round(left, 2), y, run, size, fill, bold, "l"))
-            left += tf.width(run, size, bold)
+                items.append(Text(round(left, 2), y, run, size, fill, bold, "l", **_font(font)))
+            left += tf.width(run, size, bold, **_font(font))
         else:
             items += icons.draw(run, left, y, size, fill, bold)
             left += icons.advance(run, size, bold)
