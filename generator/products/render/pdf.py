@@ -60,15 +60,20 @@ def _stroke(hex_rgb: str, cmyk: bool) -> str:
 
 def cmyk_inks(face: Face) -> set[tuple[str, bool]]:
     """The (colour, text) pairs face_ops converts to CMYK for `face`: as _fill and _stroke ask
-    to_cmyk for them (tests/products/render/test_drivethrucards.py holds the two together)."""
+    to_cmyk for them (tests/products/render/test_drivethrucards.py holds the two together). Only
+    a head start: a pair missing here is converted when its form asks for it."""
     inks: set[tuple[str, bool]] = set()
     for item in face.items:
         if isinstance(item, Text):
             inks.add((item.fill, True))
             if item.stroke:
                 inks.add((item.stroke_colour, False))
-        else:
-            inks.add((item.fill if isinstance(item, Poly) else item.colour, False))
+        elif isinstance(item, Outline):
+            inks.add((item.fill, True))
+        elif isinstance(item, Poly):
+            inks.add((item.fill, False))
+        elif isinstance(item, Stroke):
+            inks.add((item.colour, False))
     return inks
 
 
