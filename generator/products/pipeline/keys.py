@@ -35,8 +35,9 @@ __all__ = ["GENERATOR_DIR", "RENDER_DIR", "code_version", "drawing", "face_key",
 RENDER_DIR = Path(__file__).resolve().parent.parent / "render"
 GENERATOR_DIR = RENDER_DIR.parent.parent
 #: The libraries that turn a display list into bytes: reportlab (font subsets, the test page),
-#: PDFium (rasterizing) and Pillow (quantizing, PNG encoding). A new version may draw otherwise.
-DRAWING_LIBRARIES = ("reportlab", "pypdfium2", "pillow")
+#: PDFium (rasterizing), Pillow (quantizing, PNG encoding, raster art), svglib (SVG art) and
+#: fontTools (designer fonts' subsets). A new version may draw otherwise.
+DRAWING_LIBRARIES = ("reportlab", "pypdfium2", "pillow", "svglib", "fonttools")
 
 
 def key(*parts: object) -> str:

@@ -158,6 +158,15 @@ def _apply(transform, image):
     return ImageCms.applyTransform(image, transform)
 
 
+def press_image(rgb):
+    """An RGB image through the same transform as every colour (sRGB to the press profile,
+    relative colorimetric, black-point compensation): a CMYK image, before any ink limit; None
+    when this machine has no press profile."""
+    if press_profile() is None:
+        return None
+    return _apply(_transforms()[0], rgb)
+
+
 def _labs(cmyks: list[tuple[int, int, int, int]]) -> list[tuple[float, float, float]]:
     """CIELAB of CMYK values (0..255 each) as the press prints them (the soft proof)."""
     from PIL import Image  # lazy: see _description

@@ -1,7 +1,7 @@
 """The drawing items a face is made of, and the geometry that builds them.
 
 A face is a tuple of items in *dots* (300 dpi pixels) measured from the top-left of the trim, y
-downwards: filled polygons, strokes and lines of text. The PDF backend (pdf.py) draws each kind;
+downwards: filled polygons, strokes, lines of text and pictures (PNG, JPEG or SVG files). The PDF backend (pdf.py) draws each kind;
 an item that reads a file names it (`files()`), so the face cache keys a face by those bytes too.
 """
 
@@ -56,16 +56,20 @@ class Text:
     rot180: bool = False
     stroke: float = 0.0  #: outline width around the glyphs (0: none)
     stroke_colour: str = ""
+    #: a font file's absolute path (TTF/OTF: render/font_files.py); "" is the built-in typeface,
+    #: whose regular or bold face `bold` picks
+    font: str = ""
 
     def files(self) -> tuple[Path, ...]:
         """The files drawing it reads: its font."""
-        return (tf.FILES[self.bold],)
+        return (Path(self.font),) if self.font else (tf.FILES[self.bold],)
 
     def bbox(self) -> tuple[float, float, float, float]:
         """(left, top, right, bottom) in dots, from the font's advance widths and ascent."""
-        w = tf.width(self.text, self.size, self.bold)
+        w = tf.width(self.text, self.size, self.bold, font=self.font)
+        ascent, descent = tf.extent(self.font)
         left = {"l": self.x, "m": self.x - w / 2, "r": self.x - w}[self.align]
-        top, bottom = self.y - tf.ASCENT * self.size - self.stroke, self.y + tf.DESCENT * self.size + self.stroke
+        top, bottom = self.y - ascent * self.size - self.stroke, self.y + descent * self.size + self.stroke
         left, right = left - self.stroke, left + w + self.stroke
         if self.rot180:
             left, right = 2 * self.x - right, 2 * self.x - left
@@ -82,7 +86,36 @@ class Outline:
     fill: str
 
 
-Item = Union[Poly, Stroke, Text, Outline]
+@dataclass(frozen=True)
+class Image:
+    """A picture file (PNG, JPEG or SVG) drawn into the box (x0, y0)-(x1, y1), which may reach
+    into the bleed. `fit` "cover" fills the box, the overflow cut off at the box; "contain" shows
+    the whole picture, centred. `matte` is the colour under the box: where a file may carry no
+    transparency (the PDF/X-1a print-shop file), transparent pixels are composited onto it."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    path: Path
+    fit: str = "contain"
+    matte: str = "#FFFFFF"
+
+    def __post_init__(self) -> None:
+        if self.fit not in FITS:
+            raise ValueError(f"unknown fit '{self.fit}' (one of {', '.join(FITS)})")
+
+    def files(self) -> tuple[Path, ...]:
+        """The files drawing it reads: the picture."""
+        return (Path(self.path),)
+
+    def bbox(self) -> tuple[float, float, float, float]:
+        return self.x0, self.y0, self.x1, self.y1
+
+
+FITS = ("cover", "contain")
+
+Item = Union[Poly, Stroke, Text, Outline, Image]
 
 
 @dataclass(frozen=True)
@@ -94,6 +127,9 @@ class Face:
 
     def texts(self) -> list[Text]:
         return [i for i in self.items if isinstance(i, Text)]
+
+    def images(self) -> list[Image]:
+        return [i for i in self.items if isinstance(i, Image)]
 
     def files(self) -> tuple[Path, ...]:
         """Every file drawing the face reads (an item with a `files()` method names its own: a
@@ -170,9 +206,11 @@ def rotate180(item: Item) -> Item:
     """The item turned half a turn about the card's centre."""
     if isinstance(item, Text):
         return Text(W - item.x, H - item.y, item.text, item.size, item.fill, item.bold, item.align,
-                    not item.rot180, item.stroke, item.stroke_colour)
+                    not item.rot180, item.stroke, item.stroke_colour, item.font)
     if isinstance(item, Outline):
         return Outline(tuple(_turned(c) for c in item.contours), item.fill)
+    if isinstance(item, Image):
+        raise ValueError("a picture cannot be turned half a turn")
     pts = _turned(item.points)
     if isinstance(item, Poly):
         return Poly(pts, item.fill)

@@ -7,14 +7,15 @@ the inputs only.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from reportlab.lib.rl_accel import fp_str
 
-from generator.products.render import sheets, test_page
+from generator.products.render import pdf_fonts, pdf_pictures, sheets, test_page
 from generator.products.render.cmyk import to_cmyk
 from generator.products.render import typeface as tf
-from generator.products.render.items import Face, Outline, Poly, Stroke, Text
+from generator.products.render.items import Face, Image, Outline, Poly, Stroke, Text
 from generator.products.render.pdf_file import PdfFile, array, encoding_canvas, form_body, text_run, text_string
 from generator.products.render.stamp import NONE, Stamp
 from generator.products.render.units import BLEED, TRIM_H, TRIM_W, dots_to_pt
@@ -29,15 +30,40 @@ def _xy(x: float, y: float) -> tuple[float, float]:
     return dots_to_pt(x), dots_to_pt(TRIM_H - y)
 
 
-def face_ops(face: Face, doc, cmyk: bool = False) -> str:
+@dataclass(frozen=True)
+class FaceOps:
+    """A face as PDF operators, with the pictures they draw and the designer fonts' glyphs they
+    use (digest, path, glyph ids): what its form XObject is made of (format_forms)."""
+
+    ops: str
+    pictures: tuple[pdf_pictures.Picture, ...] = ()
+    fonts: tuple[tuple[str, str, tuple[int, ...]], ...] = ()
+
+
+def face_ops(face: Face, doc, cmyk: bool = False) -> FaceOps:
     """The face as PDF operators, the trim's bottom-left corner at the origin.
 
     Text is encoded for `doc`'s font subsets; every file sets them up with the same characters
     first (pdf_file.encoding_canvas), so the operators are the same in every file of one deck.
-    `cmyk`: every colour as DeviceCMYK (cmyk.py), for the print-shop file.
+    Text in a designer's font is encoded as glyph ids (pdf_fonts.py), the same in every file.
+    `cmyk`: every colour as DeviceCMYK (cmyk.py), pictures too, for the print-shop file.
     """
-    return "\n".join(_text_ops(item, doc, cmyk) if isinstance(item, Text) else _path_ops(item, cmyk)
-                     for item in face.items)
+    ops, pictures, fonts = [], [], []
+    for item in face.items:
+        if isinstance(item, Text):
+            if item.font:
+                text, used = _designer_text_ops(item, cmyk)
+                ops.append(text)
+                fonts.append(used)
+            else:
+                ops.append(_text_ops(item, doc, cmyk))
+        elif isinstance(item, Image):
+            picture, placed = pdf_pictures.picture(item, cmyk)
+            pictures.append(picture)
+            ops.append(placed)
+        else:
+            ops.append(_path_ops(item, cmyk))
+    return FaceOps("\n".join(ops), tuple(pictures), tuple(fonts))
 
 
 def _rgb(hex_rgb: str) -> str:
@@ -92,23 +118,29 @@ def _path_ops(item: Poly | Stroke | Outline, cmyk: bool = False) -> str:
     return f"{_stroke(item.colour, cmyk)} {item.width * k:.3f} w 1 J 1 j " + " ".join(ops) + close + " S"
 
 
-def _text_ops(t: Text, doc, cmyk: bool = False) -> str:
+def _text_ops(t: Text, doc, cmyk: bool = False, run: str = "") -> str:
     size = dots_to_pt(t.size)
     x, y = _xy(t.x, t.y)
-    w = tf.width(t.text, size, t.bold)
+    w = tf.width(t.text, size, t.bold, font=t.font)
     dx = {"l": 0.0, "m": -w / 2, "r": -w}[t.align]
     turn = "-1 0 0 -1" if t.rot180 else "1 0 0 1"
     ops = ["q", _fill(t.fill, cmyk, text=True), f"{turn} {x:.2f} {y:.2f} cm"]
     if t.stroke:
         ops += [_stroke(t.stroke_colour, cmyk), f"{2 * dots_to_pt(t.stroke):.3f} w", "1 j", "2 Tr"]
-    ops += ["BT", f"{dx:.2f} 0 Td", text_run(doc, t.text, size, t.bold), "ET", "Q"]
+    ops += ["BT", f"{dx:.2f} 0 Td", run or text_run(doc, t.text, size, t.bold), "ET", "Q"]
     return " ".join(ops)
+
+
+def _designer_text_ops(t: Text, cmyk: bool) -> tuple[str, tuple[str, str, tuple[int, ...]]]:
+    """A text in a designer's font: its operators, and (font digest, path, glyph ids used)."""
+    run, digest, gids = pdf_fonts.text_run(t.font, t.text, dots_to_pt(t.size))
+    return _text_ops(t, None, cmyk, run), (digest, t.font, gids)
 
 
 _SCRATCH: dict[str, object] = {}
 
 
-def form_ops(faces: list[Face], chars: str, cmyk: bool = False) -> dict[str, str]:
+def form_ops(faces: list[Face], chars: str, cmyk: bool = False) -> dict[str, FaceOps]:
     """Operators of each face (key -> ops), encoded as every file built with `chars` encodes text
     (pdf_file.encoding_canvas)."""
     doc = _SCRATCH.get(chars)
@@ -124,20 +156,21 @@ FORM_BOX = (-dots_to_pt(BLEED), -dots_to_pt(BLEED), dots_to_pt(TRIM_W) + dots_to
             dots_to_pt(TRIM_H) + dots_to_pt(BLEED))
 
 
-def format_forms(ops: dict[str, str]) -> dict[str, bytes]:
+def format_forms(ops: dict[str, FaceOps]) -> dict[str, bytes]:
     """Each face's form XObject as the bytes every file writes for it (pdf_file.form_body).
 
     The one reference inside, to the font list, is the same object in every file, so they are
-    formatted once and reused by every file.
+    formatted once and reused by every file (a face with pictures carries them along, and each
+    file adds each picture once: pdf_file.PdfFile.add_form).
     """
-    return {k: form_body(text, FORM_BOX) for k, text in ops.items()}
+    return {k: form_body(f.ops, FORM_BOX, f.pictures, f.fonts) for k, f in ops.items()}
 
 
 def _add_forms(f: PdfFile, formatted: dict[str, bytes]) -> tuple[dict[str, str], dict[str, int]]:
     """The forms written into the file: key -> the resource name a page draws it by, and
     resource name -> object number."""
     names = {k: f"Fm{i}" for i, k in enumerate(formatted)}
-    return names, {names[k]: f.add(body) for k, body in formatted.items()}
+    return names, {names[k]: f.add_form(body) for k, body in formatted.items()}
 
 
 def _viewer(duplex: str) -> str:

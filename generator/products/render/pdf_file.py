@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import io
-import zlib
+import json
 from functools import lru_cache
 from typing import Callable
 
@@ -25,7 +25,12 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import makeToUnicodeCMap
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.products.render import pdf_fonts
 from generator.products.render import typeface as tf
+from generator.products.render.pdf_objects import array, stream, subset_tag, text_string
+
+__all__ = ["FONT_LIST", "PdfFile", "array", "encoding_canvas", "form_body", "stream", "subset_tag", "text_run",
+           "text_string"]
 
 #: The font list's object number: every form and page refers to it, so forms formatted once fit any file.
 FONT_LIST = 1
@@ -52,30 +57,56 @@ def text_run(doc, text: str, size: float, bold: bool) -> str:
                     for subset, chunk in font.splitString(text, doc))
 
 
-def stream(entries: str, data: bytes, compress: bool = True) -> bytes:
-    """A stream object's body: `entries` (dictionary keys and values) plus its data, deflated."""
-    if compress:
-        data = zlib.compress(data)
-        entries = f"/Filter /FlateDecode {entries}"
-    return b"".join((f"<< {entries} /Length {len(data)} >>\nstream\n".encode("ascii"), data, b"\nendstream"))
+def form_body(ops: str, bbox: tuple[float, float, float, float], pictures: tuple = (),
+              fonts: tuple[tuple[str, str, tuple[int, ...]], ...] = ()) -> bytes:
+    """A form XObject drawing `ops`, clipped to `bbox`, its text in the font list's fonts.
 
-
-def form_body(ops: str, bbox: tuple[float, float, float, float]) -> bytes:
-    """A form XObject drawing `ops`, clipped to `bbox`, its text in the font list's fonts."""
+    A face with pictures (pdf_pictures.Picture) or a designer's font ((digest, path, glyph ids):
+    pdf_fonts.py) comes as a bundle: a header line naming them, the pictures' objects, then the
+    form, whose XObject resources are the file's picture list (@PICTURES@ until a file adds it:
+    PdfFile.add_form). A face with neither is the form alone, as it has always been."""
     box = " ".join(fp_str(v) for v in bbox)
-    return stream(f"/Type /XObject /Subtype /Form /FormType 1 /BBox [ {box} ] /Matrix [ 1 0 0 1 0 0 ] "
-                  f"/Resources << /Font {FONT_LIST} 0 R /ProcSet [ /PDF /Text ] >>", ops.encode("latin-1"))
+    xobjects = " /XObject @PICTURES@ 0 R" if pictures else ""
+    procs = "/PDF /Text /ImageB /ImageC" if pictures else "/PDF /Text"
+    body = stream(f"/Type /XObject /Subtype /Form /FormType 1 /BBox [ {box} ] /Matrix [ 1 0 0 1 0 0 ] "
+                  f"/Resources << /Font {FONT_LIST} 0 R{xobjects} /ProcSet [ {procs} ] >>", ops.encode("latin-1"))
+    if not pictures and not fonts:
+        return body
+    unique = list({p.name: p for p in pictures}.values())
+    merged: dict[str, tuple[str, set[int]]] = {}
+    for digest, path, gids in fonts:
+        merged.setdefault(digest, (path, set()))[1].update(gids)
+    head = {"pictures": [[p.name, len(p.body), -1 if p.smask is None else len(p.smask)] for p in unique],
+            "fonts": [[d, path, sorted(g)] for d, (path, g) in sorted(merged.items())]}
+    blobs = b"".join(p.body + (p.smask or b"") for p in unique)
+    return BUNDLE + json.dumps(head, sort_keys=True, separators=(",", ":")).encode("utf-8") + b"\n" + blobs + body
 
 
-def text_string(value: str) -> str:
-    """A PDF text string: literal when ASCII, else UTF-16 with its byte-order mark."""
-    if value.isascii():
-        return f"({escapePDF(value)})"
-    return "<" + ("\ufeff" + value).encode("utf-16-be").hex().upper() + ">"
+#: How a form bundle (form_body) begins; a plain form begins with its dictionary.
+BUNDLE = b"%form-bundle "
 
 
-def array(values) -> str:
-    return "[ " + " ".join(fp_str(v) for v in values) + " ]"
+def unbundle(data: bytes) -> tuple[bytes, list[tuple[str, bytes, bytes | None]], list[tuple[str, str, tuple[int, ...]]]]:
+    """A formatted form split: (the form's body, its pictures as (name, body, smask), its
+    designer fonts as (digest, path, glyph ids))."""
+    if not data.startswith(BUNDLE):
+        return data, [], []
+    line, _, rest = data[len(BUNDLE):].partition(b"\n")
+    head = json.loads(line)
+    pictures, at = [], 0
+    for name, n, m in head["pictures"]:
+        body, at = rest[at:at + n], at + n
+        smask = None
+        if m >= 0:
+            smask, at = rest[at:at + m], at + m
+        pictures.append((name, body, smask))
+    return rest[at:], pictures, [(d, path, tuple(g)) for d, path, g in head["fonts"]]
+
+
+def _fill(body: bytes, placeholder: bytes, number: int) -> bytes:
+    """A stream object with `placeholder` in its dictionary replaced by an object number."""
+    entries, sep, data = body.partition(b"\nstream\n")
+    return entries.replace(placeholder, b"%d" % number) + sep + data
 
 
 class PdfFile:
@@ -90,11 +121,31 @@ class PdfFile:
         self.canvas = encoding_canvas(chars, size, initial_size)
         self.doc = self.canvas._doc
         self._bodies: list[bytes] = [b""]  # object n at index n - 1; the font list's is set at finish()
+        self._pictures: dict[str, int] = {}  # picture name -> its object, once per file
+        self._picture_list = 0  # the object listing them, when a form draws a picture
+        self._fonts: dict[str, tuple[str, set[int]]] = {}  # designer font digest -> (path, glyph ids used)
 
     def add(self, body: bytes) -> int:
         """Add an object; return its number."""
         self._bodies.append(body)
         return len(self._bodies)
+
+    def add_form(self, formatted: bytes) -> int:
+        """Add a face's formatted form (form_body), with the pictures it draws that the file does
+        not hold yet and the glyphs of designer fonts it uses; return the form's number."""
+        body, pictures, fonts = unbundle(formatted)
+        for name, picture, smask in pictures:
+            if name not in self._pictures:
+                if smask is not None:
+                    picture = _fill(picture, b"@SMASK@", self.add(smask))
+                self._pictures[name] = self.add(picture)
+        for digest, path, gids in fonts:
+            self._fonts.setdefault(digest, (path, set()))[1].update(gids)
+        if pictures:
+            if not self._picture_list:
+                self._picture_list = self.reserve()
+            body = _fill(body, b"@PICTURES@", self._picture_list)
+        return self.add(body)
 
     def reserve(self) -> int:
         """A number for an object whose body comes later (put)."""
@@ -135,6 +186,9 @@ class PdfFile:
         and the document information (key -> value as written, e.g. a text_string), then the
         cross-reference table and trailer."""
         self._add_fonts()
+        if self._picture_list:
+            listed = " ".join(f"/{name} {num} 0 R" for name, num in sorted(self._pictures.items()))
+            self.put(self._picture_list, f"<< {listed} >>".encode("ascii"))
         root = self.add(f"<< /Type /Catalog /Pages {pages} 0 R /PageMode /UseNone {catalog}>>".encode("latin-1"))
         entries = " ".join(f"/{k} {v}" for k, v in info.items())
         info_num = self.add(f"<< {entries} >>".encode("latin-1"))
@@ -162,7 +216,17 @@ class PdfFile:
             for n, subset in enumerate(state.subsets):
                 name = f"{state.internalName}+{n}"
                 listed.append(f"/{name} {self._add_subset(font, name, n, tuple(subset))} 0 R")
+        for digest, (path, gids) in sorted(self._fonts.items()):
+            listed.append(f"/{pdf_fonts.resource_name(digest)} {self._add_designer_font(digest, path, tuple(sorted(gids)))} 0 R")
         self.put(FONT_LIST, f"<< {' '.join(listed)} >>".encode("ascii"))
+
+    def _add_designer_font(self, digest: str, path: str, gids: tuple[int, ...]) -> int:
+        file_body, descriptor, cid, cmap_body, font = pdf_fonts.objects(digest, path, gids)
+        file_num = self.add(file_body)
+        descriptor_num = self.add(descriptor.replace(b"@FILE@", b"%d" % file_num))
+        cid_num = self.add(cid.replace(b"@DESCRIPTOR@", b"%d" % descriptor_num))
+        cmap_num = self.add(cmap_body)
+        return self.add(font.replace(b"@CID@", b"%d" % cid_num).replace(b"@CMAP@", b"%d" % cmap_num))
 
     def _add_subset(self, font, name: str, n: int, subset: tuple[int, ...]) -> int:
         file_body, descriptor, cmap_body, font_dict = _subset_objects(font.fontName, name, n, subset)
@@ -170,14 +234,6 @@ class PdfFile:
         descriptor_num = self.add(descriptor.replace(b"@FILE@", b"%d" % file_num))
         cmap_num = self.add(cmap_body)
         return self.add(font_dict.replace(b"@DESCRIPTOR@", b"%d" % descriptor_num).replace(b"@CMAP@", b"%d" % cmap_num))
-
-
-def subset_tag(font_name: str, subset: tuple[int, ...]) -> str:
-    """The six capital letters before a subset's font name (ISO 32000, 9.6.4): taken from a hash
-    of the font and the glyphs the subset holds, so two subsets in one file never share a tag and
-    the same subset always gets the same one."""
-    digest = hashlib.sha256(f"{font_name}:{','.join(map(str, subset))}".encode("ascii")).digest()
-    return "".join(chr(ord("A") + b % 26) for b in digest[:6])
 
 
 @lru_cache(maxsize=16)

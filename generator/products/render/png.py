@@ -55,8 +55,9 @@ def unpack_pixels(data: bytes, size: tuple[int, int]) -> Image.Image:
     return im
 
 
-#: One page of the faces PDF to rasterize: its index, the face's colours, the profiles wanted.
-PageJob = tuple[int, tuple[str, ...], tuple[str, ...]]
+#: One page of the faces PDF to rasterize: its index, the face's colours, the profiles wanted,
+#: and (optionally) whether the face shows pictures, whose pixels its colours do not list.
+PageJob = tuple  # (int, tuple[str, ...], tuple[str, ...]) or (..., bool)
 
 
 def render_pages(doc: bytes, pages: list[PageJob]) -> Iterator[dict[str, bytes]]:
@@ -70,11 +71,11 @@ def render_pages(doc: bytes, pages: list[PageJob]) -> Iterator[dict[str, bytes]]
 
     pdf = pdfium.PdfDocument(doc)
     try:
-        for index, colours, wanted in pages:
+        for index, colours, wanted, *more in pages:
             page = pdf[index]
             try:
                 profiles = [PROFILES[name] for name in wanted]
-                own = palette_for(list(colours))
+                own = palette_for(list(colours)) if not (more and more[0]) else PictureColours(list(colours))
                 out: dict[str, bytes] = {}
                 bled = [p for p in profiles if not p.trim_only]
                 if bled:
@@ -104,7 +105,25 @@ def _render(page, scale: float, palette: Image.Image) -> Image.Image:
         bitmap.close()
 
 
-def _quantize(im: Image.Image, palette: Image.Image) -> Image.Image:
+class PictureColours:
+    """The palette of a face with pictures: the face's own colours exactly, the rest of the 256
+    entries chosen for each render (median cut), and the pixels dithered (Floyd-Steinberg), so a
+    photograph keeps its shades while the flat art keeps its colours."""
+
+    def __init__(self, colours: list[str]):
+        self.colours = colours[:128]
+
+    def for_image(self, im: Image.Image) -> Image.Image:
+        fixed = bytes(palette_bytes(self.colours)[:3 * len(self.colours)])
+        rgb = im.convert("RGB")
+        adaptive = rgb.quantize(256 - len(self.colours), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        extra = bytes((adaptive.getpalette() or [])[:3 * (256 - len(self.colours))])
+        pal = Image.new("P", (1, 1))
+        pal.putpalette((fixed + extra).ljust(768, b"\0"))
+        return rgb.quantize(palette=pal, dither=Image.Dither.FLOYDSTEINBERG)
+
+
+def _quantize(im: Image.Image, palette) -> Image.Image:
     """`im.quantize(palette=palette, dither=NONE)` for an RGBX image without copying it to RGB first.
 
     Pillow keeps RGB pixels in 4 bytes, laid out as RGBX, so its palette conversion reads an RGBX
@@ -112,6 +131,8 @@ def _quantize(im: Image.Image, palette: Image.Image) -> Image.Image:
     check refuses it. This is that method's body less the check, and saves a copy of each
     render; should Pillow's internals differ, the plain method runs instead.
     """
+    if isinstance(palette, PictureColours):
+        return palette.for_image(im)
     palette.load()
     try:
         out = im._new(im.im.convert("P", Image.Dither.NONE, palette.im))

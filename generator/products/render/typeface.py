@@ -5,16 +5,21 @@ them into the PNGs. Layout measures with the font's own advance widths, so a lin
 in the PDF fits in the image. The widths come from fonts/metrics.json (font_metrics.py), equal
 to reportlab's to the last bit, so that laying out a face (as `validate` does for every card)
 needs neither reportlab nor the font files.
+
+A designer's font file (TTF or OTF) is measured by font_files.py instead: every function here
+takes `font=`, a font file's path, and "" (the default) means the built-in face, whose regular
+or bold `bold` picks.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
+from generator.products.render import font_files
 from generator.products.render.font_metrics import FILES, FONT_DIR, metrics
 
-__all__ = ["ASCENT", "DESCENT", "FILES", "FONT_DIR", "PDF_NAMES", "fit_paragraph", "fit_size", "has_glyph", "pdf_font",
-           "width", "wrap"]
+__all__ = ["ASCENT", "DESCENT", "FILES", "FONT_DIR", "PDF_NAMES", "extent", "fit_paragraph", "fit_size", "has_glyph",
+           "pdf_font", "width", "wrap"]
 
 PDF_NAMES = {False: "CountyUppySans", True: "CountyUppySans-Bold"}
 #: Ascent and descent of the face, as fractions of the font size (for bounding boxes).
@@ -35,9 +40,16 @@ def pdf_font(bold: bool) -> str:
     return name
 
 
-def width(text: str, size: float, bold: bool = False) -> float:
+def extent(font: str = "") -> tuple[float, float]:
+    """(ascent, descent) of a font as fractions of its size (both positive)."""
+    return font_files.extent(font) if font else (ASCENT, DESCENT)
+
+
+def width(text: str, size: float, bold: bool = False, font: str = "") -> float:
     """Advance width of `text` at `size` (same unit as size): reportlab's stringWidth, computed
     the same way (sum of the widths, times 0.001, times the size) so that every float agrees."""
+    if font:
+        return font_files.width(font, text, size)
     return (_units(text, bold) * 0.001) * size
 
 
@@ -48,24 +60,26 @@ def _units(text: str, bold: bool) -> float:
     return sum(map(metrics(bold).__getitem__, text))
 
 
-def has_glyph(char: str, bold: bool = False) -> bool:
+def has_glyph(char: str, bold: bool = False, font: str = "") -> bool:
+    if font:
+        return font_files.has_glyph(font, char)
     return metrics(bold).has(char)
 
 
-def fit_size(text: str, box_w: float, max_size: float, bold: bool = False) -> float:
+def fit_size(text: str, box_w: float, max_size: float, bold: bool = False, font: str = "") -> float:
     """The largest size up to `max_size` at which `text` fits on one line of `box_w`."""
-    w = width(text, 1000.0, bold) / 1000.0
+    w = width(text, 1000.0, bold, font=font) / 1000.0
     return max_size if w <= 0 else min(max_size, box_w / w)
 
 
-def wrap(text: str, size: float, box_w: float, bold: bool = False) -> list[str]:
+def wrap(text: str, size: float, box_w: float, bold: bool = False, font: str = "") -> list[str]:
     """Greedy word wrap; a word longer than the line stays whole (fit_paragraph shrinks it)."""
     lines: list[str] = []
     for para in text.split("\n"):
         line = ""
         for word in para.split():
             trial = f"{line} {word}" if line else word
-            if line and width(trial, size, bold) > box_w:
+            if line and width(trial, size, bold, font=font) > box_w:
                 lines.append(line)
                 line = word
             else:
@@ -75,12 +89,12 @@ def wrap(text: str, size: float, box_w: float, bold: bool = False) -> list[str]:
 
 
 def fit_paragraph(text: str, box_w: float, box_h: float, max_size: float, min_size: float = 1.0,
-                  leading: float = 1.22, bold: bool = False) -> tuple[float, list[str]]:
+                  leading: float = 1.22, bold: bool = False, font: str = "") -> tuple[float, list[str]]:
     """Shrink from `max_size` until the wrapped text fits the box; return size and lines."""
     size = max_size
     while True:
-        lines = wrap(text, size, box_w, bold)
-        widest = max((width(line, size, bold) for line in lines), default=0.0)
+        lines = wrap(text, size, box_w, bold, font=font)
+        widest = max((width(line, size, bold, font=font) for line in lines), default=0.0)
         if (len(lines) * size * leading <= box_h and widest <= box_w) or size <= min_size:
             return size, lines
         size = round(size * 0.95, 2)

@@ -73,5 +73,5 @@ def test_any_text_measures_as_reportlab_measures_it(text, size, bold):
 def test_the_faces_are_laid_out_alike_with_either_measure(deck, monkeypatch):
     """The layout, not only the widths: every face of the deck, drawn with reportlab measuring."""
     ours = [face(card, deck) for card in deck.cards]
-    monkeypatch.setattr(tf, "width", lambda text, size, bold=False: pdfmetrics.stringWidth(text, tf.pdf_font(bold), size))
+    monkeypatch.setattr(tf, "width", lambda text, size, bold=False, font="": pdfmetrics.stringWidth(text, tf.pdf_font(bold), size))
     assert [FACES[card.kind](card, deck, False) for card in deck.cards] == ours  # drawn again, not face()'s memo

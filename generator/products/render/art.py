@@ -1,0 +1,280 @@
+"""Picture files (PNG, JPEG, SVG) checked before anything draws them, and their sizes for layout.
+
+`inspect(path)` reads only what it needs (a raster's header, an SVG's XML) and raises ArtError
+saying what is wrong with a file:
+- missing, unreadable, or not a PNG, JPEG or SVG file;
+- larger than MAX_BYTES (40 MB), or a raster over MAX_SIDE (12000) pixels on a side or
+  MAX_PIXELS in all: such a file is refused before its pixels are decoded, so a small file that
+  would decompress to gigabytes (a "decompression bomb") costs nothing;
+- an SVG that would not stay vector and PDF/X-1a-safe: one with text (convert it to outlines),
+  embedded or linked pictures, gradients, patterns, filters, masks, or any opacity below 1.
+  The print-shop file may carry no transparency, and a vector picture is drawn the same in
+  every product, so such an SVG is refused everywhere rather than drawn otherwise in one file.
+
+`effective_dpi` is a raster's resolution at its printed box, which `validate` warns about below
+PRINT_DPI. `picture_size(path)` is what a face's layout needs (it never decodes pixels), kept by
+the file's content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import re
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_BYTES = 40 << 20  #: a picture file larger than this is refused (40 MB)
+MAX_SIDE = 12000  #: pixels on either side of a raster picture
+MAX_PIXELS = 100_000_000  #: pixels in all (a raster picture)
+PRINT_DPI = 300  #: below this at its printed size, a raster picture gets a warning
+KINDS = ("png", "jpeg", "svg")
+
+#: SVG elements a picture may not use (see the module's docstring), and why
+SVG_REFUSED = {
+    "text": "text (convert it to outlines, 'Object to Path' in Inkscape)",
+    "tspan": "text (convert it to outlines, 'Object to Path' in Inkscape)",
+    "textPath": "text (convert it to outlines, 'Object to Path' in Inkscape)",
+    "image": "an embedded or linked picture (use the PNG or JPEG file as the art itself)",
+    "foreignObject": "a foreign object",
+    "linearGradient": "a gradient (the print-shop file carries flat colours only; flatten it)",
+    "radialGradient": "a gradient (the print-shop file carries flat colours only; flatten it)",
+    "pattern": "a pattern fill",
+    "filter": "a filter effect",
+    "mask": "a mask (transparency)",
+}
+_OPACITY = re.compile(r"(?<![\w-])(?:fill-|stroke-)?opacity\s*:\s*([0-9.eE+-]+%?)")
+_LENGTH = re.compile(r"^\s*([0-9.eE+-]+)\s*(px|pt|pc|mm|cm|in)?\s*$")
+_UNIT_PX = {None: 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0}
+
+
+class ArtError(ValueError):
+    """A picture file that cannot be used, and why (the message names the file)."""
+
+
+@dataclass(frozen=True)
+class PictureInfo:
+    """A picture's kind ("png", "jpeg" or "svg") and size: pixels for a raster, the SVG's own
+    width and height (from its width/height or its viewBox) for a vector picture."""
+
+    kind: str
+    width_px: float
+    height_px: float
+
+    @property
+    def vector(self) -> bool:
+        return self.kind == "svg"
+
+
+def inspect(path: Path | str) -> PictureInfo:
+    """Check a picture file (module docstring); ArtError says what is wrong with it."""
+    path = Path(path)
+    data = _read(path)
+    return _inspect_bytes(path.name, data)
+
+
+def _read(path: Path) -> bytes:
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise ArtError(f"{path.name}: no such picture file ({path})") from None
+    except OSError as exc:
+        raise ArtError(f"{path.name}: cannot read the picture: {exc.strerror or exc}") from None
+    if not path.is_file():
+        raise ArtError(f"{path.name}: not a file ({path})")
+    if size > MAX_BYTES:
+        raise ArtError(f"{path.name}: the picture file is {size / (1 << 20):.1f} MB, over the limit of "
+                       f"{MAX_BYTES >> 20} MB")
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise ArtError(f"{path.name}: cannot read the picture: {exc.strerror or exc}") from None
+    if len(data) > MAX_BYTES:
+        raise ArtError(f"{path.name}: the picture file is over the limit of {MAX_BYTES >> 20} MB")
+    return data
+
+
+def _inspect_bytes(name: str, data: bytes) -> PictureInfo:
+    if data[:8] == b"\x89PNG\r\n\x1a\n" or data[:3] == b"\xff\xd8\xff":
+        return _raster(name, data)
+    if _looks_like_svg(data):
+        return _svg(name, data)
+    if not data:
+        raise ArtError(f"{name}: the picture file is empty")
+    raise ArtError(f"{name}: not a PNG, JPEG or SVG picture")
+
+
+def _raster(name: str, data: bytes) -> PictureInfo:
+    from PIL import Image, UnidentifiedImageError  # lazy: Pillow, only where a deck has art
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # our own limits below decide
+        try:
+            with Image.open(io.BytesIO(data), formats=["PNG", "JPEG"]) as im:
+                kind = "png" if im.format == "PNG" else "jpeg"
+                w, h = im.size
+                _check_pixels(name, w, h)
+                if im.getexif().get(0x0112) in (5, 6, 7, 8):  # EXIF: shown turned a quarter
+                    w, h = h, w
+            with Image.open(io.BytesIO(data), formats=["PNG", "JPEG"]) as im:
+                im.verify()  # chunk checksums and structure, without decoding the pixels
+        except ArtError:
+            raise
+        except Image.DecompressionBombError:
+            raise ArtError(f"{name}: the picture is too large to open safely (over {MAX_PIXELS:,} pixels)") from None
+        except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+            raise ArtError(f"{name}: not a readable PNG or JPEG picture ({exc})") from None
+    if w < 1 or h < 1:
+        raise ArtError(f"{name}: the picture has no pixels")
+    return PictureInfo(kind, w, h)
+
+
+def _check_pixels(name: str, w: int, h: int) -> None:
+    if w > MAX_SIDE or h > MAX_SIDE or w * h > MAX_PIXELS:
+        raise ArtError(f"{name}: the picture is {w} × {h} pixels, over the limit of {MAX_SIDE} pixels on a side "
+                       f"and {MAX_PIXELS:,} in all")
+
+
+def _looks_like_svg(data: bytes) -> bool:
+    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    return head.startswith(b"<") and b"<svg" in data[:65536]
+
+
+def parse_svg(name: str, data: bytes):
+    """The SVG's XML root, parsed safely: no entities expanded, no DTD or network read, no huge tree."""
+    from lxml import etree  # lazy: only where a deck has SVG art
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
+                             remove_comments=True)
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        raise ArtError(f"{name}: not a readable SVG picture ({exc})") from None
+    if root is None or etree.QName(root).localname != "svg":
+        raise ArtError(f"{name}: not an SVG picture (its root element is not <svg>)")
+    return root
+
+
+def _svg(name: str, data: bytes) -> PictureInfo:
+    from lxml import etree  # lazy: as parse_svg
+
+    root = parse_svg(name, data)
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        local = etree.QName(el).localname
+        line = f" (line {el.sourceline})" if el.sourceline else ""
+        if local in SVG_REFUSED:
+            raise ArtError(f"{name}: the SVG has {SVG_REFUSED[local]}{line}")
+        if local == "use":
+            href = el.get("href") or el.get("{http://www.w3.org/1999/xlink}href") or ""
+            if not href.startswith("#"):
+                raise ArtError(f"{name}: the SVG links another file ({href!r}){line}")
+        for attr in ("opacity", "fill-opacity", "stroke-opacity"):
+            if el.get(attr) is not None and _opacity(el.get(attr)) < 1:
+                raise ArtError(f"{name}: the SVG has transparency ({attr}=\"{el.get(attr)}\"){line}, which the print-shop "
+                               "file (PDF/X-1a) cannot carry; flatten it to solid colours")
+        css = (el.get("style") or "") + (el.text or "" if local == "style" else "")
+        for m in _OPACITY.finditer(css):
+            if _opacity(m.group(1)) < 1:
+                raise ArtError(f"{name}: the SVG has transparency ({m.group(0).strip()}){line}, which the print-shop "
+                               "file (PDF/X-1a) cannot carry; flatten it to solid colours")
+    w, h = _svg_size(name, root)
+    return PictureInfo("svg", w, h)
+
+
+def _opacity(value: str) -> float:
+    value = value.strip()
+    try:
+        return float(value[:-1]) / 100 if value.endswith("%") else float(value)
+    except ValueError:
+        return 1.0
+
+
+def _svg_size(name: str, root) -> tuple[float, float]:
+    """Width and height in CSS pixels: the width/height attributes, or the viewBox's."""
+    box = None
+    if root.get("viewBox"):
+        try:
+            parts = [float(v) for v in re.split(r"[\s,]+", root.get("viewBox").strip())]
+        except ValueError:
+            parts = []
+        if len(parts) != 4 or parts[2] <= 0 or parts[3] <= 0:
+            raise ArtError(f"{name}: the SVG's viewBox {root.get('viewBox')!r} is not four numbers with a positive size")
+        box = parts[2], parts[3]
+    w, h = _length(root.get("width")), _length(root.get("height"))
+    if w and h:
+        return w, h
+    if box:
+        if w:
+            return w, w * box[1] / box[0]
+        if h:
+            return h * box[0] / box[1], h
+        return box
+    raise ArtError(f"{name}: the SVG has neither a viewBox nor a width and height, so its size is unknown")
+
+
+def _length(value: str | None) -> float | None:
+    m = _LENGTH.match(value or "")
+    if not m:
+        return None
+    v = float(m.group(1)) * _UNIT_PX[m.group(2)]
+    return v if v > 0 else None
+
+
+def effective_dpi(info: PictureInfo, box_w: float, box_h: float, fit: str = "contain") -> float | None:
+    """A raster picture's pixels per inch where it prints in a box of box_w × box_h dots (300 to
+    the inch) with `fit`; None for a vector picture (sharp at any size)."""
+    if info.vector:
+        return None
+    sx, sy = box_w / info.width_px, box_h / info.height_px  # dots per pixel
+    scale = max(sx, sy) if fit == "cover" else min(sx, sy)
+    return 300 / scale if scale > 0 else float("inf")
+
+
+def dpi_warning(name: str, info: PictureInfo, box_w: float, box_h: float, fit: str = "contain") -> str | None:
+    """A warning when a raster prints below PRINT_DPI in its box, naming the effective dpi."""
+    dpi = effective_dpi(info, box_w, box_h, fit)
+    if dpi is None or dpi >= PRINT_DPI:
+        return None
+    return (f"{name}: {dpi:.0f} dpi at its printed size ({box_w / 300:.2f} × {box_h / 300:.2f} in), below the "
+            f"{PRINT_DPI} dpi print needs; it will print soft (use a picture of at least "
+            f"{info.width_px * PRINT_DPI / dpi:.0f} × {info.height_px * PRINT_DPI / dpi:.0f} pixels)")
+
+
+# --- sizes for layout, by content ------------------------------------------------------------
+
+_SEEN: dict[str, tuple[tuple[int, int], str]] = {}
+_INFO: dict[str, PictureInfo] = {}
+
+
+def digest(path: Path | str) -> str:
+    """The SHA-256 of the file's bytes, hashed again only when its size or time changes."""
+    path = str(path)
+    try:
+        st = os.stat(path)
+    except OSError:
+        raise ArtError(f"{Path(path).name}: no such picture file ({path})") from None
+    stamp = (st.st_mtime_ns, st.st_size)
+    seen = _SEEN.get(path)
+    if seen is None or seen[0] != stamp:
+        data = _read(Path(path))
+        sha = hashlib.sha256(data).hexdigest()
+        if sha not in _INFO:
+            _INFO[sha] = _inspect_bytes(Path(path).name, data)
+        _SEEN[path] = seen = (stamp, sha)
+    return seen[1]
+
+
+def picture_size(path: Path | str) -> tuple[float, float]:
+    """(width, height) of a picture (pixels; an SVG's own units): checked by inspect() once per
+    file content, its pixels never decoded."""
+    info = _INFO[digest(path)]
+    return info.width_px, info.height_px
+
+
+def picture_info(path: Path | str) -> PictureInfo:
+    return _INFO[digest(path)]

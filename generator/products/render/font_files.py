@@ -1,0 +1,335 @@
+"""A designer's font files (TTF or OTF): checked, measured for layout, and made ready to embed.
+
+The built-in typeface is measured from its small table (font_metrics.py), for speed; a font the
+manifest names is read with fontTools, once per file content. Layout measures a text as the PDF
+draws it: the sum of its characters' advance widths (no kerning, no ligatures), a character the
+font lacks drawn as its missing-glyph box (`has_glyph` says which; the manifest's checks refuse
+such text).
+
+What a font must be (`inspect_font` raises FontError saying which rule a file breaks):
+- a readable file of at most MAX_BYTES, a TrueType or OpenType font (not a collection, not
+  WOFF), with a Unicode character map and outlines;
+- its licence bits (the OS/2 table's fsType) must allow embedding it in a document, and
+  subsetting it: every PDF embeds only the glyphs it uses;
+- an OpenType font with PostScript (CFF) outlines is converted to TrueType outlines (fontTools'
+  cu2qu, within a thousandth of the em), as PDF/X-1a's PDF 1.4 and the PDF backend embed
+  TrueType outlines; CFF2 (variable) fonts are refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+MAX_BYTES = 20 << 20  #: a font file larger than this is refused (20 MB)
+
+#: OS/2 fsType bits (OpenType spec): what the font's licence lets a document do with it.
+RESTRICTED = 0x0002  #: no embedding at all
+NO_SUBSETTING = 0x0100
+BITMAP_ONLY = 0x0200
+
+
+class FontError(ValueError):
+    """A font file that cannot be used, and why (the message names the file)."""
+
+
+@dataclass(frozen=True)
+class FontInfo:
+    """What inspect_font found: the font's names, its outlines ("truetype" or "cff", converted
+    when embedded), how many glyphs and characters it has, and its fsType bits."""
+
+    family: str
+    postscript_name: str
+    outlines: str
+    glyphs: int
+    characters: int
+    fs_type: int
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """One font's measures, by the digest of its bytes."""
+
+    sha256: str
+    path: str
+    units_per_em: int
+    advances: dict  #: character -> advance in font units
+    glyph_ids: dict  #: character -> glyph id
+    missing_advance: int  #: the .notdef glyph's advance
+    ascent: float  #: fractions of the size
+    descent: float
+    postscript_name: str
+
+    def units(self, text: str) -> int:
+        get, missing = self.advances.get, self.missing_advance
+        return sum(get(ch, missing) for ch in text)
+
+
+def inspect_font(path: Path | str) -> FontInfo:
+    """Check a font file (module docstring); FontError says what is wrong with it."""
+    data = _read(Path(path))
+    font = _parse(Path(path), data)
+    name = Path(path).name
+    if "CFF2" in font:
+        raise FontError(f"{name}: a variable OpenType font with CFF2 outlines cannot be embedded; "
+                        "use a static instance (TTF, or OTF with CFF outlines)")
+    if "glyf" not in font and "CFF " not in font:
+        raise FontError(f"{name}: the font has no outlines (TrueType or CFF)")
+    cmap = font.getBestCmap() if "cmap" in font else None
+    if not cmap:
+        raise FontError(f"{name}: the font has no Unicode character map")
+    fs_type = font["OS/2"].fsType if "OS/2" in font else 0
+    if fs_type & RESTRICTED and not fs_type & 0x000C:
+        raise FontError(f"{name}: the font's licence forbids embedding it in a document (OS/2 fsType "
+                        f"{fs_type:#06x}: restricted licence embedding); choose a font whose licence allows embedding, "
+                        "such as one under the SIL Open Font License")
+    if fs_type & NO_SUBSETTING:
+        raise FontError(f"{name}: the font's licence forbids subsetting it (OS/2 fsType {fs_type:#06x}), and every PDF "
+                        "embeds only the glyphs it uses; choose a font whose licence allows subsetting")
+    if fs_type & BITMAP_ONLY:
+        raise FontError(f"{name}: the font's licence allows embedding its bitmaps only (OS/2 fsType {fs_type:#06x}), "
+                        "not its outlines; choose another font")
+    names = font["name"] if "name" in font else None
+    family = (names.getBestFamilyName() if names else None) or Path(path).stem
+    ps = (names.getDebugName(6) if names else None) or Path(path).stem
+    return FontInfo(family, ps, "cff" if "CFF " in font else "truetype", len(font.getGlyphOrder()), len(cmap), fs_type)
+
+
+def _read(path: Path) -> bytes:
+    """The file's bytes, bounded (FontError when missing, unreadable or too large)."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise FontError(f"{path.name}: no such font file ({path})") from None
+    except OSError as exc:
+        raise FontError(f"{path.name}: cannot read the font file: {exc.strerror or exc}") from None
+    if not path.is_file():
+        raise FontError(f"{path.name}: not a file ({path})")
+    if size > MAX_BYTES:
+        raise FontError(f"{path.name}: the font file is {size / (1 << 20):.1f} MB, over the limit of "
+                        f"{MAX_BYTES >> 20} MB")
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise FontError(f"{path.name}: cannot read the font file: {exc.strerror or exc}") from None
+    if len(data) > MAX_BYTES:
+        raise FontError(f"{path.name}: the font file is over the limit of {MAX_BYTES >> 20} MB")
+    return data
+
+
+def _parse(path: Path, data: bytes):
+    """fontTools' reading of the bytes (FontError when they are not one TrueType/OpenType font)."""
+    from fontTools.ttLib import TTFont, TTLibError  # lazy: fontTools only when a deck names a font file
+
+    head = data[:4]
+    if head in (b"wOFF", b"wOF2"):
+        raise FontError(f"{path.name}: a WOFF web font; use the TTF or OTF file")
+    if head == b"ttcf":
+        raise FontError(f"{path.name}: a font collection (TTC); use a single TTF or OTF file")
+    if head not in (b"\x00\x01\x00\x00", b"OTTO", b"true"):
+        raise FontError(f"{path.name}: not a TrueType or OpenType font")
+    try:
+        font = TTFont(io.BytesIO(data), lazy=True, recalcTimestamp=False, recalcBBoxes=False)
+        font.getGlyphOrder()
+        for table in ("head", "hhea", "hmtx", "maxp"):
+            font[table]
+    except TTLibError as exc:
+        raise FontError(f"{path.name}: not a readable TrueType or OpenType font ({exc})") from None
+    except Exception as exc:  # noqa: BLE001 -- fontTools raises many kinds on a damaged file
+        raise FontError(f"{path.name}: not a readable TrueType or OpenType font ({type(exc).__name__}: {exc})") from None
+    return font
+
+
+# --- measuring ------------------------------------------------------------------------------
+
+#: path -> ((mtime, size), digest): a file is hashed again only when it changes
+_SEEN: dict[str, tuple[tuple[int, int], str]] = {}
+#: digest -> the path it was last read from (the PDF backend embeds the font from there)
+_PATHS: dict[str, str] = {}
+
+
+def metrics(font: str) -> Metrics:
+    """The measures of the font file at `font` (an absolute path), kept by its content."""
+    try:
+        st = os.stat(font)
+    except OSError:
+        raise FontError(f"{Path(font).name}: no such font file ({font})") from None
+    stamp = (st.st_mtime_ns, st.st_size)
+    seen = _SEEN.get(font)
+    if seen is None or seen[0] != stamp:
+        data = _read(Path(font))
+        digest = hashlib.sha256(data).hexdigest()
+        _SEEN[font] = seen = (stamp, digest)
+        _PATHS[digest] = font
+        if digest not in _BY_DIGEST:
+            inspect_font(font)
+            _BY_DIGEST[digest] = _measure(font, data, digest)
+    return _BY_DIGEST[seen[1]]
+
+
+_BY_DIGEST: dict[str, Metrics] = {}
+
+
+def _measure(path: str, data: bytes, digest: str) -> Metrics:
+    font = _parse(Path(path), data)
+    cmap = font.getBestCmap()
+    hmtx = font["hmtx"].metrics
+    order = font.getGlyphOrder()
+    ids = {name: i for i, name in enumerate(order)}
+    advances, glyph_ids = {}, {}
+    for code, name in cmap.items():
+        advances[chr(code)] = hmtx[name][0]
+        glyph_ids[chr(code)] = ids[name]
+    upem = font["head"].unitsPerEm
+    hhea = font["hhea"]
+    ascent, descent = hhea.ascent, -hhea.descent
+    if "OS/2" in font and getattr(font["OS/2"], "usWinAscent", 0):
+        ascent, descent = font["OS/2"].usWinAscent, font["OS/2"].usWinDescent
+    ps = (font["name"].getDebugName(6) if "name" in font else None) or Path(path).stem
+    return Metrics(digest, path, upem, advances, glyph_ids, hmtx[order[0]][0], ascent / upem, descent / upem, ps)
+
+
+def path_of(digest: str, fallback: str = "") -> str:
+    """The path a font of this content was read from in this process (else `fallback`, checked)."""
+    known = _PATHS.get(digest)
+    if known is None and fallback and metrics(fallback).sha256 == digest:
+        known = fallback
+    if known is None:
+        raise FontError(f"no font file with content {digest[:12]} was read in this build")
+    return known
+
+
+def width(font: str, text: str, size: float) -> float:
+    m = metrics(font)
+    return _units(m.sha256, text) / m.units_per_em * size
+
+
+@lru_cache(maxsize=1 << 14)
+def _units(digest: str, text: str) -> int:
+    return _BY_DIGEST[digest].units(text)
+
+
+def has_glyph(font: str, char: str) -> bool:
+    return char in metrics(font).advances
+
+
+def extent(font: str) -> tuple[float, float]:
+    m = metrics(font)
+    return m.ascent, m.descent
+
+
+def glyph_ids(font: str, text: str) -> list[int]:
+    """The glyph id of each character (0, the missing glyph, for one the font lacks)."""
+    ids = metrics(font).glyph_ids
+    return [ids.get(ch, 0) for ch in text]
+
+
+# --- embedding ------------------------------------------------------------------------------
+
+@lru_cache(maxsize=8)
+def truetype(digest: str) -> bytes:
+    """The font's bytes with TrueType outlines (a CFF font converted), for subsetting."""
+    path = path_of(digest)
+    font = _parse(Path(path), _read(Path(path)))
+    if "CFF " in font:
+        _cff_to_truetype(font)
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
+
+
+def _cff_to_truetype(font) -> None:
+    """Replace a font's CFF outlines with quadratic TrueType ones, in place (fontTools' otf2ttf
+    recipe: cu2qu within a thousandth of the em, contours reversed to TrueType's direction)."""
+    # lazy: fontTools' pens, only for a CFF font
+    from fontTools.pens.cu2quPen import Cu2QuPen
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib import newTable
+
+    order = font.getGlyphOrder()
+    glyph_set = font.getGlyphSet()
+    max_err = font["head"].unitsPerEm / 1000
+    glyf = newTable("glyf")
+    glyf.glyphOrder = order
+    glyf.glyphs = {}
+    for name in order:
+        pen = TTGlyphPen(glyph_set)
+        glyph_set[name].draw(Cu2QuPen(pen, max_err, reverse_direction=True))
+        glyf[name] = pen.glyph()
+    font["loca"] = newTable("loca")
+    font["glyf"] = glyf
+    del font["CFF "]
+    if "VORG" in font:
+        del font["VORG"]
+    maxp = font["maxp"] = newTable("maxp")
+    maxp.tableVersion = 0x00010000
+    for field in ("maxZones", "maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
+                  "maxStackElements", "maxSizeOfInstructions", "maxComponentElements"):
+        setattr(maxp, field, 0)
+    maxp.maxZones = 1
+    maxp.numGlyphs = len(order)
+    font.recalcBBoxes = True  # the new glyphs' bounds, and maxp's counts, when saved
+    post = font["post"]
+    post.formatType, post.extraNames, post.mapping = 2.0, [], {}
+    post.glyphOrder = order
+    font.sfntVersion = "\x00\x01\x00\x00"
+
+
+@lru_cache(maxsize=32)
+def subset(digest: str, gids: tuple[int, ...]) -> bytes:
+    """A TrueType font program holding only glyphs `gids` (and the missing glyph), every glyph
+    keeping its id, so text encoded as glyph ids draws alike with any subset of the font."""
+    # lazy: fontTools' subsetter, only where a PDF embeds a designer's font
+    from fontTools import subset as ft_subset
+    from fontTools.ttLib import TTFont
+
+    options = ft_subset.Options()
+    options.retain_gids = True
+    options.notdef_outline = True
+    options.layout_features = []
+    options.name_IDs = [0, 1, 2, 3, 4, 5, 6]
+    options.name_languages = [0x409]
+    options.drop_tables += ["GSUB", "GPOS", "GDEF", "BASE", "JSTF", "kern", "DSIG", "hdmx", "VDMX", "LTSH", "FFTM"]
+    options.glyph_names = False
+    options.recalc_timestamp = False
+    font = TTFont(io.BytesIO(truetype(digest)), recalcTimestamp=False)
+    sub = ft_subset.Subsetter(options)
+    sub.populate(gids=sorted({0, *gids}))
+    sub.subset(font)
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
+
+
+@lru_cache(maxsize=8)
+def descriptor_values(digest: str) -> dict:
+    """What a PDF font descriptor says of the font, in thousandths of the em."""
+    path = path_of(digest)
+    font = _parse(Path(path), _read(Path(path)))
+    upem = font["head"].unitsPerEm
+    k = 1000 / upem
+    head, hhea = font["head"], font["hhea"]
+    os2 = font["OS/2"] if "OS/2" in font else None
+    cap = getattr(os2, "sCapHeight", 0) if os2 is not None else 0
+    cmap = font.getBestCmap()
+    order = font.getGlyphOrder()
+    ids = {name: i for i, name in enumerate(order)}
+    unicode_of: dict[int, int] = {}
+    for code in sorted(cmap):
+        unicode_of.setdefault(ids[cmap[code]], code)
+    hmtx = font["hmtx"].metrics
+    return {
+        "bbox": [round(v * k) for v in (head.xMin, head.yMin, head.xMax, head.yMax)],
+        "ascent": round(hhea.ascent * k), "descent": round(hhea.descent * k),
+        "cap_height": round((cap or hhea.ascent) * k),
+        "italic_angle": float(font["post"].italicAngle) if "post" in font else 0.0,
+        "fixed_pitch": bool(font["post"].isFixedPitch) if "post" in font else False,
+        "widths": [hmtx[name][0] * k for name in order],
+        "unicode_of": unicode_of,
+        "postscript_name": metrics(path).postscript_name,
+    }

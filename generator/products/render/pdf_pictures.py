@@ -1,0 +1,247 @@
+"""Pictures (items.Image) as PDF objects: a raster as an image XObject, an SVG as a form XObject
+of vector paths, and the operators that place either in its box on a face.
+
+Each picture object is named by a hash of its bytes (`/P` + 16 hex digits), so a picture that
+several faces show, or one face shown many times, is written once per file (pdf_file.PdfFile
+adds each name once).
+
+Raster pictures (PNG, JPEG): turned as their EXIF orientation says, converted to sRGB from an
+embedded ICC profile, cropped to the box for `cover` (so the image drawn is exactly the part
+that shows), and resampled down to at most MAX_PPI at their printed size (more is never
+printed). In an RGB file a JPEG stays a JPEG (DCT, quality JPEG_QUALITY) and a PNG is
+deflated; transparency is an SMask. In the print-shop file (`cmyk`) transparency is composited
+onto the item's `matte`, the pixels go through the LittleCMS transform cmyk.py uses for every
+colour (sRGB to the press profile, relative colorimetric with black-point compensation), and
+each pixel's total ink is limited to cmyk.CAP by scaling its C, M and Y down (K kept): DeviceCMYK
+only, no SMask, within the shop's 240%.
+
+SVG pictures: drawn by svglib into reportlab's PDF operators, paths and flat colours only (art.py
+refuses what would need more), each colour converted as the face's own colours are in the
+print-shop file (cmyk.to_cmyk).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import zlib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from generator.products.render import art
+from generator.products.render.cmyk import CAP, press_image, to_cmyk
+from generator.products.render.units import TRIM_H, dots_to_pt
+
+MAX_PPI = 450  #: a raster is resampled down to at most this many pixels per inch where it prints
+JPEG_QUALITY = 90
+
+
+@dataclass(frozen=True)
+class Picture:
+    """One picture's PDF objects: `body` (an image or form XObject) and, for an image with
+    transparency in an RGB file, `smask` (the body refers to it as @SMASK@)."""
+
+    name: str
+    body: bytes
+    smask: bytes | None = None
+
+
+def _stream(entries: str, data: bytes, flate: bool) -> bytes:
+    if flate:
+        data = zlib.compress(data, 6)
+        entries = f"/Filter /FlateDecode {entries}"
+    return b"".join((f"<< {entries} /Length {len(data)} >>\nstream\n".encode("ascii"), data, b"\nendstream"))
+
+
+def _named(body: bytes, smask: bytes | None = None) -> Picture:
+    h = hashlib.sha256(body)
+    if smask is not None:
+        h.update(smask)
+    return Picture("P" + h.hexdigest()[:16], body, smask)
+
+
+# --- placing --------------------------------------------------------------------------------
+
+def box_pt(x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, float, float]:
+    """A box in face dots (y down) as (left, bottom, width, height) in points (y up)."""
+    left, right = sorted((x0, x1))
+    top, bottom = sorted((y0, y1))
+    return dots_to_pt(left), dots_to_pt(TRIM_H - bottom), dots_to_pt(right - left), dots_to_pt(bottom - top)
+
+
+def drawn_rect(pic_w: float, pic_h: float, box: tuple[float, float, float, float], fit: str) -> tuple[float, ...]:
+    """Where a picture of pic_w × pic_h lands for `fit` in `box` (left, bottom, width, height):
+    centred, scaled to fill the box (cover, overflowing it) or to show whole (contain)."""
+    x, y, w, h = box
+    scale = (max if fit == "cover" else min)(w / pic_w, h / pic_h)
+    dw, dh = pic_w * scale, pic_h * scale
+    return x + (w - dw) / 2, y + (h - dh) / 2, dw, dh
+
+
+def picture(item, cmyk: bool) -> tuple[Picture, str]:
+    """The item's picture object and the operators placing it (a face's form draws them)."""
+    path = Path(item.path)
+    sha = art.digest(path)
+    info = art.picture_info(path)
+    box = box_pt(item.x0, item.y0, item.x1, item.y1)
+    if box[2] <= 0 or box[3] <= 0:
+        raise ValueError(f"{path.name}: the picture's box is empty")
+    if info.vector:
+        pic, (vw, vh) = _svg(str(path), sha, cmyk)
+        x, y, w, h = drawn_rect(vw, vh, box, item.fit)
+        clip = f"{box[0]:.3f} {box[1]:.3f} {box[2]:.3f} {box[3]:.3f} re W n " if item.fit == "cover" else ""
+        return pic, f"q {clip}{w / vw:.6f} 0 0 {h / vh:.6f} {x:.3f} {y:.3f} cm /{pic.name} Do Q"
+    pic, (x, y, w, h) = _raster(str(path), sha, box, item.fit, item.matte if cmyk else "", cmyk)
+    return pic, f"q {w:.3f} 0 0 {h:.3f} {x:.3f} {y:.3f} cm /{pic.name} Do Q"
+
+
+# --- raster ---------------------------------------------------------------------------------
+
+@lru_cache(maxsize=64)
+def _raster(path: str, sha: str, box: tuple[float, ...], fit: str, matte: str,
+            cmyk: bool) -> tuple[Picture, tuple[float, ...]]:
+    """The image XObject for a raster picture in `box` (points), and where it is drawn. Kept by
+    the file's content (`sha`), the box, the fit and the colour space."""
+    from PIL import Image  # lazy: Pillow, only where a face has raster art
+
+    im, was_jpeg = _open(path)
+    x, y, w, h = drawn_rect(im.width, im.height, box, fit)
+    if fit == "cover":  # only the part inside the box is embedded, drawn exactly into the box
+        sx, sy = im.width / w, im.height / h  # pixels per point
+        cw, ch = min(im.width, round(box[2] * sx)), min(im.height, round(box[3] * sy))
+        left, top = (im.width - cw) // 2, (im.height - ch) // 2
+        im = im.crop((left, top, left + cw, top + ch))
+        x, y, w, h = box
+    most_w, most_h = max(1, round(w / 72 * MAX_PPI)), max(1, round(h / 72 * MAX_PPI))
+    if im.width > most_w or im.height > most_h:
+        im = im.resize((min(im.width, most_w), min(im.height, most_h)), Image.Resampling.LANCZOS)
+    alpha = im.getchannel("A") if im.mode == "RGBA" else None
+    if alpha is not None and alpha.getextrema() == (255, 255):
+        alpha = None
+    rgb = im.convert("RGB")
+    head = f"/Type /XObject /Subtype /Image /Width {im.width} /Height {im.height} /BitsPerComponent 8"
+    if cmyk:
+        if alpha is not None:
+            under = Image.new("RGB", rgb.size, matte or "#FFFFFF")
+            rgb = Image.composite(rgb, under, alpha)
+        data = to_press(rgb).tobytes()
+        return _named(_stream(f"{head} /ColorSpace /DeviceCMYK", data, True)), (x, y, w, h)
+    if alpha is None and was_jpeg:
+        buf = io.BytesIO()
+        rgb.save(buf, "JPEG", quality=JPEG_QUALITY, optimize=False, progressive=False, subsampling=0)
+        return _named(_stream(f"{head} /ColorSpace /DeviceRGB /Filter /DCTDecode", buf.getvalue(), False)), (x, y, w, h)
+    if alpha is None:
+        return _named(_stream(f"{head} /ColorSpace /DeviceRGB", rgb.tobytes(), True)), (x, y, w, h)
+    smask = _stream(f"/Type /XObject /Subtype /Image /Width {im.width} /Height {im.height} /BitsPerComponent 8 "
+                    "/ColorSpace /DeviceGray", alpha.tobytes(), True)
+    body = _stream(f"{head} /ColorSpace /DeviceRGB /SMask @SMASK@ 0 R", rgb.tobytes(), True)
+    return _named(body, smask), (x, y, w, h)
+
+
+def _open(path: str):
+    """The picture's pixels as RGB or RGBA, upright, in sRGB; whether it was a JPEG."""
+    from PIL import Image, ImageCms, ImageOps  # lazy: Pillow, only where a face has raster art
+
+    data = art._read(Path(path))
+    im = Image.open(io.BytesIO(data), formats=["PNG", "JPEG"])
+    art._check_pixels(Path(path).name, *im.size)
+    try:
+        im.load()
+    except OSError as exc:
+        raise art.ArtError(f"{Path(path).name}: the picture's pixels cannot be read ({exc})") from None
+    was_jpeg = im.format == "JPEG"
+    icc = im.info.get("icc_profile")
+    im = ImageOps.exif_transpose(im)
+    has_alpha = im.mode in ("RGBA", "LA", "PA") or (im.mode == "P" and "transparency" in im.info)
+    if im.mode in ("I;16", "I;16B", "I", "F"):
+        im = im.convert("I").point(lambda v: v / 257).convert("L") if im.mode != "F" else im.convert("L")
+    im = im.convert("RGBA" if has_alpha else "RGB")
+    if icc:
+        try:
+            source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+            mode = im.mode
+            rgb = ImageCms.profileToProfile(im.convert("RGB"), source, ImageCms.createProfile("sRGB"),
+                                            renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC, outputMode="RGB")
+            im = Image.merge("RGBA", (*rgb.split(), im.getchannel("A"))) if mode == "RGBA" else rgb
+        except (ImageCms.PyCMSError, OSError, ValueError):
+            pass  # an unreadable embedded profile: the pixels are taken as sRGB
+    return im, was_jpeg
+
+
+def to_press(rgb):
+    """An RGB image converted to CMYK as the print-shop file prints it: through the press
+    profile's LittleCMS transform (cmyk.py), or without a profile by grey-component replacement,
+    then every pixel's total ink limited to cmyk.CAP (C, M and Y scaled down, K kept)."""
+    from PIL import Image, ImageMath  # lazy: Pillow, only where a face has raster art
+
+    out = press_image(rgb)
+    if out is None:
+        r, g, b = (band.convert("F") for band in rgb.split())
+        k = ImageMath.lambda_eval(lambda a: 255 - a["max"](a["max"](a["r"], a["g"]), a["b"]), r=r, g=g, b=b)
+        bands = [ImageMath.lambda_eval(lambda a: (255 - a["v"] - a["k"]) * 255 / a["max"](255 - a["k"], 1),
+                                       v=v, k=k) for v in (r, g, b)]
+        out = Image.merge("CMYK", [_floor_to_l(band) for band in (*bands, k)])
+    return limit_ink(out)
+
+
+def _floor_to_l(band):
+    """A float band to 8 bits, rounded down (never adding ink)."""
+    from PIL import ImageMath  # lazy: as to_press
+
+    return ImageMath.lambda_eval(lambda a: a["int"](a["max"](a["v"], 0)), v=band).convert("L")
+
+
+def limit_ink(im):
+    """A CMYK image with every pixel's C + M + Y + K at most cmyk.CAP (C, M, Y scaled, K kept)."""
+    from PIL import Image, ImageMath  # lazy: as to_press
+
+    cap = int(CAP * 255)
+    c, m, y, k = (band.convert("F") for band in im.split())
+    factor = ImageMath.lambda_eval(
+        lambda a: a["min"](a["max"](cap - a["k"], 0) / a["max"](a["c"] + a["m"] + a["y"], 1), 1.0),
+        c=c, m=m, y=y, k=k)
+    scaled = [_floor_to_l(ImageMath.lambda_eval(lambda a: a["v"] * a["f"], v=v, f=factor)) for v in (c, m, y)]
+    return Image.merge("CMYK", (*scaled, k.convert("L")))
+
+
+# --- SVG ------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=64)
+def _svg(path: str, sha: str, cmyk: bool) -> tuple[Picture, tuple[float, float]]:
+    """The form XObject drawing an SVG (its own size in points: BBox 0 0 w h), kept by content."""
+    # lazy: reportlab's drawing and svglib, only where a face has SVG art
+    from reportlab.graphics import renderPDF
+    from reportlab.lib import colors
+    from reportlab.pdfgen.canvas import Canvas
+    from svglib.svglib import SvgRenderer
+
+    name = Path(path).name
+    data = art._read(Path(path))
+    root = art.parse_svg(name, data)
+
+    def convert(colour):
+        if colour is None or not isinstance(colour, colors.Color):
+            return colour
+        if getattr(colour, "alpha", 1) not in (None, 1, 1.0):
+            raise art.ArtError(f"{name}: the SVG has a colour with transparency, which the print-shop file "
+                               "(PDF/X-1a) cannot carry; flatten it to solid colours")
+        if not cmyk or isinstance(colour, colors.CMYKColor):
+            return colour
+        hex_rgb = "#" + "".join(f"{round(v * 255):02X}" for v in (colour.red, colour.green, colour.blue))
+        return colors.CMYKColor(*to_cmyk(hex_rgb))
+
+    drawing = SvgRenderer(path, color_converter=convert, external_reference_root=str(Path(path).parent)).render(root)
+    if drawing is None or drawing.width <= 0 or drawing.height <= 0:
+        raise art.ArtError(f"{name}: the SVG draws nothing (no size)")
+    canvas = Canvas(io.BytesIO(), pagesize=(drawing.width, drawing.height), invariant=1)
+    renderPDF.draw(drawing, canvas, 0, 0)
+    ops = "\n".join(canvas._code)
+    for marker, what in ((" gs", "transparency"), (" Do", "a picture"), (" Tf", "text"), (" sh", "a gradient")):
+        if marker + "\n" in ops + "\n" or marker + " " in ops:
+            raise art.ArtError(f"{name}: the SVG needs {what}, which the PDFs draw only as flat vector paths")
+    if cmyk and (" rg" in ops or " RG" in ops):
+        raise art.ArtError(f"{name}: the SVG left a colour in RGB, which the print-shop file cannot carry")
+    body = _stream(f"/Type /XObject /Subtype /Form /FormType 1 /BBox [ 0 0 {drawing.width:.3f} {drawing.height:.3f} ] "
+                   "/Resources << /ProcSet [ /PDF ] >>", ops.encode("latin-1"), True)
+    return _named(body), (drawing.width, drawing.height)

@@ -1,0 +1,124 @@
+"""Pictures on faces (items.Image), read back from the PDFs and the card images drawn from them.
+
+The faces are built by hand here (the manifest's art keys are the layout's), with pictures the
+tests make with Pillow: where an image lands, what `cover` crops and `contain` keeps, and that a
+picture shown on many faces is in a file once.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pikepdf
+import pypdfium2 as pdfium
+import pypdfium2.raw as raw
+import pytest
+from PIL import Image as PILImage
+
+from generator.products.pipeline.rasters import face_png
+from generator.products.render import pdf
+from generator.products.render.items import Face, Image, Poly, rect
+from generator.products.render.units import BLEED, TRIM_H, TRIM_W, dots_to_pt
+
+RED, BLUE, BG = (220, 30, 30), (30, 60, 200), "#F0F0E0"
+TOL = 0.05  # points
+
+
+@pytest.fixture
+def two_halves(tmp_path) -> Path:
+    """A 400 × 200 picture: red left half, blue right half."""
+    im = PILImage.new("RGB", (400, 200), RED)
+    im.paste(BLUE, (200, 0, 400, 200))
+    path = tmp_path / "halves.png"
+    im.save(path)
+    return path
+
+
+def face_with(*items, key="t") -> Face:
+    return Face(key, (Poly(rect(-BLEED, -BLEED, TRIM_W + BLEED, TRIM_H + BLEED), BG), *items))
+
+
+def faces_doc(*faces: Face) -> bytes:
+    return pdf.faces_pdf(list(faces), " abc")
+
+
+def image_bounds(doc: bytes, page: int = 0) -> list[tuple[float, float, float, float]]:
+    """Each image's (left, bottom, right, top) in its face's form: points from the trim's bottom-left."""
+    pdf_ = pdfium.PdfDocument(doc)
+    return [obj.get_bounds() for obj in pdf_[page].get_objects(max_depth=3) if obj.type == raw.FPDF_PAGEOBJ_IMAGE]
+
+
+def box_points(x0, y0, x1, y1):
+    return dots_to_pt(x0), dots_to_pt(TRIM_H - y1), dots_to_pt(x1), dots_to_pt(TRIM_H - y0)
+
+
+def images_in(doc: bytes) -> list[pikepdf.Object]:
+    with pikepdf.open(io.BytesIO(doc)) as p:
+        return [(int(o.Width), int(o.Height), str(o.get("/ColorSpace")), "/SMask" in o)
+                for o in p.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
+
+
+def test_contain_shows_the_whole_picture_centred_in_its_box(two_halves):
+    box = (100, 150, 700, 750)  # 600 × 600 dots: the 2:1 picture is 600 × 300, centred
+    doc = faces_doc(face_with(Image(*box, two_halves, fit="contain")))
+    (left, bottom, right, top), = image_bounds(doc)
+    bl, bb, br, bt = box_points(*box)
+    assert (left, right) == pytest.approx((bl, br), abs=TOL)
+    assert top - bottom == pytest.approx((br - bl) / 2, abs=TOL)
+    assert (top + bottom) / 2 == pytest.approx((bt + bb) / 2, abs=TOL)
+    assert images_in(doc) == [(400, 200, "/DeviceRGB", False)]  # all of it, as it is
+
+
+def test_cover_fills_the_box_and_crops_what_overflows(two_halves):
+    box = (100, 150, 400, 450)  # a square: the 2:1 picture's middle square shows
+    doc = faces_doc(face_with(Image(*box, two_halves, fit="cover")))
+    bounds, = image_bounds(doc)
+    assert bounds == pytest.approx(box_points(*box), abs=TOL)
+    (w, h, space, smask), = images_in(doc)
+    assert (w, h) == (200, 200) and space == "/DeviceRGB" and not smask  # the middle 200 × 200 pixels
+
+
+def test_the_card_image_shows_the_picture_where_its_box_is(two_halves):
+    box = (100, 150, 700, 750)
+    png = PILImage.open(io.BytesIO(face_png(face_with(Image(*box, two_halves, fit="contain")), "tgc"))).convert("RGB")
+    at = lambda x, y: png.getpixel((round(x + BLEED), round(y + BLEED)))  # noqa: E731 -- trim dots to pixels
+    assert at(250, 450) == RED  # the left half of the picture, centred vertically in the box
+    assert at(550, 450) == BLUE
+    assert at(400, 200) == (0xF0, 0xF0, 0xE0)  # in the box, above the picture: the face's own colour
+    assert at(50, 450) == (0xF0, 0xF0, 0xE0)  # left of the box
+
+
+def test_cover_in_the_card_image_keeps_the_middle(two_halves):
+    box = (100, 150, 400, 450)
+    png = PILImage.open(io.BytesIO(face_png(face_with(Image(*box, two_halves, fit="cover")), "tgc"))).convert("RGB")
+    at = lambda x, y: png.getpixel((round(x + BLEED), round(y + BLEED)))  # noqa: E731
+    assert at(200, 300) == RED and at(300, 300) == BLUE  # the square around the seam
+    assert at(90, 300) == (0xF0, 0xF0, 0xE0) and at(410, 300) == (0xF0, 0xF0, 0xE0)  # nothing past the box
+
+
+def test_a_picture_on_many_faces_is_in_the_file_once(two_halves):
+    item = Image(100, 150, 700, 750, two_halves)
+    doc = faces_doc(face_with(item, key="a"), face_with(item, key="b"), face_with(item, key="c"))
+    assert len(images_in(doc)) == 1
+    assert len(image_bounds(doc, 2)) == 1
+
+
+def test_transparency_is_an_smask_in_the_rgb_files(tmp_path):
+    im = PILImage.new("RGBA", (50, 50), (0, 0, 0, 0))
+    im.paste((10, 200, 10, 255), (10, 10, 40, 40))
+    im.save(tmp_path / "dot.png")
+    doc = faces_doc(face_with(Image(0, 0, 300, 300, tmp_path / "dot.png")))
+    assert sorted(images_in(doc)) == [(50, 50, "/DeviceGray", False), (50, 50, "/DeviceRGB", True)]
+
+
+def test_a_face_without_pictures_is_formatted_as_before():
+    face = face_with(key="plain")
+    formatted = pdf.format_forms(pdf.form_ops([face], " abc"))["plain"]
+    assert formatted.startswith(b"<< /Filter /FlateDecode /Type /XObject /Subtype /Form")
+    assert b"/Resources << /Font 1 0 R /ProcSet [ /PDF /Text ] >>" in formatted
+
+
+def test_an_unknown_fit_is_refused(two_halves):
+    with pytest.raises(ValueError, match="unknown fit 'stretch'"):
+        Image(0, 0, 10, 10, two_halves, fit="stretch")
