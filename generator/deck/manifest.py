@@ -5,11 +5,15 @@ The only module that knows the manifest's file format; everything else gets a De
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import unicodedata
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from generator.deck import look as looks
 from generator.deck import shape
 from generator.deck.effects import CATALOGUE, param_problem
 from generator.deck.model import (PLAYING_KINDS, BuildSettings, CardSet, CardType, Colour, Deck, Edition, Effect,
@@ -99,7 +103,7 @@ class _Checker:
         self.text_characters((), data)
         typed = self.sections(data)
         game, colours, sets, cards = typed["game"], typed["colours"], typed["sets"], typed["cards"]
-        editions, build = typed["editions"], typed["build"]
+        editions, build, look_entry = typed["editions"], typed["build"], typed["look"]
 
         params = self.game_params(game)
         colour_objs = self.colours(colours)
@@ -111,11 +115,12 @@ class _Checker:
         self.sizes(card_types)
         edition_objs = self.editions(editions, card_types, set_objs)
         settings = self.build_settings(build, [e.key for _, e in editions])
+        look = self.look(look_entry, set_objs, card_types)
         if self.problems:
             raise InputError(self.problems)
         assert params is not None
         deck = Deck(params, tuple(colour_objs.values()), tuple(set_objs.values()), tuple(card_types), tuple(edition_objs),
-                    settings)
+                    settings, look)
         missed = [
             Problem.at(e.origin.of("expect"), f"edition '{e.key}' has {n} playing cards, but expect says {e.expect}")
             for e in deck.editions
@@ -190,7 +195,7 @@ class _Checker:
             if err["type"] == "string_unicode":
                 continue  # a lone surrogate: text_characters names it
             raw = err["loc"]  # keep the key of a mapping of parameters: params.factor
-            loc = tuple(p for i, p in enumerate(raw) if isinstance(p, int) or p in pool or (i and raw[i - 1] == "params"))
+            loc = tuple(p for i, p in enumerate(raw) if isinstance(p, int) or p in pool or (i and raw[i - 1] in shape.MAP_KEYS))
             field = next((p for p in reversed(loc) if isinstance(p, str)), base[0])
             kind, value = err["type"], err.get("input")
             declared = shape.key_at(record, loc)
@@ -203,7 +208,11 @@ class _Checker:
                 bad = err["loc"][-1]
                 loc = loc + (bad,) if not loc or loc[-1] != bad else loc  # an unknown key is in no record's keys
                 inner = shape.record_at(record, loc[:-1]) if loc[:-1] else None
-                message = f"unknown key '{bad}'{suggest(bad, list(inner.keys) if inner else pool)}"
+                what = inner.what if inner else "key"
+                message = f"unknown {what} '{bad}'{suggest(bad, list(inner.keys) if inner else pool)}"
+                if inner is shape.LOOK_SET and bad == "back":
+                    message = ("a set has no back of its own: every card prints the deck's one back (look: back:), "
+                               "so that no back tells a card from another (backs identical within a set)")
                 if bad in SECTIONS and base:
                     message += (f" ('{bad}' is a section of the manifest: start it at the beginning of its line, "
                                 f"not indented under '{base[0]}')")
@@ -223,6 +232,8 @@ class _Checker:
                 limit = err['ctx']['max_length']
                 fits = "fit on a card" if field in ("code", "name", "text") and base[0] == "cards" else "are allowed"
                 message = f"'{field}' is {len(value):,} characters long; at most {limit} {fits}"
+            elif kind == "string_type" and declared is not None and getattr(declared.type, "hint", None):
+                message = f"'{field}' {declared.type.hint}, not {_show(value)}"  # a length written without its unit
             elif kind == "string_type":
                 message = f"'{field}' must be text, not {_show(value)}"
                 if isinstance(value, bool):
@@ -340,7 +351,8 @@ class _Checker:
             if s.key in out:
                 self.fail(("sets", i, "key"), f"set '{s.key}' is defined twice")
                 continue
-            out[s.key] = CardSet(s.key, s.name, s.interior, origin=self.src.origin(("sets", i)))
+            out[s.key] = CardSet(s.key, s.name, s.interior, origin=self.src.origin(("sets", i)),
+                                 art=self.art(("sets", i, "art"), s.art))
         return out
 
     def cards(self, entries, colours: dict[str, Colour], sets: dict[str, CardSet], params: GameParams | None) -> list[CardType]:
@@ -399,8 +411,9 @@ class _Checker:
         letters = "".join(c.letter for c in found)
         title = "/".join(c.name.capitalize() for c in found)
         origins = {where: self.src.origin(loc, at=where) for where in dict.fromkeys(w for _, w in values)}
+        art = self.art(loc + ("art",), e.art)
         return [CardType(f"{letters}{v}", e.kind, e.set, e.copies, f"{title} {v}", tuple(names), v,
-                         origin=origins[where]) for v, where in values]
+                         origin=origins[where], art=art) for v, where in values]
 
     def values(self, loc: Loc, raw: Any) -> list[int]:
         return [v for v, _ in self.placed_values(loc, raw)]
@@ -480,7 +493,7 @@ class _Checker:
         if name is None or text is None:
             return []
         return [CardType(e.code, e.kind, e.set, e.copies, name, (), None, effect, " ".join(text.split()),
-                         origin=self.src.origin(loc))]
+                         origin=self.src.origin(loc), art=self.art(loc + ("art",), e.art))]
 
     def fill(self, loc: Loc, text: str, values: dict[str, int]) -> str | None:
         """The marked text (deck/icons.py): placeholders filled, icons checked and kept."""
@@ -514,6 +527,193 @@ class _Checker:
         if field in effects or field in images:
             return f"unknown icon '{field}' (did you mean '{{icon:{field}}}'?)"
         return f"unknown icon '{field}'{suggest(field, colours)}; a colour's icon is its name ({', '.join('{' + c + '}' for c in colours)})"
+
+    # --- the look ------------------------------------------------------------------
+    def file(self, loc: Loc, value: str, what: str) -> Path | None:
+        """A file the manifest names (a picture, a font): relative to the manifest's folder and
+        inside it, an existing regular file; its absolute path, or None with the problem
+        reported at `loc`. What the file holds is checked by the rendering layer's checks
+        (products/printable.py), located here by the entry's origin."""
+        folder = Path(self.src.path).resolve().parent if self.src.path else Path.cwd()
+        if not value.strip():
+            self.fail(loc, f"the {what} file is empty: give a path relative to the manifest, like 'art/steal.png'")
+            return None
+        if os.path.isabs(value) or value.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", value):
+            self.fail(loc, f"'{value}' is an absolute path; give the {what} file's path relative to the manifest's "
+                      "folder (keep it beside cards.yaml)")
+            return None
+        path = (folder / value).resolve()
+        if not path.is_relative_to(folder):
+            self.fail(loc, f"'{value}' leaves the manifest's folder; keep the {what} file in the folder that holds "
+                      "cards.yaml (or below it)")
+            return None
+        try:
+            info = path.stat()
+        except FileNotFoundError:
+            here = sorted(p.name for p in path.parent.iterdir()) if path.parent.is_dir() else []
+            self.fail(loc, f"no such {what} file '{value}' (relative to the manifest's folder){suggest(path.name, here)}")
+            return None
+        except OSError as exc:
+            self.fail(loc, f"cannot read the {what} file '{value}': {(exc.strerror or str(exc)).lower()}")
+            return None
+        if not stat.S_ISREG(info.st_mode):
+            self.fail(loc, f"the {what} file '{value}' is {_kind_of(info.st_mode)}, not a regular file")
+            return None
+        if not os.access(path, os.R_OK):
+            self.fail(loc, f"cannot read the {what} file '{value}': permission denied")
+            return None
+        return path
+
+    def art(self, loc: Loc, entry: Any) -> looks.Art | None:
+        """`art:` of a card entry, a set or an element: a path, or {file, fit, bleed}."""
+        if entry is None:
+            return None
+        if isinstance(entry, str):
+            path = self.file(loc, entry, "picture")
+            return None if path is None else looks.Art(path, origin=self.src.origin(loc[:-1], at=loc))
+        path = self.file(loc + ("file",), entry.file, "picture")
+        if path is None:
+            return None
+        return looks.Art(path, entry.fit, entry.bleed, origin=self.src.origin(loc, at=loc + ("file",)))
+
+    def look(self, entry: Any, sets: dict[str, CardSet], cards: list[CardType]) -> looks.Look:
+        """The `look:` section as the deck's Look (the default look without one)."""
+        if entry is None:
+            return looks.DEFAULT_LOOK
+        base: Loc = ("look",)
+        fonts = []
+        for weight in ("regular", "bold"):
+            given = getattr(entry.fonts, weight) if entry.fonts is not None else None
+            fonts.append((weight, self.file(base + ("fonts", weight), given, "font") if given is not None else None))
+        pictures = []
+        for name, path in (entry.icons or {}).items():
+            if not re.fullmatch(r"[a-z][a-z0-9_-]*", name):
+                self.fail(base + ("icons", name), f"icon name '{name}' must be a lower-case name like 'skip'", key=True)
+                continue
+            found = self.file(base + ("icons", name), path, "icon")
+            if found is not None:
+                pictures.append((name, found))
+        layers: list[looks.Layer] = []
+        for kind in looks.FACE_KINDS:
+            face = getattr(entry, kind)
+            if face is not None:
+                layers.append(self.layer(base + (kind,), "kind", "", kind, face))
+        for key, faces in (entry.sets or {}).items():
+            if key not in sets:
+                if sets and key not in self.broken:
+                    self.fail(base + ("sets", key), f"unknown set '{key}'{suggest(key, sets)}", key=True)
+                continue
+            for kind in looks.FACE_KINDS[:-1]:
+                face = getattr(faces, kind)
+                if face is not None:
+                    layers.append(self.layer(base + ("sets", key, kind), "set", key, kind, face))
+        by_code = {c.code: c for c in cards}
+        for code, face in (entry.cards or {}).items():
+            card = by_code.get(code)
+            if card is None:
+                if cards:
+                    self.fail(base + ("cards", code), f"unknown card '{code}'{suggest(code, by_code)}", key=True)
+                continue
+            layers.append(self.layer(base + ("cards", code), "card", code, card.kind, face))
+        return looks.Look(tuple(fonts), tuple(pictures), tuple(layers), origin=self.src.origin(base))
+
+    def layer(self, loc: Loc, scope: str, key: str, kind: str, face: Any) -> looks.Layer:
+        """One kind of face's changes (for every card of the kind, one set's, or one card's)."""
+        names = looks.ELEMENTS[kind]
+        changes, origins = [], []
+        given = shape.LOOK_CARD.keys if scope == "card" else names
+        for name in given:
+            if name == "add":
+                continue
+            el = getattr(face, name, None)
+            if el is None:
+                continue
+            if name not in names:
+                self.fail(loc + (name,), f"a {kind} card has no element '{name}'{suggest(name, names)}; its elements "
+                          f"are {', '.join(names)}", key=True)
+                continue
+            change = self.element(loc + (name,), name, el)
+            if change is not None:
+                changes.append((name, change))
+                origins.append((name, self.src.origin(loc + (name,))))
+        added = []
+        seen: set[str] = set()
+        for i, a in enumerate(getattr(face, "add", None) or []):
+            if a.name in seen or a.name in names:
+                self.fail(loc + ("add", i, "name"), f"element '{a.name}' is already on the {kind} face; give the added "
+                          "element another name")
+                continue
+            seen.add(a.name)
+            el = self.addition(loc + ("add", i), a)
+            if el is not None:
+                added.append(el)
+        return looks.Layer(scope, key, kind, tuple(changes), tuple(added), tuple(origins))
+
+    def element(self, loc: Loc, name: str, el: Any, picture: bool = False) -> looks.Change | None:
+        """An element's given keys as (field, value) pairs, lengths in dots, files checked;
+        `picture`: an added picture (which takes a file)."""
+        out: list[tuple[str, Any]] = []
+        ok = True
+        for k in shape.ELEMENT.keys:
+            v = getattr(el, k, None)
+            if v is None:
+                continue
+            if k in looks.LENGTH_KEYS:
+                v = looks.length(v)
+                if k in ("width", "height", "size", "min_size", "spacing", "radius", "line") and v < 0:
+                    self.fail(loc + (k,), f"'{k}' must not be negative, not {getattr(el, k)!r}")
+                    ok = False
+                    continue
+            elif k == "align":
+                v = looks.ALIGNS[v]
+            elif k == "colour":
+                v = v.upper()
+            elif k == "fit":
+                fits = looks.ART_FITS if name == "art" or getattr(el, "file", None) else looks.TEXT_FITS
+                if v not in fits:
+                    self.fail(loc + (k,), f"'fit' of {'a picture' if fits == looks.ART_FITS else 'a text'} is "
+                              f"{' or '.join(fits)}, not '{v}'")
+                    ok = False
+                    continue
+            elif k in ("file", "bleed") and name != "art" and not picture:
+                self.fail(loc + (k,), f"only the art box (or an added picture) takes '{k}'; element '{name}' "
+                          "draws no picture", key=True)
+                ok = False
+                continue
+            if k == "file":
+                v = self.file(loc + (k,), v, "picture")
+                if v is None:
+                    ok = False
+                    continue
+            elif k == "font":
+                found = self.file(loc + (k,), v, "font")
+                if found is None:
+                    ok = False
+                    continue
+                v = str(found)
+            out.append((k, v))
+        return tuple(out) if ok else None
+
+    def addition(self, loc: Loc, a: Any) -> looks.Element | None:
+        """An element `add:`ed to a face: a text or a picture, in a box it must give."""
+        missing = [k for k in ("x", "y", "width", "height") if getattr(a, k) is None]
+        if missing:
+            self.fail(loc, f"added element '{a.name}' needs {', '.join(missing)} (its box on the card)")
+            return None
+        if (a.text is None) == (a.file is None):
+            self.fail(loc, f"added element '{a.name}' shows a 'text' or a picture ('file'): give one of them")
+            return None
+        change = self.element(loc, a.name, a, picture=a.file is not None)
+        if change is None:
+            return None
+        values = dict(change)
+        box = [values.pop(k) for k in ("x", "y", "width", "height")]
+        if a.text is not None:
+            values.setdefault("size", looks.length("9pt"))
+            values["text"] = " ".join(a.text.split())
+        else:
+            values.setdefault("fit", "contain")
+        return looks.Element(a.name, *box, **values, origin=self.src.origin(loc))
 
     def editions(self, entries, cards: list[CardType], sets: dict[str, CardSet]) -> list[Edition]:
         out: list[Edition] = []
@@ -558,6 +758,12 @@ _KIND_HINTS = {
 
 #: Characters that end a line: a one-line field must not hold them.
 _LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def _kind_of(mode: int) -> str:
+    from generator.deck.input_file import kind_of  # the one wording of a file's kind
+
+    return kind_of(mode)
 
 
 def _short(text: str, limit: int = 40) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from generator.deck import icons
+from generator.deck.look import DEFAULT_LOOK, Art, Look
 
 #: Kinds of card. Only the first three are ever shuffled into a game.
 PLAYING_KINDS = ("number", "dual", "wild")
@@ -93,6 +94,7 @@ class CardSet:
     name: str
     interior: str  #: "white" or "black"
     origin: Origin | None = _origin()
+    art: Art | None = None  #: the picture of its cards that have none of their own
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,7 @@ class CardType:
     #: which may name inline icons (deck/icons.py; `Deck.words` says them in words)
     text: str = ""
     origin: Origin | None = _origin()
+    art: Art | None = None  #: its picture (else its set's)
 
     @property
     def playing(self) -> bool:
@@ -181,6 +184,8 @@ class Deck:
     cards: tuple[CardType, ...]
     editions: tuple[Edition, ...]
     build: BuildSettings = BuildSettings()
+    #: how the cards look (deck/look.py): the manifest's `look:` over the default layout
+    look: Look = DEFAULT_LOOK
     _by_code: Mapping[str, CardType] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:

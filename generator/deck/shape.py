@@ -31,6 +31,7 @@ from abc import ABC, abstractmethod
 from types import SimpleNamespace
 from typing import Annotated, Any, Callable, Literal, Union
 
+from generator.deck import look
 from generator.deck.effects import CATALOGUE
 from generator.deck.model import KINDS
 from generator.deck.rule_options import CHOICES, DEFAULTS, SPEED_SECONDS_RANGE
@@ -164,6 +165,18 @@ class OneOf(Type):
         return Annotated[str, AfterValidator(known), Field(json_schema_extra=lambda s: s.update(enum=list(self.current())))]
 
 
+class Bool(Type):
+    """true or false (YAML's yes/no/on/off read as true/false too)."""
+
+    def fast(self, v: Any) -> Any:
+        return v if type(v) is bool else NO
+
+    def annotation(self, model: Callable[[Record], Any]) -> Any:
+        from pydantic import StrictBool  # lazy: pydantic, only to word a mistake or write the JSON Schema
+
+        return StrictBool
+
+
 class Choice(Type):
     """One of a fixed tuple of JSON values of one type (true/false, 1/2, words), strictly typed:
     a rule option's values (deck/rule_options.py)."""
@@ -229,6 +242,9 @@ class MapOf(Type):
     def annotation(self, model: Callable[[Record], Any]) -> Any:
         return dict[str, self.value.annotation(model)]  # type: ignore[misc]
 
+    def records(self) -> list[Record]:
+        return self.value.records()
+
 
 class AnyOf(Type):
     """Any one of the alternatives, tried in order."""
@@ -259,10 +275,11 @@ class Key:
 
 
 class Record(Type):
-    """A mapping with exactly these keys (an entry, or a section): a pydantic model of `name`."""
+    """A mapping with exactly these keys (an entry, or a section): a pydantic model of `name`.
+    `what` is what a message calls its keys ("unknown element 'cornr'")."""
 
-    def __init__(self, name: str, keys: dict[str, Key], doc: str = ""):
-        self.name, self.keys, self.doc = name, keys, doc
+    def __init__(self, name: str, keys: dict[str, Key], doc: str = "", what: str = "key"):
+        self.name, self.keys, self.doc, self.what = name, keys, doc, what
 
     def fast(self, value: Any) -> Any:
         if type(value) is not dict or not all(type(k) is str and k in self.keys for k in value):
@@ -328,10 +345,72 @@ COLOUR = Record("ColourEntry", {
     "print": Key(Text(r"#[0-9A-Fa-f]{6}", hint="must be a colour like '#00A3D9'"), doc="print colour, sRGB hex"),
     "shape": Key(OneOf(SHAPES)),
 })
+#: A file beside the manifest (a picture, a font): a path relative to the manifest's folder.
+MAX_PATH = 500
+_PATH = Text(max_length=MAX_PATH)
+_LENGTH = Text(look.LENGTH, hint="must be a length like '3mm', '0.125in', '12pt' or '37.5dots' (measured from the trim)")
+_COLOUR = Text(r"#[0-9A-Fa-f]{6}", hint="must be a colour like '#00A3D9'")
+ART = AnyOf(_PATH, Record("ArtEntry", {
+    "file": Key(_PATH, doc="the picture (PNG, JPEG or SVG), relative to the manifest"),
+    "fit": Key(OneOf(look.ART_FITS), "contain", "cover: fill the art box, clipped; contain: all of it, centred"),
+    "bleed": Key(Bool(), False, "the box's sides at the trim run on through the bleed (full-bleed art)"),
+}))
+_ART_DOC = "a picture: a path (PNG, JPEG or SVG, relative to the manifest) or {file, fit, bleed}"
+_ELEMENT_KEYS: dict[str, Key] = {
+    "x": Key(_LENGTH, None, "the box's left edge, from the trim's left"),
+    "y": Key(_LENGTH, None, "the box's top edge, from the trim's top"),
+    "width": Key(_LENGTH, None, "the box's width"),
+    "height": Key(_LENGTH, None, "the box's height"),
+    "size": Key(_LENGTH, None, "the largest font size (a text), or a shape's width (colour shapes)"),
+    "min_size": Key(_LENGTH, None, "the smallest size a text is shrunk to when fitting"),
+    "spacing": Key(_LENGTH, None, "from one colour shape (or ruled line) to the next"),
+    "radius": Key(_LENGTH, None, "the box's corner radius"),
+    "line": Key(_LENGTH, None, "a line's width (a border, the big value's outline)"),
+    "colour": Key(_COLOUR, None, "its colour (default: the face's ink, or the set's interior)"),
+    "font": Key(_PATH, None, "a font file (TTF or OTF), relative to the manifest"),
+    "bold": Key(Bool(), None, "the bold weight of the deck's typeface"),
+    "align": Key(OneOf(tuple(look.ALIGNS)), None, "where a line of text sits in the box"),
+    "fit": Key(OneOf(look.TEXT_FITS + look.ART_FITS), None,
+               "a text: shrink (one line) or wrap; a picture: cover or contain"),
+    "hidden": Key(Bool(), None, "true: not drawn"),
+    "file": Key(_PATH, None, "the art box's picture, relative to the manifest"),
+    "bleed": Key(Bool(), None, "the art box's sides at the trim run on through the bleed"),
+}
+ELEMENT = Record("LookElement", _ELEMENT_KEYS, "one element of a face: its box from the trim, and how it draws")
+ADDED = Record("LookAddition", {
+    "name": Key(Text(r"[a-z][a-z0-9_-]*", hint="must be a lower-case name like 'credit'"),
+                doc="the added element's name"),
+    "text": Key(Text(max_length=200), None, "a text to print"),
+    **_ELEMENT_KEYS,
+}, "an element added to a face: a text or a picture (file) in its box")
+_ADD = Key(ListOf(ADDED), None, "elements added to the face: texts and pictures")
+#: One record per kind of face, its keys the kind's elements (deck/look.py: ELEMENTS).
+LOOK_FACES = {kind: Record(f"Look{kind.capitalize()}", {
+    **{name: Key(ELEMENT, None) for name in look.ELEMENTS[kind]}, "add": _ADD,
+}, f"the elements of the {kind} face" if kind != "back" else "the elements of the back", what="element")
+    for kind in look.FACE_KINDS}
+#: What `look: sets:` changes for one set: its faces of each kind.
+LOOK_SET = Record("LookSet", {kind: Key(LOOK_FACES[kind], None) for kind in look.FACE_KINDS if kind != "back"},
+                  "the set's faces, by kind", what="kind of face")
+#: What `look: cards:` changes for one card: the elements of its kind.
+LOOK_CARD = Record("LookCard", {**{name: Key(ELEMENT, None) for name in look.ALL_ELEMENTS}, "add": _ADD},
+                   "the card's elements", what="element")
+LOOK = Record("Look", {
+    "fonts": Key(Record("LookFonts", {
+        "regular": Key(_PATH, None, "the deck's regular font file (TTF or OTF)"),
+        "bold": Key(_PATH, None, "the deck's bold font file"),
+    }), None, "font files for the whole deck, relative to the manifest"),
+    "icons": Key(MapOf(_PATH), None, "pictures a text names inline as {icon:NAME}"),
+    **{kind: Key(LOOK_FACES[kind], None, f"the {kind} cards' elements" if kind != "back" else "the back's elements")
+       for kind in look.FACE_KINDS},
+    "sets": Key(MapOf(LOOK_SET), None, "changes for one set's faces, by set key"),
+    "cards": Key(MapOf(LOOK_CARD), None, "changes for one card, by card code"),
+}, "how the cards look: the layout of each kind of face and of the back (docs/formats.md)")
 SET = Record("SetEntry", {
     "key": Key(_SET_KEY),
     "name": Key(_TITLE),
     "interior": Key(OneOf(INTERIORS)),
+    "art": Key(ART, None, "the picture of the set's cards that have none of their own: " + _ART_DOC[12:]),
 })
 CARD = Record("CardEntry", {
     "kind": Key(_KIND),
@@ -346,14 +425,15 @@ CARD = Record("CardEntry", {
     "effect": Key(OneOf(lambda: tuple(CATALOGUE)), None, "what a wild card does in the rules engine"),
     "params": Key(MapOf(Int()), None, "the effect's parameters"),
     "text": Key(Text(max_length=MAX_TEXT), None, "effect text as printed"),
+    "art": Key(ART, None, _ART_DOC),
 })
 #: The keys each kind of card takes beyond kind, set and copies: True for a key it needs.
 KINDS_FIELDS: dict[str, dict[str, bool]] = {
-    "number": {"colour": True, "values": True},
-    "dual": {"colours": True, "values": True},
-    "wild": {"code": True, "name": True, "effect": True, "params": False, "text": True},
-    "reference": {"code": True, "name": True, "text": False},
-    "blank": {"code": True, "name": True, "text": False},
+    "number": {"colour": True, "values": True, "art": False},
+    "dual": {"colours": True, "values": True, "art": False},
+    "wild": {"code": True, "name": True, "effect": True, "params": False, "text": True, "art": False},
+    "reference": {"code": True, "name": True, "text": False, "art": False},
+    "blank": {"code": True, "name": True, "text": False, "art": False},
 }
 #: The keys every kind of card takes (and needs).
 CARD_COMMON = ("kind", "set", "copies")
@@ -379,6 +459,7 @@ MANIFEST = Record("Manifest", {
     "cards": Key(ListOf(CARD, min_length=1)),
     "editions": Key(ListOf(EDITION, min_length=1)),
     "build": Key(BUILD, None, "what a plain `county-uppy build` makes besides the complete set"),
+    "look": Key(LOOK, None, "how the cards look: layout, fonts, pictures (docs/formats.md); default: the shipped look"),
 })
 
 #: The top-level sections, in the order the manifest lists them, and those it may leave out.
@@ -387,6 +468,9 @@ OPTIONAL_SECTIONS = tuple(k for k, key in MANIFEST.keys.items() if key.default i
 #: Every record of the manifest by its name (the manifest itself included).
 RECORDS: dict[str, Record] = {r.name: r for r in MANIFEST.records()}
 assert set(KINDS_FIELDS) == set(KINDS) and all(k in CARD.keys for kind in KINDS_FIELDS.values() for k in kind)
+#: The keys whose values are mappings of free names (an effect's parameters, `look: cards:`'s
+#: card codes): a location's part after one of them is a name, not a key.
+MAP_KEYS = frozenset(name for r in RECORDS.values() for name, key in r.keys.items() if isinstance(key.type, MapOf))
 
 
 def build(model: str, value: Any) -> SimpleNamespace | None:
@@ -401,12 +485,18 @@ def key_names(record: Record) -> set[str]:
 
 
 def record_at(record: Record, loc: tuple) -> Record | None:
-    """The record at `loc` (keys and list indexes) inside `record`, or None."""
+    """The record at `loc` (keys, list indexes and the names of a mapping such as `look: cards:`)
+    inside `record`, or None."""
     current: Record | None = record
+    named = False  # the part after a mapping of free names is one of the names
     for part in loc:
         if isinstance(part, int) or current is None:
             continue
+        if named:
+            named = False
+            continue
         key = current.keys.get(part)
+        named = key is not None and isinstance(key.type, MapOf)
         inner = key.type.records() if key else []
         current = inner[0] if inner else None
     return current

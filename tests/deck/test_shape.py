@@ -61,8 +61,8 @@ def test_the_models_are_the_declaration():
                 assert key.default == info.default, (name, key_name)
             assert (info.description or "") == key.doc
     assert shape.SECTIONS == tuple(schema.Manifest.model_fields) == ("game", "colours", "sets", "cards", "editions",
-                                                                      "build")
-    assert shape.OPTIONAL_SECTIONS == ("build",)
+                                                                      "build", "look")
+    assert shape.OPTIONAL_SECTIONS == ("build", "look")
 
 
 ODD = [None, True, False, 0, -1, 1, 2, 1000, 1001, 1.5, "", "x", "5", "Cyan", "cyan\n", "#12345G", "#a0B1c2", "A", "AB",
@@ -150,7 +150,7 @@ def test_the_json_schema_and_validate_agree_on_what_each_kind_of_card_takes(kind
             assert by_schema and any(m.startswith(f"a {kind} card takes no '{name}'") for m in messages), (name, messages)
 
 
-LOOK = shape.Record("LookEntry", {
+LOOK = shape.Record("FinishEntry", {
     "margin": shape.Key(shape.Number(ge=0, le=10, unit="mm"), 3, "space inside the cut line"),
     "corner": shape.Key(shape.Record("CornerEntry", {
         "radius": shape.Key(shape.Number(ge=0, unit="mm")),
@@ -161,7 +161,7 @@ LOOK = shape.Record("LookEntry", {
 
 
 def test_a_new_section_with_nested_records_and_units_is_derived_like_the_others(monkeypatch):
-    """What a `look:` section would be: a record holding a record and a list of records, with
+    """What a section such as `finish:` would be: a record holding a record and a list of records, with
     measurements in mm. Declared once, it gets the fast check, the pydantic model, the JSON Schema
     and located, worded mistakes, with nothing written for it anywhere else."""
     from generator.deck.manifest import _Checker
@@ -170,21 +170,21 @@ def test_a_new_section_with_nested_records_and_units_is_derived_like_the_others(
     for name, record in {r.name: r for r in LOOK.records()}.items():
         monkeypatch.setitem(shape.RECORDS, name, record)
     good = {"margin": 2.5, "corner": {"radius": 3}, "layers": [{"name": "art"}]}
-    fast = shape.build("LookEntry", good)
+    fast = shape.build("FinishEntry", good)
     assert fast.margin == 2.5 and fast.corner.radius == 3.0 and fast.corner.style == "round"
     assert fast.layers[0].name == "art"
     assert plain(fast) == schema.model(LOOK).model_validate(good).model_dump()
-    assert shape.build("LookEntry", {}).margin == 3
+    assert shape.build("FinishEntry", {}).margin == 3
 
     model_schema = schema.model(LOOK).model_json_schema()
     assert model_schema["properties"]["margin"]["maximum"] == 10
     assert model_schema["$defs"]["CornerEntry"]["properties"]["radius"]["type"] == "number"
 
     bad = {"margin": 12, "corner": {"radius": "wide", "style": "rond"}, "layers": [{"name": "Art"}], "colour": 1}
-    assert shape.build("LookEntry", bad) is None
-    src = Source("cards.yaml", {"look": bad}, values={("look",): (90, 1)})
+    assert shape.build("FinishEntry", bad) is None
+    src = Source("cards.yaml", {"finish": bad}, values={("finish",): (90, 1)})
     checker = _Checker(src)
-    assert checker.typed(("look",), bad, "LookEntry") is None
+    assert checker.typed(("finish",), bad, "FinishEntry") is None
     messages = sorted(p.message for p in checker.problems)
     assert messages == sorted([
         "'margin' must be at most 10 mm, not 12",
@@ -220,15 +220,15 @@ def test_a_declared_section_is_read_from_the_file_with_located_mistakes(monkeypa
     from generator.deck import manifest
     from generator.deck.problems import InputError
 
-    monkeypatch.setitem(shape.MANIFEST.keys, "look", shape.Key(LOOK, None, "how the cards look"))
+    monkeypatch.setitem(shape.MANIFEST.keys, "finish", shape.Key(LOOK, None, "how the cards look"))
     for name, record in {r.name: r for r in LOOK.records()}.items():
         monkeypatch.setitem(shape.RECORDS, name, record)
     monkeypatch.setattr(manifest, "SECTIONS", tuple(shape.MANIFEST.keys))
     text = MANIFEST.read_text(encoding="utf-8")
     path = tmp_path / "cards.yaml"
-    path.write_text(text + "look:\n  margin: 2.5\n  corner: {radius: 3}\n", encoding="utf-8")
+    path.write_text(text + "finish:\n  margin: 2.5\n  corner: {radius: 3}\n", encoding="utf-8")
     assert manifest.load(path).printed == 212
-    path.write_text(text + "look:\n  margin: 2.5\n  corner: {radius: -1, style: rond}\n", encoding="utf-8")
+    path.write_text(text + "finish:\n  margin: 2.5\n  corner: {radius: -1, style: rond}\n", encoding="utf-8")
     with pytest.raises(InputError) as err:
         manifest.load(path)
     line = len(text.splitlines()) + 3

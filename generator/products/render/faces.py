@@ -10,12 +10,15 @@ The background extends past the trim far enough for any bleed a print profile as
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
+from pathlib import Path
 
-from generator.deck import wording
+from generator.deck import look, wording
+from generator.deck.effects import CATALOGUE
 from generator.deck.icons import Mark
 from generator.deck.icons import escape as icons_escape
-from generator.deck.effects import CATALOGUE
+from generator.deck.look import Element, Layout, Look
 from generator.deck.model import CardType, Deck
 from generator.deck.quickref import quick_reference
 from generator.products.render import inline
@@ -24,6 +27,9 @@ from generator.products.render.inline import NO_ICONS, Icons
 from generator.products.render.items import (H, W, Face, Item, Poly, Stroke, Text, clip, contrast, rect,
                                              rotate180, rounded_rect, shape_points)
 from generator.products.render.units import BLEED, SAFE, pt_to_dots
+
+#: A miscut the print rules allow for: 1/16 in.
+MISCUT = BLEED / 2
 
 #: Backgrounds reach exactly the 1/8 in bleed (every print profile fits inside it).
 OVERSCAN = BLEED
@@ -34,26 +40,22 @@ INTERIORS = {"white": ("#FFFFFF", "#1A1A1A"), "black": ("#121212", "#FFFFFF")}
 LIGHT_INTERIORS = {"white": ("#FFFFFF", "#1A1A1A"), "black": ("#D2D2D2", "#121212")}
 LIGHT_BACK_BG = "#FFFFFF"
 NEUTRAL_FRAME = "#6B6B78"
-BACK_BG = "#23233A"
 BACK_INK = "#F4F1E8"
-#: The back's border, dots from the trim to the middle of its 8-dot line: its outer edge stands
-#: 86 dots (7.3 mm, over 1/4 in) inside the cut, so a 1/16 in miscut changes one side's gap by
-#: under a third and backs cut from different sheets cannot be told apart by their borders.
-BACK_BORDER_INSET = 90.0
-
-#: The coloured frame runs from the interior's edge, FRAME_INSET + FRAME_WIDTH (4 mm) inside the
-#: trim, out through the whole 1/8 in bleed: a cut up to 1/16 in off in any direction still
-#: leaves frame colour at every edge (2.5 mm of it at least), so no face looks different.
-FRAME_INSET = 14.0
-FRAME_WIDTH = 34.0
-FRAME_RADIUS = 44.0
-#: No text prints smaller than 6.5 pt. Fitting may shrink text below it (down to FIT_FLOOR), so
-#: that the size a text *needs* is known: products/printable.py reports such a card as an error
-#: at its line, and the build refuses it.
+#: No text prints smaller than 6.5 pt. Fitting may shrink text below it (down to an element's
+#: `min_size`), so that the size a text *needs* is known: products/printable.py reports such a
+#: card as an error at its line, and the build refuses it.
 MIN_TEXT = pt_to_dots(6.5)
-FIT_FLOOR = 4.0
-INDEX_CX = 130.0  # centre of the corner index column (keeps 17 dots clear of the frame)
-INDEX_TOP = 62.0
+FIT_FLOOR = look.FIT_FLOOR
+#: Where everything on a face stands is the layout's (deck/look.py: DEFAULTS, and the manifest's
+#: `look:`); what is left here is how each element draws.
+#: A text's cap height, as a fraction of its size (the big value is centred on it).
+CAP_HEIGHT = 0.73
+#: The big value is outlined in the ink when its colour stands out this little from the interior.
+LOW_CONTRAST = 4.5
+#: An index's 6 and 9 are underlined: this far under the baseline, this thick (fractions of the size).
+UNDERLINE_GAP, UNDERLINE_WIDTH = 0.1, 0.075
+#: The ink-saver ring inside a dark set's frame: its inset from the interior's edge, and width.
+LIGHT_RING_INSET, LIGHT_RING_WIDTH = 5.0, 12.0
 
 def number_text(value: int) -> str:
     """A printed number; negatives carry a true minus sign, wider than a hyphen."""
@@ -62,13 +64,25 @@ def number_text(value: int) -> str:
 
 # --- building blocks ----------------------------------------------------------------------
 
+def _font(el: Element | str) -> dict:
+    """The keyword naming an element's font file for the typeface's measures and a Text (none
+    for the built-in typeface, so a default face's display list is what it always was)."""
+    font = el if isinstance(el, str) else el.font
+    return {"font": font} if font else {}
+
+
+def label(el: Element, x: float, y: float, text: str, size: float, fill: str, **kw) -> Text:
+    """One line of an element's text, in its font."""
+    return Text(x, y, text, size, fill, **{"bold": el.bold, **kw, **_font(el)})
+
+
 def background(colour: str) -> Poly:
     return Poly(rect(-OVERSCAN, -OVERSCAN, W + OVERSCAN, H + OVERSCAN), colour)
 
 
-def frame(colours: list[str], interior: str) -> list[Item]:
-    """A frame through the bleed: one band per colour along the diagonal, then the interior."""
-    outer = rect(-OVERSCAN, -OVERSCAN, W + OVERSCAN, H + OVERSCAN)
+def frame(colours: list[str], el: Element) -> list[Item]:
+    """A frame through the bleed (the element's box): one band per colour along the diagonal."""
+    outer = rect(el.x, el.y, el.x1, el.y1)
     items: list[Item] = []
     n = len(colours)
     for i, colour in enumerate(colours):
@@ -78,10 +92,34 @@ def frame(colours: list[str], interior: str) -> list[Item]:
             band = clip(band, -1 / W, -1 / H, -2 * i / n)
         if i < n - 1:
             band = clip(band, 1 / W, 1 / H, 2 * (i + 1) / n)
-        items.append(Poly(band, colour))
-    inner = FRAME_INSET + FRAME_WIDTH
-    items.append(Poly(rounded_rect(inner, inner, W - inner, H - inner, FRAME_RADIUS - FRAME_WIDTH / 2), interior))
+        items.append(Poly(band, el.colour or colour))
     return items
+
+
+def box(el: Element, fill: str) -> Poly:
+    """An element's box filled, its corners rounded by its radius (the interior)."""
+    if el.radius:
+        return Poly(rounded_rect(el.x, el.y, el.x1, el.y1, el.radius), fill)
+    return Poly(rect(el.x, el.y, el.x1, el.y1), fill)
+
+
+def outline(el: Element, colour: str) -> Stroke:
+    """An element's box drawn as a line of its width (the back's border, a blank's boxes)."""
+    return Stroke(rounded_rect(el.x, el.y, el.x1, el.y1, el.radius), el.line, el.colour or colour, True)
+
+
+def picture(el: Element, matte: str) -> list[Item]:
+    """The art box's picture (none without a file). With `bleed`, each side of the box that
+    reaches the trim, or comes within 1/16 in of it, runs on through the bleed."""
+    if el.file is None or el.hidden:
+        return []
+    from generator.products.render.items import Image  # the picture item (render/items.py)
+
+    x0, y0, x1, y1 = el.x, el.y, el.x1, el.y1
+    if el.bleed:
+        x0, y0 = (-BLEED if x0 <= MISCUT else x0), (-BLEED if y0 <= MISCUT else y0)
+        x1, y1 = (W + BLEED if x1 >= W - MISCUT else x1), (H + BLEED if y1 >= H - MISCUT else y1)
+    return [Image(x0, y0, x1, y1, Path(el.file), el.fit if el.fit in look.ART_FITS else "contain", matte)]
 
 
 def shape(kind: str, cx: float, cy: float, r: float, fill: str, outline: str) -> list[Item]:
@@ -89,10 +127,19 @@ def shape(kind: str, cx: float, cy: float, r: float, fill: str, outline: str) ->
     return [Poly(pts, fill), Stroke(pts, max(2.0, r * 0.08), outline, closed=True)]
 
 
+def shape_row(colours: list, el: Element, ink: str) -> list[Item]:
+    """The colours' shapes in a row centred in the element's box, `spacing` apart."""
+    items: list[Item] = []
+    n = len(colours)
+    for k, c in enumerate(colours):
+        items += shape(c.shape, el.cx + (k - (n - 1) / 2) * el.spacing, el.cy, el.size / 2, c.rgb, el.colour or ink)
+    return items
+
+
 def underline(text: Text) -> Poly:
-    left, _, right, _ = Text(text.x, text.y, text.text, text.size, text.fill, text.bold, text.align).bbox()
-    y0 = text.y + 0.1 * text.size
-    return Poly(rect(left, y0, right, y0 + 0.075 * text.size), text.fill)
+    left, _, right, _ = replace(text, stroke=0.0, stroke_colour="", rot180=False).bbox()
+    y0 = text.y + UNDERLINE_GAP * text.size
+    return Poly(rect(left, y0, right, y0 + UNDERLINE_WIDTH * text.size), text.fill)
 
 
 def corner(items: list[Item]) -> list[Item]:
@@ -104,7 +151,36 @@ def needs_underline(value: int) -> bool:
     return abs(value) in (6, 9)
 
 
+def added(layout: Layout, ink: str, matte: str, icons: Icons = NO_ICONS) -> list[Item]:
+    """The layout's added elements: a text (one line shrunk to its width, or wrapped in its box;
+    its icons inline) or a picture."""
+    items: list[Item] = []
+    for el in layout.added:
+        if el.hidden:
+            continue
+        if el.file is not None:
+            items += picture(el, matte)
+        elif el.fit == "wrap":
+            items += paragraph(el.text, el.x, el.y, el.x1, el.y1, el.size, el.colour or ink, el.min_size,
+                               icons=icons, bold=el.bold, align=el.align, font=el.font)
+        else:
+            items += one_line(el, el.text, el.colour or ink, icons)
+    return items
+
+
+def one_line(el: Element, text: str, ink: str, icons: Icons = NO_ICONS) -> list[Item]:
+    """A marked text on one line in an element's box: its top at the box's top (its baseline
+    `ASCENT` of its size below), shrunk to the box's width, at the element's alignment."""
+    size = max(inline.fit_size(text, el.width, el.size, el.bold, icons, el.font), el.min_size)
+    return inline.line(text, el.anchor(), el.y + tf.ASCENT * el.size, size, ink, el.bold, el.align, icons, el.font)
+
+
 # --- faces by kind ------------------------------------------------------------------------
+
+def layout(card: CardType, deck: Deck) -> Layout:
+    """The card's elements: its kind's, with its set's and its own changes, and its art."""
+    return deck.look.layout(card.kind, card.set, card.code, card.art or deck.card_set(card.set).art)
+
 
 def interior(card: CardType, deck: Deck, light: bool = False) -> tuple[str, str]:
     """(background, ink) of a card's interior; `light` for the ink-saver sheets."""
@@ -115,70 +191,99 @@ def dark_set(card: CardType, deck: Deck) -> bool:
     return deck.card_set(card.set).interior == "black"
 
 
-def light_marker(card: CardType, deck: Deck, light: bool) -> list[Item]:
+def light_marker(card: CardType, deck: Deck, light: bool, el: Element) -> list[Item]:
     """On an ink-saver face of a dark set, a black ring inside the frame: chaos at a glance."""
     if not (light and dark_set(card, deck)):
         return []
-    inner = FRAME_INSET + FRAME_WIDTH
-    return [Stroke(rounded_rect(inner + 5, inner + 5, W - inner - 5, H - inner - 5, FRAME_RADIUS - FRAME_WIDTH / 2),
-                   12.0, "#121212", True)]
+    d = LIGHT_RING_INSET
+    return [Stroke(rounded_rect(el.x + d, el.y + d, el.x1 - d, el.y1 - d, el.radius), LIGHT_RING_WIDTH, "#121212", True)]
+
+
+def ground(card: CardType, deck: Deck, light: bool, frame_colours: list[str], lay: Layout) -> tuple[list[Item], str, str]:
+    """What every card face starts with: the interior colour through the bleed, the frame, the
+    interior, the picture; and the face's (background, ink)."""
+    bg, ink = interior(card, deck, light)
+    inner = lay["interior"]
+    if inner.colour and not light:
+        bg = inner.colour
+    items: list[Item] = [background(bg)]
+    if not lay["frame"].hidden:
+        items += frame(frame_colours, lay["frame"])
+    if not inner.hidden:
+        items.append(box(inner, bg))
+    items += picture(lay["art"], bg)
+    items += light_marker(card, deck, light, inner)
+    return items, bg, ink
 
 
 def number_face(card: CardType, deck: Deck, light: bool = False) -> Face:
-    bg, ink = interior(card, deck, light)
+    lay = layout(card, deck)
     colours = [deck.colour(c) for c in card.colours]
-    items: list[Item] = [background(bg), *frame([c.rgb for c in colours], bg), *light_marker(card, deck, light)]
-    label = number_text(card.value or 0)
+    items, bg, ink = ground(card, deck, light, [c.rgb for c in colours], lay)
+    label_text = number_text(card.value or 0)
 
     # Corner index: the number, then the shape of each colour under it.
-    size = tf.fit_size(label, 130, 84, bold=True)
-    idx = Text(INDEX_CX, INDEX_TOP + tf.ASCENT * 84, label, size, ink, bold=True)
-    index: list[Item] = [idx]
-    if needs_underline(card.value or 0):
-        index.append(underline(idx))
-    y = INDEX_TOP + 84 + 46
-    for c in colours:
-        index += shape(c.shape, INDEX_CX, y, 27, c.rgb, ink)
-        y += 64
+    index: list[Item] = []
+    if (el := lay.shown("corner")) is not None:
+        size = tf.fit_size(label_text, el.width, el.size, el.bold, **_font(el))
+        idx = label(el, el.anchor(), el.y + tf.ASCENT * el.size, label_text, size, el.colour or ink, align=el.align)
+        index.append(idx)
+        if needs_underline(card.value or 0):
+            index.append(underline(idx))
+    if (el := lay.shown("corner_shapes")) is not None:
+        y = el.y + el.size / 2
+        for c in colours:
+            index += shape(c.shape, el.cx, y, el.size / 2, c.rgb, el.colour or ink)
+            y += el.spacing
     items += corner(index)
 
     # Centre: the shapes, the big number, the colour names.
     n = len(colours)
-    for k, c in enumerate(colours):
-        items += shape(c.shape, W / 2 + (k - (n - 1) / 2) * 150, 300, 58, c.rgb, ink)
-    big_size = tf.fit_size(label, 470, 330, bold=True)
-    fill = colours[0].rgb if n == 1 else ink
-    stroke = 7.0 if n == 1 and contrast(fill, bg) < 4.5 else 0.0
-    big = Text(W / 2, 525 + 0.73 * big_size / 2, label, big_size, fill, bold=True, stroke=stroke, stroke_colour=ink)
-    items.append(big)
-    if needs_underline(card.value or 0):
-        items.append(underline(Text(big.x, big.y, label, big_size, ink, bold=True)))
-    names = " / ".join(c.name.upper() for c in colours)
-    items.append(Text(W / 2, 800, names, tf.fit_size(names, 400, 44, bold=True), ink, bold=True))
+    if (el := lay.shown("shapes")) is not None:
+        items += shape_row(colours, el, ink)
+    if (el := lay.shown("value")) is not None:
+        big_size = tf.fit_size(label_text, el.width, el.size, el.bold, **_font(el))
+        fill = el.colour or (colours[0].rgb if n == 1 else ink)
+        stroke = el.line if n == 1 and contrast(fill, bg) < LOW_CONTRAST else 0.0
+        big = label(el, el.anchor(), el.cy + CAP_HEIGHT * big_size / 2, label_text, big_size, fill, align=el.align,
+                    stroke=stroke, stroke_colour=ink)
+        items.append(big)
+        if needs_underline(card.value or 0):
+            items.append(underline(replace(big, fill=ink)))
+    if (el := lay.shown("name")) is not None:
+        names = " / ".join(c.name.upper() for c in colours)
+        items.append(label(el, el.anchor(), el.y + tf.ASCENT * el.size, names,
+                           tf.fit_size(names, el.width, el.size, el.bold, **_font(el)), el.colour or ink, align=el.align))
+    items += added(lay, ink, bg)
     return Face(card.code, tuple(items))
 
 
 def paragraph(text: str, x0: float, y0: float, x1: float, y1: float, max_size: float, ink: str,
-              min_size: float = FIT_FLOOR, icons: Icons = NO_ICONS) -> list[Item]:
-    """A marked text (its icons inline) wrapped and shrunk to fit the box, lines centred."""
-    size, lines = inline.fit_paragraph(text, x1 - x0, y1 - y0, max_size, min_size, icons=icons)
+              min_size: float = FIT_FLOOR, icons: Icons = NO_ICONS, bold: bool = False, align: str = "m",
+              font: str = "") -> list[Item]:
+    """A marked text (its icons inline) wrapped and shrunk to fit the box, lines centred (or set
+    left or right: `align`), in `font` (a font file; "" the built-in typeface)."""
+    size, lines = inline.fit_paragraph(text, x1 - x0, y1 - y0, max_size, min_size, bold=bold, icons=icons, font=font)
     lead = size * 1.22
     top = y0 + (y1 - y0 - lead * len(lines)) / 2
+    x = {"l": x0, "m": (x0 + x1) / 2, "r": x1}[align]
     return [item for k, line in enumerate(lines)
-            for item in inline.line(line, (x0 + x1) / 2, round(top + tf.ASCENT * size + k * lead + (lead - size) / 2, 2),
-                                    size, ink, icons=icons)]
+            for item in inline.line(line, x, round(top + tf.ASCENT * size + k * lead + (lead - size) / 2, 2),
+                                    size, ink, bold, align, icons, font)]
 
 
 def fitted_lines(text: str, box_w: float, box_h: float, max_size: float, cx: float, top: float, ink: str,
-                 bold: bool = True, icons: Icons = NO_ICONS) -> list[Item]:
+                 bold: bool = True, icons: Icons = NO_ICONS, font: str = "", min_size: float = FIT_FLOOR) -> list[Item]:
     """A short marked label (a wild's name in the corner): one line if it fits, else wrapped."""
-    one = inline.fit_size(text, box_w, max_size, bold, icons)
+    one = inline.fit_size(text, box_w, max_size, bold, icons, font)
     if one >= max_size * 0.55 or " " not in text:
         size, lines = min(one, box_h / 1.1), [text]
     else:
-        size, lines = inline.fit_paragraph(text, box_w, box_h, max_size, FIT_FLOOR, leading=1.1, bold=bold, icons=icons)
+        size, lines = inline.fit_paragraph(text, box_w, box_h, max_size, min_size, leading=1.1, bold=bold, icons=icons,
+                                           font=font)
     return [item for k, line in enumerate(lines)
-            for item in inline.line(line, cx, round(top + tf.ASCENT * size + k * size * 1.1, 2), size, ink, bold, icons=icons)]
+            for item in inline.line(line, cx, round(top + tf.ASCENT * size + k * size * 1.1, 2), size, ink, bold,
+                                    icons=icons, font=font)]
 
 
 def wild_glyph(card: CardType, icons: Icons = NO_ICONS) -> str:
@@ -203,27 +308,38 @@ def _sizes(items: list[Item]) -> list[float]:
 
 
 def wild_face(card: CardType, deck: Deck, light: bool = False) -> Face:
-    bg, ink = interior(card, deck, light)
+    lay = layout(card, deck)
+    items, bg, ink = ground(card, deck, light, [c.rgb for c in deck.colours], lay)
     icons = icons_of(deck).on(bg)
-    items: list[Item] = [background(bg), *frame([c.rgb for c in deck.colours], bg), *light_marker(card, deck, light)]
     glyph = wild_glyph(card, icons)
-    label = fitted_lines(card.name, 210, 130, 84, 175, INDEX_TOP, ink, icons=icons)
-    if min(_sizes(label)) < MIN_TEXT:  # a long name: the corner shows the glyph instead
-        short = fitted_lines(glyph, 210, 130, 84, 175, INDEX_TOP, ink, icons=icons)
-        label = short if min(_sizes(short)) >= MIN_TEXT else label
-    items += corner(label)
-    gsize = inline.fit_size(glyph, 300, 190, True, icons)
-    items += inline.line(glyph, W / 2, 395, gsize, ink, True, icons=icons)
-    tsize = inline.fit_size(card.name, 560, 66, True, icons)
-    if tsize >= MIN_TEXT or " " not in card.name:
-        items += inline.line(card.name, W / 2, 505, tsize, ink, True, icons=icons)
-    else:  # too long for one legible line: two lines, ending on the same baseline
-        size, lines = inline.fit_paragraph(card.name, 560, 2.3 * 66, 66, FIT_FLOOR, leading=1.15, bold=True, icons=icons)
-        items += [item for k, line in enumerate(lines)
-                  for item in inline.line(line, W / 2, round(505 - (len(lines) - 1 - k) * size * 1.15, 2), size, ink, True,
-                                          icons=icons)]
-    items.append(Poly(rect(W / 2 - 120, 530, W / 2 + 120, 534), ink))
-    items += paragraph(card.text, 95, 550, W - 95, 805, 46, ink, icons=icons)
+    if (el := lay.shown("corner")) is not None:
+        fit = (el.width, el.height, el.size, el.anchor(), el.y, el.colour or ink, el.bold, icons, el.font, el.min_size)
+        corner_label = fitted_lines(card.name, *fit)
+        if min(_sizes(corner_label)) < MIN_TEXT:  # a long name: the corner shows the glyph instead
+            short = fitted_lines(glyph, *fit)
+            corner_label = short if min(_sizes(short)) >= MIN_TEXT else corner_label
+        items += corner(corner_label)
+    if (el := lay.shown("glyph")) is not None:
+        gsize = inline.fit_size(glyph, el.width, el.size, el.bold, icons, el.font)
+        items += inline.line(glyph, el.anchor(), el.y + tf.ASCENT * el.size, gsize, el.colour or ink, el.bold,
+                             el.align, icons, el.font)
+    if (el := lay.shown("name")) is not None:
+        base = el.y + tf.ASCENT * el.size
+        tsize = inline.fit_size(card.name, el.width, el.size, el.bold, icons, el.font)
+        if tsize >= MIN_TEXT or " " not in card.name:
+            items += inline.line(card.name, el.anchor(), base, tsize, el.colour or ink, el.bold, el.align, icons, el.font)
+        else:  # too long for one legible line: two lines, ending on the same baseline
+            size, lines = inline.fit_paragraph(card.name, el.width, el.height, el.size, el.min_size, leading=1.15,
+                                               bold=el.bold, icons=icons, font=el.font)
+            items += [item for k, line in enumerate(lines)
+                      for item in inline.line(line, el.anchor(), round(base - (len(lines) - 1 - k) * size * 1.15, 2), size,
+                                              el.colour or ink, el.bold, el.align, icons, el.font)]
+    if (el := lay.shown("divider")) is not None:
+        items.append(Poly(rect(el.x, el.y, el.x1, el.y1), el.colour or ink))
+    if (el := lay.shown("text")) is not None:
+        items += paragraph(card.text, el.x, el.y, el.x1, el.y1, el.size, el.colour or ink, el.min_size,
+                           icons=icons, bold=el.bold, align=el.align, font=el.font)
+    items += added(lay, ink, bg, icons)
     return Face(card.code, tuple(items))
 
 
@@ -239,13 +355,16 @@ def reference_face(card: CardType, deck: Deck, light: bool = False) -> Face:
     """A quick-reference card. The summary is two faces: the first reference card type of the
     manifest shows the goal, the turn and the penalties; the second the wilds (a third the
     first again, and so on), so every line stays legible at REF_MIN_TEXT (7 pt) or more."""
-    bg, ink = interior(card, deck, light)
+    lay = layout(card, deck)
+    items, bg, ink = ground(card, deck, light, [NEUTRAL_FRAME], lay)
+    icons = icons_of(deck).on(bg)
     ref = quick_reference(deck)
     refs = [c.code for c in deck.cards if c.kind == "reference"]
     part = refs.index(card.code) % 2 if card.code in refs else 0
-    icons = icons_of(deck).on(bg)
-    items: list[Item] = [background(bg), *frame([NEUTRAL_FRAME], bg)]
-    items += inline.line(card.name, W / 2, 130, inline.fit_size(card.name, 560, 56, True, icons), ink, True, icons=icons)
+    if (el := lay.shown("title")) is not None:
+        items += inline.line(card.name, el.anchor(), el.y + tf.ASCENT * el.size,
+                             inline.fit_size(card.name, el.width, el.size, el.bold, icons, el.font), el.colour or ink,
+                             el.bold, el.align, icons, el.font)
     if part == 0:
         blocks: list[tuple[str, list[tuple[str, str]]]] = [
             ("", [("", ref.goal)]),
@@ -256,7 +375,9 @@ def reference_face(card: CardType, deck: Deck, light: bool = False) -> Face:
         names = {s.key: s.name for s in deck.sets}
         blocks = [(f"{names[key]} wilds", [(w.name, w.short) for w in ref.wilds if w.set == key])
                   for key in dict.fromkeys(w.set for w in ref.wilds)] or [("Wilds", [("", "This deck has no wilds.")])]
-    items += rich_blocks(blocks, 80, 165, W - 80, H - 75, ink, icons)
+    if (el := lay.shown("body")) is not None:
+        items += rich_blocks(blocks, el.x, el.y, el.x1, el.y1, el.colour or ink, icons, el.size, el.min_size, el.font)
+    items += added(lay, ink, bg, icons)
     return Face(card.code, tuple(items))
 
 
@@ -265,107 +386,120 @@ REF_MIN_TEXT = pt_to_dots(7.0)
 
 
 def rich_blocks(blocks: list[tuple[str, list[tuple[str, str]]]], x0: float, y0: float, x1: float, y1: float,
-                ink: str, icons: Icons = NO_ICONS) -> list[Item]:
-    """Headed lists of (bold lead, text) entries, shrunk until they fit the box, but never below
-    REF_MIN_TEXT: a quick reference whose entries do not fit at that size has too many entries.
-    Leads and texts are marked texts: their icons are measured and drawn inline."""
-    size = 44.0
+                ink: str, icons: Icons = NO_ICONS, max_size: float = 44.0, min_size: float = REF_MIN_TEXT,
+                font: str = "") -> list[Item]:
+    """Headed lists of (bold lead, text) entries, shrunk from `max_size` until they fit the box,
+    but never below `min_size` (REF_MIN_TEXT): a quick reference whose entries do not fit at that
+    size has too many entries. Leads and texts are marked texts: their icons are measured and
+    drawn inline."""
+    size = max_size
     while True:
-        items, y = _lay_blocks(blocks, x0, y0, x1, size, ink, icons)
+        items, y = _lay_blocks(blocks, x0, y0, x1, size, ink, icons, font)
         smaller = round(size * 0.96, 2)
-        if y <= y1 or smaller < REF_MIN_TEXT:
+        if y <= y1 or smaller < min_size:
             return items
         size = smaller
 
 
-def balanced_wrap(text: str, size: float, box_w: float, icons: Icons = NO_ICONS) -> list[str]:
+def balanced_wrap(text: str, size: float, box_w: float, icons: Icons = NO_ICONS, font: str = "") -> list[str]:
     """Word wrap in which no line after the first holds a single word (a widow): a text that
     would end on one word is wrapped narrower, so the lines even out, in as many lines. The text
     is marked: an icon is measured with the word it touches."""
-    lines = inline.wrap(text, size, box_w, icons=icons)
+    lines = inline.wrap(text, size, box_w, icons=icons, font=font)
     if len(lines) < 2 or len(lines[-1].split()) > 1 or len(text.split()) < 4:
         return lines
     w = box_w
     while w > box_w * 0.55:
         w *= 0.97
-        trial = inline.wrap(text, size, w, icons=icons)
+        trial = inline.wrap(text, size, w, icons=icons, font=font)
         if len(trial) > len(lines):
             break
         if all(len(line.split()) > 1 for line in trial[1:]):
             return trial
-    more = inline.wrap(text, size, box_w * 0.8, icons=icons)  # one line more, none of them a lone word
+    more = inline.wrap(text, size, box_w * 0.8, icons=icons, font=font)  # one line more, none of them a lone word
     return more if all(len(line.split()) > 1 for line in more[1:]) else lines
 
 
 def _lay_blocks(blocks, x0: float, y0: float, x1: float, size: float, ink: str,
-                icons: Icons = NO_ICONS) -> tuple[list[Item], float]:
+                icons: Icons = NO_ICONS, font: str = "") -> tuple[list[Item], float]:
     """Each entry's bold lead in a column as wide as the widest lead (a wild's name), its text in
     the column beside it, wrapped by balanced_wrap; a lead wider than 40% of the box stands on
     its own line, with the text below it."""
     lead = size * 1.18
     items: list[Item] = []
     y = y0
-    leads = [inline.width(lead_text + " ", size, True, icons) for _, entries in blocks for lead_text, _ in entries if lead_text]
+    leads = [inline.width(lead_text + " ", size, True, icons, font) for _, entries in blocks for lead_text, _ in entries
+             if lead_text]
     column = max((w for w in leads if w <= (x1 - x0) * 0.4), default=0.0)
     for head, entries in blocks:
         if head:
             y += size * 0.5
             items.append(Text(x0, round(y + tf.ASCENT * size * 1.1, 2), head.upper(), round(size * 1.1, 2), ink,
-                              bold=True, align="l"))
+                              bold=True, align="l", **_font(font)))
             y += size * 1.1 * 1.25
         for lead_text, text in entries:
             indent = x0
             if lead_text:
-                items += inline.line(lead_text, x0, round(y + tf.ASCENT * size, 2), size, ink, True, "l", icons)
-                if inline.width(lead_text + " ", size, True, icons) <= column:
+                items += inline.line(lead_text, x0, round(y + tf.ASCENT * size, 2), size, ink, True, "l", icons, font)
+                if inline.width(lead_text + " ", size, True, icons, font) <= column:
                     indent = x0 + column
                 else:
                     y += lead
                     indent = x0 + column
-            for line in balanced_wrap(text, size, x1 - indent, icons):
-                items += inline.line(line, round(indent, 2), round(y + tf.ASCENT * size, 2), size, ink, False, "l", icons)
+            for line in balanced_wrap(text, size, x1 - indent, icons, font):
+                items += inline.line(line, round(indent, 2), round(y + tf.ASCENT * size, 2), size, ink, False, "l", icons,
+                                     font)
                 y += lead
         y += size * 0.25
     return items, y
 
 
 def blank_face(card: CardType, deck: Deck, light: bool = False) -> Face:
-    bg, ink = interior(card, deck, light)
-    faint = "#9A9AA6"
-    items: list[Item] = [background(bg), *frame([NEUTRAL_FRAME], bg)]
-    items += corner([Stroke(rounded_rect(INDEX_CX - 62, INDEX_TOP, INDEX_CX + 62, INDEX_TOP + 170, 14), 4, faint, True)])
-    items.append(Stroke(rounded_rect(W / 2 - 150, 110, W / 2 + 150, 390, 24), 4, faint, True))
-    items.append(Stroke(((110, 470), (W - 110, 470)), 4, faint))
-    for k in range(5):
-        y = 560 + k * 62
-        items.append(Stroke(((110, y), (W - 110 if y < 780 else W - 230, y)), 3, faint))
+    lay = layout(card, deck)
+    items, bg, ink = ground(card, deck, light, [NEUTRAL_FRAME], lay)
+    if (el := lay.shown("corner")) is not None:
+        items += corner([outline(el, ink)])
+    if (el := lay.shown("art")) is not None and el.file is None:  # where a picture would go
+        items.append(outline(el, ink))
+    if (el := lay.shown("divider")) is not None:
+        items.append(Stroke(((el.x, el.y), (el.x1, el.y)), el.line, el.colour or ink))
+    if (el := lay.shown("text")) is not None:
+        count = int(el.height // el.spacing) + 1 if el.spacing > 0 else 1
+        for k in range(count):
+            y = el.y + k * el.spacing
+            end = el.x1 - look.BLANK_LAST_LINE_SHORT if k == count - 1 and count > 1 else el.x1
+            items.append(Stroke(((el.x, y), (end, y)), el.line, el.colour or ink))
+    items += added(lay, ink, bg)
     return Face(card.code, tuple(items))
 
 
 def back_face(deck: Deck, light: bool = False) -> Face:
     """The one back; `light` (ink-saver) draws it as outlines on white in the same navy."""
-    return _back_face(deck.colours, deck.params, light)
+    return _back_face(deck.colours, deck.params, deck.look, light)
 
 
 @lru_cache(maxsize=16)
-def _back_face(colours: tuple, params, light: bool) -> Face:
-    bg, ink = (LIGHT_BACK_BG, BACK_BG) if light else (BACK_BG, BACK_INK)
+def _back_face(colours: tuple, params, deck_look: Look, light: bool) -> Face:
+    lay = deck_look.layout("back")
+    dark = lay["interior"].colour
+    bg, ink = (LIGHT_BACK_BG, dark) if light else (dark, BACK_INK)
     items: list[Item] = [background(bg)]
-    inset = BACK_BORDER_INSET
-    items.append(Stroke(rounded_rect(inset, inset, W - inset, H - inset, 36), 8, ink, True))
-    items.append(Stroke(rounded_rect(inset + 22, inset + 22, W - inset - 22, H - inset - 22, 24), 3, ink, True))
-    words = params.name.split() or [params.name]
-    size = min(tf.fit_size(w, 500, 150, bold=True) for w in words)
-    lead = size * 1.1
-    top = H / 2 - lead * len(words) / 2
-    for k, word in enumerate(words):
-        items.append(Text(W / 2, round(top + k * lead + tf.ASCENT * size + (lead - size) / 2, 2), word, size,
-                          ink, bold=True))
-    row: list[Item] = []
-    n = len(colours)
-    for k, c in enumerate(colours):
-        row += shape(c.shape, W / 2 + (k - (n - 1) / 2) * 120, 250, 42, c.rgb, ink)
-    items += row + [rotate180(i) for i in row]
+    items += picture(lay["art"], bg)
+    for name in ("frame", "inner_frame"):
+        if (el := lay.shown(name)) is not None:
+            items.append(outline(el, ink))
+    if (el := lay.shown("title")) is not None:
+        words = params.name.split() or [params.name]
+        size = min(tf.fit_size(w, el.width, el.size, el.bold, **_font(el)) for w in words)
+        lead = size * 1.1
+        top = el.cy - lead * len(words) / 2
+        for k, word in enumerate(words):
+            items.append(label(el, el.anchor(), round(top + k * lead + tf.ASCENT * size + (lead - size) / 2, 2), word,
+                               size, el.colour or ink, align=el.align))
+    if (el := lay.shown("shapes")) is not None:
+        row = shape_row(list(colours), el, ink)
+        items += row + [rotate180(i) for i in row]
+    items += added(lay, ink, bg)
     return Face("back", tuple(items))
 
 

@@ -123,7 +123,10 @@ def test_face_png_is_the_face_and_not_blank(built, deck):
 
 
 def test_text_keeps_clear_of_the_frame(deck):
-    inner = F.FRAME_INSET + F.FRAME_WIDTH + 15  # at least 15 dots (1.3 mm) of interior around text
+    from generator.deck.look import DEFAULTS
+
+    inner = DEFAULTS["number"][1].x + 15  # at least 15 dots (1.3 mm) of the interior around text
+    assert DEFAULTS["number"][1].name == "interior" and inner == 48 + 15
     for card in deck.cards:
         for t in face(card, deck).texts():
             left, top, right, bottom = t.bbox()
