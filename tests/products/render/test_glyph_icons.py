@@ -4,10 +4,9 @@ stated pixel tolerance."""
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 import io
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from PIL import Image, ImageChops
@@ -50,9 +49,8 @@ def test_an_icon_is_its_glyph_advance_wide_and_read_as_outlines():
 
 def with_icon_files(deck):
     """The deck with its layout declaring the shipped icon files (as `look: icons:` does)."""
-    other = copy.copy(deck)
-    object.__setattr__(other, "look", SimpleNamespace(icons=tuple((n, ICONS / f"{n}.svg") for n in CATALOGUE)))
-    return other
+    return dataclasses.replace(deck, look=dataclasses.replace(
+        deck.look, icons=tuple((n, ICONS / f"{n}.svg") for n in CATALOGUE)))
 
 
 def test_a_wild_draws_its_icon_in_the_ink_of_its_set(deck):
