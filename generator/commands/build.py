@@ -15,7 +15,8 @@ from pathlib import Path
 from generator.commands.common import load_printable_deck, report
 from generator.deck.problems import InputError, escape, one_line, suggest
 from generator import products
-from generator.products.pipeline.request import POD_PROFILES, BuildRequest
+from generator.products.pipeline.request import BuildRequest
+from generator.products.render import shops
 from generator.progress import is_terminal
 
 
@@ -37,10 +38,10 @@ def add_build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--only", action="append", default=[], metavar="PRODUCT",
                    help=f"build only these products: {', '.join(products.names())} (repeatable)")
     p.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: one per core)")
-    p.add_argument("--pod", action="append", choices=("tgc", "mpc", "dtc"), default=[],
-                   help="print-on-demand profiles (repeatable; default all): tgc The Game Crafter 825x1125 "
-                        "(output/cards), mpc MakePlayingCards 822x1122 (output/pod/mpc), dtc DriveThruCards-style "
-                        "PDF, one card per page (output/pod)")
+    p.add_argument("--pod", action="append", choices=shops.names(), default=[], metavar="SHOP",
+                   help="print shops to make files for (repeatable; default: " + ", ".join(shops.defaults()) + "): "
+                        + "; ".join(f"{s.name} {s.title} ({s.path})" for s in shops.SHOPS)
+                        + " (docs/printing.md, 'Print shops')")
     p.add_argument("--tts-url", default="", metavar="URL",
                    help="where Tabletop Simulator will load output/tts/*.png from (default: their file:// address)")
     p.add_argument("--duplex", choices=("long", "short"), default="long",
@@ -94,7 +95,7 @@ def build_request(args: argparse.Namespace, progress: bool = False) -> BuildRequ
     # jobs, and any option added the same way); the rest are read here
     given = {f.name: getattr(args, f.name) for f in dataclasses.fields(BuildRequest) if hasattr(args, f.name)}
     given.update(manifest=Path(args.manifest), out=Path(args.out), only=only, editions=tuple(dict.fromkeys(args.edition)),
-                 papers=tuple(dict.fromkeys(args.paper)), pod=tuple(dict.fromkeys(args.pod)) or POD_PROFILES,
+                 papers=tuple(dict.fromkeys(args.paper)), pod=tuple(dict.fromkeys(args.pod)) or shops.defaults(),
                  back_offset=offset, progress=progress)
     return BuildRequest(**given)
 

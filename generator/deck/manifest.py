@@ -245,6 +245,10 @@ class _Checker:
                 message = f"'{field}' must be a mapping of keys to values, not {_what(value)}"
             elif kind == "list_type":
                 message = f"'{field}' must be a list, not {_what(value)}"
+            elif kind in ("too_short", "too_long") and err["ctx"].get("min_length", 0) > 1 or kind == "too_long":
+                least, most = err["ctx"].get("min_length"), err["ctx"].get("max_length")
+                need = f"{least}" if least == most else f"at least {least}" if kind == "too_short" else f"at most {most}"
+                message = f"'{field}' must hold {need} values, not {len(value) if isinstance(value, list) else _show(value)}"
             elif kind == "too_short":
                 message = f"'{field}' must not be empty"
             else:
@@ -342,7 +346,8 @@ class _Checker:
                 self.broken.add(c.name)
                 continue
             letters[c.code] = c.name
-            out[c.name] = Colour(c.name, c.code, c.print.upper(), c.shape, origin=self.src.origin(("colours", i)))
+            out[c.name] = Colour(c.name, c.code, c.print.upper(), c.shape, tuple(c.cmyk) if c.cmyk else None,
+                                 origin=self.src.origin(("colours", i)))
         return out
 
     def sets(self, entries: list[tuple[int, schema.SetEntry]]) -> dict[str, CardSet]:

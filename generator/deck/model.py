@@ -83,6 +83,8 @@ class Colour:
     letter: str  #: one upper-case letter used in card codes, e.g. "C"
     rgb: str  #: print colour as "#RRGGBB" (sRGB)
     shape: str  #: shape symbol for colour-blind players: circle, triangle, square, ...
+    #: the designer's own process colour, percent (c, m, y, k): every CMYK file prints it as it is
+    cmyk: tuple[int, int, int, int] | None = None
     origin: Origin | None = _origin()
 
 

@@ -206,13 +206,13 @@ def _json(value: Any) -> str:
 
 
 class ListOf(Type):
-    """A list of values of one type, at least `min_length` of them."""
+    """A list of values of one type, at least `min_length` of them (and at most `max_length`)."""
 
-    def __init__(self, item: Type, min_length: int = 0):
-        self.item, self.min_length = item, min_length
+    def __init__(self, item: Type, min_length: int = 0, max_length: int | None = None):
+        self.item, self.min_length, self.max_length = item, min_length, max_length
 
     def fast(self, v: Any) -> Any:
-        if type(v) is not list or len(v) < self.min_length:
+        if type(v) is not list or len(v) < self.min_length or (self.max_length is not None and len(v) > self.max_length):
             return NO
         out = [self.item.fast(i) for i in v]
         return NO if any(i is NO for i in out) else out
@@ -221,7 +221,9 @@ class ListOf(Type):
         from pydantic import Field  # lazy: pydantic, only to word a mistake or write the JSON Schema
 
         inner = list[self.item.annotation(model)]  # type: ignore[misc]
-        return Annotated[inner, Field(min_length=self.min_length)] if self.min_length else inner
+        if self.min_length or self.max_length is not None:
+            return Annotated[inner, Field(min_length=self.min_length or None, max_length=self.max_length)]
+        return inner
 
     def records(self) -> list[Record]:
         return self.item.records()
@@ -344,6 +346,9 @@ COLOUR = Record("ColourEntry", {
     "code": Key(Text(r"[A-Z]", hint="must be one capital letter"), doc="one capital letter used in card codes"),
     "print": Key(Text(r"#[0-9A-Fa-f]{6}", hint="must be a colour like '#00A3D9'"), doc="print colour, sRGB hex"),
     "shape": Key(OneOf(SHAPES)),
+    "cmyk": Key(ListOf(Int(ge=0, le=100), min_length=4, max_length=4), None,
+                "the colour's own process CMYK in percent, [c, m, y, k], for a designer who has proofed it: every "
+                "CMYK file prints it as it is (docs/printing.md)"),
 })
 #: A file beside the manifest (a picture, a font): a path relative to the manifest's folder.
 MAX_PATH = 500

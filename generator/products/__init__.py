@@ -47,7 +47,7 @@ PRODUCTS: tuple[Product, ...] = (
     Product("deck", "generator.products.deck_json:build_deck_json", "deck.json, the deck as data"),
     Product("print", "generator.products.print_and_play:build_print", "print-and-play PDF sheets and the test page",
             folder="print", background=True),
-    Product("pod", "generator.products.pod:build_pod", "print-on-demand files: DriveThruCards PDF, MakePlayingCards images",
+    Product("pod", "generator.products.pod:build_pod", "print-shop files, one set per shop (--pod): PDF/X-1a files, MakePlayingCards images",
             folder="pod", images="mpc", image_faces="generator.products.pod:mpc_faces", background=True),
     Product("rulebook", "generator.products.rulebook.page:build_rulebook", "rulebook.html with the quick reference",
             images="rulebook", image_faces="generator.products.rulebook.images:rulebook_faces", background=True),

@@ -1,4 +1,6 @@
-"""output/pod/: print-on-demand files: MakePlayingCards images and the DriveThruCards PDF."""
+"""output/pod/: the print-shop files, one per shop of render/shops.py that the build is asked for
+(`--pod`): a PDF/X-1a file of one face per page for each CMYK shop, card images for the others
+(MakePlayingCards' in pod/mpc; The Game Crafter's are output/cards, the `cards` product)."""
 
 from __future__ import annotations
 
@@ -9,39 +11,44 @@ from generator.products.cards import write_images
 from generator.products.pipeline.context import BuildContext
 from generator.products.pipeline.keys import code_version, key
 from generator.products.output.outputs import Artifact
-from generator.products.pipeline.rendered import cache, chars, form_keys, pdf_forms, stamp
+from generator.products.pipeline.rendered import cache, chars, face_of, form_keys, pdf_forms, stamp
+from generator.products.render import cmyk, preflight
+from generator.products.render import shops as shop_records
+from generator.products.render.profiles import PROFILES
+from generator.products.render.shops import Shop
 
-POD_CHOICES = ("tgc", "mpc", "dtc")
 DTC_PDF = "county-uppy-drivethrucards.pdf"
-PROOF = "pod-proof"  #: the face cache's area for the colour proof line
-AREA = "pod-pdf"  #: the face cache's area of the DriveThruCards PDF
+PROOF = "pod-proof"  #: the face cache's area for the colour proof lines
+AREA = "pod-pdf"  #: the face cache's area of the shops' PDFs
+
+
+def chosen(ctx: BuildContext, product: str = "pod") -> list[Shop]:
+    """The shops this build makes files for whose files are `product`'s, in SHOPS order."""
+    return [s for s in shop_records.SHOPS if s.name in ctx.request.pod and s.product == product]
 
 
 def build_pod(ctx: BuildContext) -> Callable[[], list[Artifact]]:
-    """output/pod/: MakePlayingCards images (822×1122) and the DriveThruCards PDF (PDF/X-1a, CMYK,
-    each card's back then its front).
+    """output/pod/: every chosen CMYK shop's PDF and every chosen image shop's card images.
 
-    The PDF is written here at once (a few milliseconds: pdf_file.py), or taken from the face
-    cache, keyed by its faces' CMYK forms, the cards in order and this module's code; the images
-    wait for the drawing, in the function returned."""
+    A PDF is written here at once (a few milliseconds: pdf_file.py), or taken from the face
+    cache, keyed by its faces' CMYK forms (the shop's conversion is in their keys), the cards in
+    order, the shop's record and this module's code; the images wait for the drawing, in the
+    function returned."""
     codes = [c.code for c in ctx.deck.cards for _ in range(c.copies)]
     arts = []
-    if "dtc" in ctx.request.pod:
-        store, forms, made_by = cache(ctx), form_keys(ctx, cmyk=True), stamp(ctx)
-        k = key("dtc", code_version(Path(__file__).resolve()), [forms[c] for c in ["back", *codes]], codes, DTC_PDF,
-                chars(ctx), made_by)
-        data = store.get(AREA, k)
-        if data is None:
-            from generator.products.render import pdf  # lazy: reportlab, only for a file the cache lacks
-
-            data, _ = pdf.single_cards_pdf(pdf_forms(ctx, cmyk=True), codes, DTC_PDF, chars(ctx), made_by)
-            store.put(AREA, k, data)
-        store.prune(AREA)
-        arts.append(ctx.target.write(f"pod/{DTC_PDF}", data, "pdf", cards=len(codes), pages=2 * len(codes)))
-        ctx.notes.extend(colour_proof(ctx))
+    images: list[Shop] = []
+    for s in chosen(ctx):
+        if s.file == "png":
+            images.append(s)
+            continue
+        arts.append(_shop_pdf(ctx, s, codes))
+        ctx.notes.extend(colour_proof(ctx, s))
+        ctx.notes.extend(_preflight(ctx, s))
+    for s in images:
+        ctx.notes.extend(_preflight(ctx, s))
 
     def finish() -> list[Artifact]:
-        return arts + (write_images(ctx, "pod/mpc", "mpc") if "mpc" in ctx.request.pod else [])
+        return arts + [a for s in images for a in write_images(ctx, s.path, s.name)]
     return finish
 
 
@@ -51,25 +58,67 @@ def mpc_faces(ctx: BuildContext) -> tuple[()] | None:
     return None if "mpc" in ctx.request.pod else ()
 
 
-def colour_proof(ctx: BuildContext) -> list[str]:
-    """The summary's line on how the press prints the deck's colours: each colour's soft-proof
-    ΔE (CIE76) through the press profile, and which are outside the press's gamut; or that no
-    press profile was found. Kept in the face cache, so a rebuild does not load LittleCMS."""
-    from generator.products.render import cmyk  # lazy: the press profile is looked up only for this file
+def ink(ctx: BuildContext, s: Shop) -> cmyk.Ink:
+    """Shop `s`'s CMYK conversion for this deck: its condition and limits, and the colours the
+    manifest gives as CMYK (`cmyk:`), used as they are."""
+    own = tuple((c.rgb.upper(), tuple(v / 100 for v in c.cmyk)) for c in ctx.deck.colours if c.cmyk)
+    return cmyk.ink_for(s, own)  # type: ignore[arg-type]
 
-    profile = cmyk.press_profile()
+
+def _shop_pdf(ctx: BuildContext, s: Shop, codes: list[str]) -> Artifact:
+    store, conversion, made_by = cache(ctx), ink(ctx, s), stamp(ctx)
+    forms = form_keys(ctx, cmyk=conversion)
+    name = Path(s.path).name
+    k = key("shop-pdf", code_version(Path(__file__).resolve()), repr(s), [forms[c] for c in ["back", *codes]], codes,
+            chars(ctx), made_by)
+    data = store.get(AREA, k)
+    if data is None:
+        from generator.products.render import pdf  # lazy: reportlab, only for a file the cache lacks
+
+        data, _ = pdf.shop_pdf(pdf_forms(ctx, cmyk=conversion), codes, s, name, chars(ctx), made_by)
+        store.put(AREA, k, data)
+    store.prune(AREA)
+    pages = len(codes) + 1 if s.order == "fronts-back" else 2 * len(codes)
+    return ctx.target.write(s.path, data, "pdf", cards=len(codes), pages=pages)
+
+
+def _preflight(ctx: BuildContext, s: Shop) -> list[str]:
+    """The shop's preflight findings on this deck's faces, each a summary line (none: it passes).
+    Kept in the face cache, keyed by the faces and the shop, so a rebuild draws nothing for it."""
+    store = cache(ctx)
+    faces = form_keys(ctx)
+    conversion = ink(ctx, s) if s.file == "pdf" else None
+    k = key("preflight", code_version(Path(preflight.__file__).resolve()), repr(s), sorted(faces.values()),
+            repr(conversion and cmyk.profile_key(conversion)))
+    found = store.get(PROOF, k)
+    if found is None:
+        drawn = [face_of(ctx, code) for code in faces]
+        pixels = PROFILES[s.name].size if s.file == "png" else None
+        found = "\n".join(f"{s.path}: preflight: {line}" for line in
+                          preflight.findings(s, drawn, conversion, pixels)).encode("utf-8")
+        store.put(PROOF, k, found)
+    return found.decode("utf-8").splitlines()
+
+
+def colour_proof(ctx: BuildContext, s: Shop) -> list[str]:
+    """The summary's line on how shop `s`'s press prints the deck's colours: each colour's
+    soft-proof ΔE (CIE76) through its press profile (of the designer's own CMYK where the
+    manifest gives one), and which are outside the press's gamut; or that no press profile was
+    found. Kept in the face cache, so a rebuild does not load LittleCMS."""
+    conversion = ink(ctx, s)
+    profile = cmyk.press_profile(conversion.condition)
     if profile is None:
-        return [f"pod/{DTC_PDF}: no CMYK press profile on this machine, so its colours were converted by formula, "
-                "not colour-managed: install Ghostscript (apt-get install ghostscript) or set "
-                f"{cmyk.PROFILE_ENV} to an ICC file (docs/printing.md)"]
+        return [f"{s.path}: no CMYK press profile on this machine for {conversion.condition.name}, so its colours were "
+                f"converted by formula, not colour-managed: {conversion.condition.install} or set "
+                f"{conversion.condition.env} to an ICC file (docs/printing.md)"]
     store = cache(ctx)
     colours = [(c.name, c.rgb) for c in ctx.deck.colours]
-    k = key("proof", profile.sha256, code_version(Path(cmyk.__file__).resolve()), colours)
+    k = key("proof", profile.sha256, code_version(Path(cmyk.__file__).resolve()), colours, cmyk.profile_key(conversion))
     line = store.get(PROOF, k)
     if line is None:
-        deltas = [(name, cmyk.soft_proof(rgb)) for name, rgb in colours]
+        deltas = [(name, cmyk.soft_proof(rgb, ink=conversion)) for name, rgb in colours]
         outside = [name for name, de in deltas if de is not None and de > cmyk.GAMUT_DELTA_E]
-        text = (f"pod/{DTC_PDF}: colours on press ({profile.description}, soft proof, \u0394E76): "
+        text = (f"{s.path}: colours on press ({profile.description}, soft proof, \u0394E76): "
                 + ", ".join(f"{name} {de:.1f}" for name, de in deltas))
         if outside:
             text += (f"; {', '.join(outside)} {'is' if len(outside) == 1 else 'are'} outside the press's gamut and "

@@ -14,6 +14,7 @@ from generator.deck.model import Deck, Origin
 from generator.deck.problems import Problem, char_name
 from generator.products.render import typeface as tf
 from generator.products.render.faces import MIN_TEXT, face
+from generator.products.render.shops import lowest_ink_limit
 from generator.products.render.units import dots_to_pt
 
 
@@ -32,7 +33,29 @@ def problems(deck: Deck) -> list[Problem]:
                 found.append(_at(card.origin, field, f"card '{card.code}': its {field} holds {char_name(ch)}, which "
                                  "the typeface (DejaVu Sans) cannot draw; use another character"))
     found += _too_small(deck)
+    found += _own_cmyk(deck)
     return sorted(found)
+
+
+def _own_cmyk(deck: Deck) -> list[Problem]:
+    """Colours whose own CMYK (`cmyk:`) no shop file could print as given: more total ink than
+    the CMYK shop with the lowest limit allows (render/shops.py), or another CMYK for the same
+    print colour."""
+    out: list[Problem] = []
+    strictest = lowest_ink_limit()
+    given: dict[str, tuple[str, tuple[int, ...]]] = {}
+    for colour in deck.colours:
+        if colour.cmyk is None:
+            continue
+        total = sum(colour.cmyk)
+        if strictest is not None and strictest.ink_limit is not None and total > strictest.ink_limit:
+            out.append(_at(colour.origin, "cmyk", f"colour '{colour.name}': cmyk {list(colour.cmyk)} is {total}% of ink, "
+                           f"over the {strictest.ink_limit}% limit of {strictest.title}; lower it"))
+        other = given.setdefault(colour.rgb, (colour.name, colour.cmyk))
+        if other[1] != colour.cmyk:
+            out.append(_at(colour.origin, "cmyk", f"colour '{colour.name}' prints as {colour.rgb}, like '{other[0]}', "
+                           f"but gives another cmyk ({list(colour.cmyk)} against {list(other[1])})"))
+    return out
 
 
 def _at(origin: Origin | None, field: str | None, message: str) -> Problem:

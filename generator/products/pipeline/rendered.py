@@ -20,7 +20,7 @@ from generator.products.pipeline.context import BuildContext
 from generator.products.pipeline.face_cache import RenderCache
 from generator.products.pipeline.keys import code_version, face_key, key
 from generator.products.pipeline.provenance import build_stamp
-from generator.products.render.cmyk import profile_key
+from generator.products.render.cmyk import DEFAULT, Ink, profile_key
 from generator.products.render.faces import Face, back_face, charset, face
 from generator.products.render.stamp import Stamp
 from generator.progress import ProgressBar
@@ -84,25 +84,32 @@ def stamp(ctx: BuildContext) -> Stamp:
     return ctx.state.stamp
 
 
-def form_keys(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dict[str, str]:
+def _ink(cmyk: Ink | bool | None) -> Ink | None:
+    return DEFAULT if cmyk is True else (cmyk or None)
+
+
+def form_keys(ctx: BuildContext, light: bool = False, cmyk: Ink | bool | None = None) -> dict[str, str]:
     """Card code (and "back") -> the cache key of its face's PDF form (pdf_forms): the face's key,
     the characters the files' fonts encode (the text's bytes depend on them), CMYK or not (and
-    then the press profile's content: render/cmyk.py), and this module's code, which makes the forms."""
+    then the shop's conversion: its press profile's content, ink limit, rich black and the
+    designer's own CMYK colours: render/cmyk.py), and this module's code, which makes the forms."""
+    cmyk = _ink(cmyk)
     known = ctx.state.form_keys
     if (light, cmyk) not in known:
         cs_key, here = key(chars(ctx)), code_version(Path(__file__).resolve())
-        colour = profile_key() if cmyk else False
+        colour = profile_key(cmyk) if cmyk else False
         known[light, cmyk] = {code: key("pdf-form", here, fk, cs_key, colour) for code, fk in face_keys(ctx, light).items()}
     return known[light, cmyk]
 
 
-def pdf_forms(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dict[str, bytes]:
+def pdf_forms(ctx: BuildContext, light: bool = False, cmyk: Ink | bool | None = None) -> dict[str, bytes]:
     """Card code (and "back") -> its face as a formatted PDF form, from the cache where possible.
 
     Every PDF of the build writes these bytes as they are (pdf_file.PdfFile.add), so a face is
     turned into PDF once, not once per file. `light`: the ink-saver faces; `cmyk`: colours as
-    DeviceCMYK (the print-shop file).
+    DeviceCMYK through a shop's conversion (cmyk.Ink; True: DriveThruCards').
     """
+    cmyk = _ink(cmyk)
     made_once = ctx.state.pdf_forms
     if (light, cmyk) in made_once:
         return made_once[light, cmyk]
@@ -119,7 +126,7 @@ def pdf_forms(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dic
         from generator.products.render import pdf  # lazy: reportlab, only when a form is missing
 
         if cmyk:
-            recall_inks(ctx, light)
+            recall_inks(ctx, light, cmyk)
         ops = pdf.form_ops([face_of(ctx, code, light) for code, _ in todo], chars(ctx), cmyk)
         made = pdf.format_forms({code: ops[code] for code, _ in todo})
         for code, k in todo:
@@ -134,16 +141,17 @@ def pdf_forms(ctx: BuildContext, light: bool = False, cmyk: bool = False) -> dic
 INKS = "cmyk"
 
 
-def recall_inks(ctx: BuildContext, light: bool = False) -> None:
-    """Have render/cmyk.py remember the CMYK of every colour the deck's faces print, from the
-    face cache: keyed by those colours, the press profile's content and the rendering core's
+def recall_inks(ctx: BuildContext, light: bool = False, ink: Ink = DEFAULT) -> None:
+    """Have render/cmyk.py remember the CMYK of every colour the deck's faces print through a
+    shop's conversion `ink`, from the face cache: keyed by those colours, the conversion
+    (cmyk.profile_key: the press profile's content, limits, own colours) and the rendering core's
     code (cmyk.py is part of it, and Pillow's version, whose LittleCMS converts). Where the cache
     has no such entry, every conversion is made now (LittleCMS) and kept for the next build; a
     rebuild that redraws a face in CMYK then loads no LittleCMS."""
     from generator.products.render import cmyk, pdf  # lazy: reportlab, only when a CMYK form is missing
 
     inks = sorted(set().union(*(pdf.cmyk_inks(face_of(ctx, code, light)) for code in face_keys(ctx, light))))
-    store, k = cache(ctx), key("cmyk", code_version(), cmyk.profile_key(), inks)
+    store, k = cache(ctx), key("cmyk", code_version(), cmyk.profile_key(ink), inks)
     kept = store.get(INKS, k)
     store.prune(INKS)
     if kept is not None:
@@ -152,9 +160,9 @@ def recall_inks(ctx: BuildContext, light: bool = False) -> None:
         except (ValueError, TypeError):
             table = None  # the cache's checksum passed, so only another version could write this
         if table is not None and set(table) == set(inks):
-            cmyk.remember(table)
+            cmyk.remember(table, ink)
             return
-    made = [[hex_rgb, text, list(cmyk.to_cmyk(hex_rgb, text))] for hex_rgb, text in inks]
+    made = [[hex_rgb, text, list(cmyk.to_cmyk(hex_rgb, text, ink))] for hex_rgb, text in inks]
     store.put(INKS, k, json.dumps(made, separators=(",", ":")).encode("ascii"))
 
 

@@ -8,18 +8,15 @@ resolved against each build's deck, so a watch's rebuild follows the manifest be
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.deck.problems import suggest
+from generator.products.render import shops
 
 if TYPE_CHECKING:  # the request is made at start-up, before the deck model is loaded
     from generator.deck.model import Deck
-
-#: The print-on-demand profiles (--pod), all by default.
-POD_PROFILES = ("tgc", "mpc", "dtc")
-
 
 @dataclass(frozen=True)
 class BuildRequest:
@@ -31,7 +28,8 @@ class BuildRequest:
     only: tuple[str, ...] = ()  #: the products asked for by name (--only); () for every product
     editions: tuple[str, ...] = ()  #: editions whose print files this build adds (--edition)
     papers: tuple[str, ...] = ()  #: paper sizes of the print sheets (--paper); (): the manifest's
-    pod: tuple[str, ...] = POD_PROFILES  #: print-on-demand profiles (--pod)
+    #: the print shops to make files for (--pod; render/shops.py), by default those marked default
+    pod: tuple[str, ...] = field(default_factory=shops.defaults)
     tts_url: str = ""  #: where TTS loads the deck sheets from (--tts-url); "": file URI of OUT/tts
     gutter: float = 0.0  #: mm between neighbouring cards on the print sheets (--gutter)
     duplex: str = "long"  #: the paper edge the print sheets flip on (--duplex long|short)
@@ -63,4 +61,24 @@ class BuildRequest:
                 sheets.grid(paper, self.gutter, self.duplex, self.back_offset)
             except sheets.LayoutError as err:
                 return str(err)
+        return self.shop_problem()
+
+    def shop_problem(self) -> str | None:
+        """What keeps a shop asked for (--pod) from being made: an unknown name, a record the faces
+        cannot meet, or a condition whose ICC profile this machine lacks (when it has no fallback)."""
+        names = shops.names()
+        for name in self.pod:
+            if name not in names:
+                return f"unknown print shop '{name}'{suggest(name, names)}; choose from {', '.join(names)}"
+            s = shops.shop(name)
+            wrong = shops.problem(s)
+            if wrong:
+                return wrong
+            if s.condition is not None and not s.condition.formula_fallback:
+                from generator.products.render.cmyk import press_profile  # lazy: only for a shop that needs it
+
+                if press_profile(s.condition) is None:
+                    return (f"--pod {name}: {s.title}'s file is converted for {s.condition.name} ({s.condition.info}), "
+                            f"and no ICC profile for it is on this machine: {s.condition.install} "
+                            "(docs/printing.md, 'Print shops')")
         return None

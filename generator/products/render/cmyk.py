@@ -1,24 +1,27 @@
 """The one RGB -> CMYK conversion of the print-shop files (DriveThruCards' PDF/X-1a), colour-managed.
 
 The manifest gives each colour as sRGB (`print: "#00A3D9"`); a print shop wants process CMYK
-for the printing condition the file declares (CGATS TR 001, US Web Coated SWOP) with at most
-240% total ink. Colours go through LittleCMS (Pillow's ImageCms): sRGB to the press profile,
-relative colorimetric with black-point compensation, so what the press prints matches what the
-designer saw wherever the press can print it. The press profile is Ghostscript's SWOP
+for the printing condition its file declares, within its total ink limit (render/shops.py: for
+DriveThruCards, CGATS TR 001, US Web Coated SWOP, 240%). One shop's conversion is an `Ink`: its
+condition, its limit, its rich black and the colours the designer gave as CMYK (`cmyk:` in the
+manifest, used as they are). Colours go through LittleCMS (Pillow's ImageCms): sRGB to the press
+profile, relative colorimetric with black-point compensation, so what the press prints matches
+what the designer saw wherever the press can print it. The SWOP profile is Ghostscript's
 characterisation (`default_cmyk.icc`, "Artifex CMYK SWOP Profile"), which the Debian and Ubuntu
-package `ghostscript` installs; COUNTY_UPPY_CMYK_PROFILE names another ICC file. Then:
+package `ghostscript` installs; each condition's environment variable (COUNTY_UPPY_CMYK_PROFILE
+for SWOP) names another ICC file. Then:
 
-- a colour the profile puts over CAP (230%: 10 points under the shop's 240% for rounding and
-  press gain) is searched again within the limit: the CMYK nearest to it in CIELAB, measured
-  through the same profile, with no more than CAP of ink;
+- a colour the profile puts over the cap (the shop's limit less 10 points for rounding and
+  press gain: 230% for 240%) is searched again within it: the CMYK nearest to it in CIELAB,
+  measured through the same profile, with no more than the cap of ink;
 - neutral greys (R = G = B) print on the black plate alone (no registration fringes), and
   solid dark text (a grey of #404040 or darker, `text=True`) is 100% K, as print shops ask;
-- near-black neutral fills (R = G = B <= 0x14, the chaos interior) become a rich black,
-  C40 M30 Y30 K100 = 200%, deeper than K alone and within the limit.
+- near-black neutral fills (R = G = B <= 0x14, the chaos interior) become the shop's rich
+  black (C40 M30 Y30 K100 = 200% for DriveThruCards), deeper than K alone and within the limit.
 
-Without a press profile on the machine the conversion falls back to a plain grey-component
+Without a SWOP profile on the machine the conversion falls back to a plain grey-component
 replacement (K = 1 - max(R, G, B), then C, M, Y), and `press_profile()` is None so the build
-can say so. Values are rounded to whole percent: the same inputs (and profile) give the same
+can say so; a condition without that fallback (FOGRA39) makes no file without its profile. Values are rounded to whole percent: the same inputs (and profile) give the same
 bytes on every machine.
 """
 
@@ -30,20 +33,47 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-RICH_BLACK = (0.40, 0.30, 0.30, 1.00)
+from generator.products.render.shops import SWOP, Condition, Shop, shop
+
 RICH_BLACK_MAX = 0x14  #: neutral fills this dark or darker print as rich black
 TEXT_BLACK_MAX = 0x40  #: neutral text this dark or darker prints as solid K100
-INK_LIMIT = 2.40  #: DriveThruCards' total ink limit (240%)
-CAP = 2.30  #: what the conversion keeps under
 #: A colour whose soft proof misses it by more than this (CIE76) is out of the press's gamut.
 GAMUT_DELTA_E = 3.0
+#: The conversion keeps this far under a shop's ink limit (rounding, press gain).
+HEADROOM = 0.10
 
-PROFILE_ENV = "COUNTY_UPPY_CMYK_PROFILE"
-#: Where Ghostscript's SWOP profile lies once the `ghostscript` package is installed.
-PROFILE_PLACES = ("/usr/share/color/icc/ghostscript/default_cmyk.icc",
-                  "/usr/share/ghostscript/iccprofiles/default_cmyk.icc",
-                  "/usr/local/share/ghostscript/iccprofiles/default_cmyk.icc",
-                  "/opt/homebrew/share/ghostscript/iccprofiles/default_cmyk.icc")
+CMYK = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Ink:
+    """How one shop's file turns the design's sRGB into CMYK: the condition (its ICC profile),
+    the total ink limit (1.0 a plate), the rich black of dark neutral fills, and the colours the
+    designer gave as CMYK (`own`: "#RRGGBB" -> (c, m, y, k)), which are used as they are."""
+
+    condition: Condition
+    limit: float
+    rich_black: CMYK
+    own: tuple[tuple[str, CMYK], ...] = ()
+
+    @property
+    def cap(self) -> float:
+        return round(self.limit - HEADROOM, 2)
+
+
+def ink_for(s: Shop, own: tuple[tuple[str, CMYK], ...] = ()) -> Ink:
+    """The conversion of shop `s` (a CMYK shop), with the designer's own CMYK colours."""
+    assert s.condition is not None and s.ink_limit is not None and s.rich_black is not None, s.name
+    return Ink(s.condition, s.ink_limit / 100, s.rich_black, own)
+
+
+#: DriveThruCards' conversion, what the functions below use unless told another.
+DEFAULT = ink_for(shop("dtc"))
+RICH_BLACK = DEFAULT.rich_black
+INK_LIMIT = DEFAULT.limit  #: DriveThruCards' total ink limit (240%)
+CAP = DEFAULT.cap  #: what its conversion keeps under
+PROFILE_ENV = SWOP.env
+PROFILE_PLACES = SWOP.places
 
 
 @dataclass(frozen=True)
@@ -57,11 +87,11 @@ class PressProfile:
         return _description(self.path)
 
 
-@lru_cache(maxsize=1)
-def press_profile() -> PressProfile | None:
+@lru_cache(maxsize=8)
+def press_profile(condition: Condition = SWOP) -> PressProfile | None:
     """The ICC profile of the press condition, or None when this machine has none."""
-    named = os.environ.get(PROFILE_ENV, "").strip()
-    for place in ([named] if named else PROFILE_PLACES):
+    named = os.environ.get(condition.env, "").strip()
+    for place in ([named] if named else condition.places):
         path = Path(place)
         try:
             data = path.read_bytes() if path.is_file() and path.stat().st_size < 16 << 20 else b""
@@ -72,10 +102,11 @@ def press_profile() -> PressProfile | None:
     return None
 
 
-def profile_key() -> str:
-    """What the CMYK forms depend on besides the faces: the press profile's content, or the formula."""
-    found = press_profile()
-    return found.sha256 if found else "formula"
+def profile_key(ink: Ink = DEFAULT) -> str:
+    """What the CMYK forms depend on besides the faces: the press profile's content (or the
+    formula), the limit, the rich black and the designer's own CMYK colours."""
+    found = press_profile(ink.condition)
+    return repr((found.sha256 if found else "formula", ink.limit, ink.rich_black, ink.own))
 
 
 @lru_cache(maxsize=4)
@@ -86,21 +117,24 @@ def _description(path: str) -> str:
 
 
 #: Conversions made earlier (a build's face cache keeps them, keyed by this code and the
-#: profile's content), by (profile_key(), colour, text): to_cmyk takes them as they are.
-_REMEMBERED: dict[tuple[str, str, bool], tuple[float, float, float, float]] = {}
+#: conversion's profile_key), by (profile_key(ink), colour, text): to_cmyk takes them as they are.
+_REMEMBERED: dict[tuple[str, str, bool], CMYK] = {}
 
 
-def remember(conversions: dict[tuple[str, bool], tuple[float, float, float, float]]) -> None:
-    """Take (colour, text) -> CMYK conversions made by this code through the profile in use now
+def remember(conversions: dict[tuple[str, bool], CMYK], ink: Ink = DEFAULT) -> None:
+    """Take (colour, text) -> CMYK conversions made by this code through `ink` as it is now
     (the face cache keeps them, so a rebuild need not load LittleCMS to convert them again)."""
-    profile = profile_key()
+    profile = profile_key(ink)
     _REMEMBERED.update({(profile, hex_rgb, text): tuple(v) for (hex_rgb, text), v in conversions.items()})
 
 
 @lru_cache(maxsize=None)
-def to_cmyk(hex_rgb: str, text: bool = False) -> tuple[float, float, float, float]:
+def to_cmyk(hex_rgb: str, text: bool = False, ink: Ink = DEFAULT) -> CMYK:
     """`#RRGGBB` -> (c, m, y, k), each 0..1 in whole percent. `text`: the colour of text."""
-    known = _REMEMBERED.get((profile_key(), hex_rgb, text))
+    for colour, given in ink.own:
+        if colour == hex_rgb.upper():
+            return given
+    known = _REMEMBERED.get((profile_key(ink), hex_rgb, text))
     if known is not None:
         return known
     r, g, b = (int(hex_rgb[i:i + 2], 16) for i in (1, 3, 5))
@@ -108,18 +142,19 @@ def to_cmyk(hex_rgb: str, text: bool = False) -> tuple[float, float, float, floa
         if text:  # grey text on the black plate alone, solid dark text as 100% K
             return (0.0, 0.0, 0.0, 1.0 if r <= TEXT_BLACK_MAX else round(1 - r / 255, 2))
         if r <= RICH_BLACK_MAX:
-            return RICH_BLACK
-    if press_profile() is None:
-        return _formula(r, g, b)
-    return _managed((r, g, b))
+            return ink.rich_black
+    found = press_profile(ink.condition)
+    if found is None:
+        return _formula(r, g, b, ink.cap)
+    return _managed((r, g, b), found.path, ink.cap)
 
 
-def _formula(r: int, g: int, b: int) -> tuple[float, float, float, float]:
+def _formula(r: int, g: int, b: int, cap: float = CAP) -> CMYK:
     rf, gf, bf = r / 255, g / 255, b / 255
     k = 1 - max(rf, gf, bf)
     c, m, y = ((1 - v - k) / (1 - k) for v in (rf, gf, bf))
-    if c + m + y + k > CAP:
-        f = (CAP - k) / (c + m + y)
+    if c + m + y + k > cap:
+        f = (cap - k) / (c + m + y)
         c, m, y = c * f, m * f, y * f
     return (_floor(c), _floor(m), _floor(y), round(k, 2))
 
@@ -129,14 +164,14 @@ def _floor(v: float) -> float:
     return int(v * 100 + 1e-9) / 100
 
 
-@lru_cache(maxsize=1)
-def _transforms():
+@lru_cache(maxsize=4)
+def _transforms(path: str):
+    """sRGB -> press CMYK, press CMYK -> CIELAB (the soft proof), sRGB -> CIELAB, for the press
+    profile at `path`."""
     from PIL import ImageCms  # lazy: see _description
 
-    found = press_profile()
-    assert found is not None
     srgb, lab = ImageCms.createProfile("sRGB"), ImageCms.createProfile("LAB", 6500)
-    press = ImageCms.getOpenProfile(found.path)
+    press = ImageCms.getOpenProfile(path)
     intent = ImageCms.Intent.RELATIVE_COLORIMETRIC
     return (ImageCms.buildTransform(srgb, press, "RGB", "CMYK", intent, flags=ImageCms.Flags.BLACKPOINTCOMPENSATION),
             ImageCms.buildTransform(press, lab, "CMYK", "LAB", intent),
@@ -158,29 +193,30 @@ def _apply(transform, image):
     return ImageCms.applyTransform(image, transform)
 
 
-def press_image(rgb):
-    """An RGB image through the same transform as every colour (sRGB to the press profile,
-    relative colorimetric, black-point compensation): a CMYK image, before any ink limit; None
-    when this machine has no press profile."""
-    if press_profile() is None:
+def press_image(rgb, ink: Ink = DEFAULT):
+    """An RGB image through the same transform as every colour of `ink` (sRGB to its press
+    profile, relative colorimetric, black-point compensation): a CMYK image, before any ink
+    limit; None when this machine has no press profile for it."""
+    found = press_profile(ink.condition)
+    if found is None:
         return None
-    return _apply(_transforms()[0], rgb)
+    return _apply(_transforms(found.path)[0], rgb)
 
 
-def _labs(cmyks: list[tuple[int, int, int, int]]) -> list[tuple[float, float, float]]:
-    """CIELAB of CMYK values (0..255 each) as the press prints them (the soft proof)."""
+def _labs(cmyks: list[tuple[int, int, int, int]], path: str) -> list[tuple[float, float, float]]:
+    """CIELAB of CMYK values (0..255 each) as the press of the profile at `path` prints them (the soft proof)."""
     from PIL import Image  # lazy: see _description
 
     image = Image.frombytes("CMYK", (len(cmyks), 1), bytes(v for cmyk in cmyks for v in cmyk))
-    raw = _apply(_transforms()[1], image).tobytes()  # L 0..255, then a and b as signed bytes
+    raw = _apply(_transforms(path)[1], image).tobytes()  # L 0..255, then a and b as signed bytes
     return [(raw[i] * 100 / 255, raw[i + 1] - (raw[i + 1] > 127) * 256, raw[i + 2] - (raw[i + 2] > 127) * 256)
             for i in range(0, len(raw), 3)]
 
 
-def _lab_of_rgb(rgb: tuple[int, int, int]) -> tuple[float, float, float]:
-    from PIL import Image, ImageCms  # lazy: see _description
+def _lab_of_rgb(rgb: tuple[int, int, int], path: str) -> tuple[float, float, float]:
+    from PIL import Image  # lazy: see _description
 
-    l, a, b = _apply(_transforms()[2], Image.new("RGB", (1, 1), rgb)).getpixel((0, 0))
+    l, a, b = _apply(_transforms(path)[2], Image.new("RGB", (1, 1), rgb)).getpixel((0, 0))
     return (l * 100 / 255, a - 128, b - 128)
 
 
@@ -188,40 +224,40 @@ def _delta_e(p: tuple[float, float, float], q: tuple[float, float, float]) -> fl
     return sum((a - b) ** 2 for a, b in zip(p, q)) ** 0.5
 
 
-def _managed(rgb: tuple[int, int, int]) -> tuple[float, float, float, float]:
-    """The profile's own conversion when it is within CAP and its soft proof within
-    GAMUT_DELTA_E; else the CMYK within CAP nearest the colour (which may be nearer than the
+def _managed(rgb: tuple[int, int, int], path: str, cap: float) -> CMYK:
+    """The profile's own conversion when it is within `cap` and its soft proof within
+    GAMUT_DELTA_E; else the CMYK within `cap` nearest the colour (which may be nearer than the
     profile's own for a colour on the gamut's edge)."""
-    from PIL import Image, ImageCms  # lazy: see _description
+    from PIL import Image  # lazy: see _description
 
-    cmyk = _apply(_transforms()[0], Image.new("RGB", (1, 1), rgb)).getpixel((0, 0))
+    cmyk = _apply(_transforms(path)[0], Image.new("RGB", (1, 1), rgb)).getpixel((0, 0))
     whole = tuple(round(v / 2.55) for v in cmyk)
-    target = _lab_of_rgb(rgb)
-    if sum(whole) <= CAP * 100:
-        proof = _delta_e(_labs([tuple(round(v * 2.55) for v in whole)])[0], target)
+    target = _lab_of_rgb(rgb, path)
+    if sum(whole) <= cap * 100:
+        proof = _delta_e(_labs([tuple(round(v * 2.55) for v in whole)], path)[0], target)
         if proof <= GAMUT_DELTA_E:
             return tuple(v / 100 for v in whole)  # type: ignore[return-value]
-        found = _within_limit(target)
-        if _delta_e(_labs([tuple(round(v * 255) for v in found)])[0], target) >= proof:
+        found = _within_limit(target, path, cap)
+        if _delta_e(_labs([tuple(round(v * 255) for v in found)], path)[0], target) >= proof:
             return tuple(v / 100 for v in whole)  # type: ignore[return-value]
         return found
-    return _within_limit(target)
+    return _within_limit(target, path, cap)
 
 
-@lru_cache(maxsize=1)
-def _coarse() -> tuple[list[tuple[int, int, int, int]], list[tuple[float, float, float]]]:
-    """Every CMYK within CAP on a coarse grid (C, M, Y by 20%, K by 5%) and its soft proof: the
+@lru_cache(maxsize=4)
+def _coarse(path: str, cap: float) -> tuple[list[tuple[int, int, int, int]], list[tuple[float, float, float]]]:
+    """Every CMYK within `cap` on a coarse grid (C, M, Y by 20%, K by 5%) and its soft proof: the
     first round of every search, made once."""
-    cap = int(CAP * 100)
+    top = int(cap * 100)
     cands = [(c, m, y, k) for k in range(0, 101, 5) for c in range(0, 101, 20) for m in range(0, 101, 20)
-             for y in range(0, 101, 20) if c + m + y + k <= cap]
-    return cands, _labs([tuple(round(v * 2.55) for v in cand) for cand in cands])
+             for y in range(0, 101, 20) if c + m + y + k <= top]
+    return cands, _labs([tuple(round(v * 2.55) for v in cand) for cand in cands], path)
 
 
-def _within_limit(target: tuple[float, float, float], start: tuple[int, ...] = ()) -> tuple[float, float, float, float]:
-    """The CMYK (whole percent) within CAP whose soft proof is nearest `target` (CIE76): the
+def _within_limit(target: tuple[float, float, float], path: str, cap: float) -> CMYK:
+    """The CMYK (whole percent) within `cap` whose soft proof is nearest `target` (CIE76): the
     nearest on a coarse grid, then on finer grids around it."""
-    cap = int(CAP * 100)
+    top = int(cap * 100)
 
     tl, ta, tb = target
 
@@ -230,36 +266,39 @@ def _within_limit(target: tuple[float, float, float], start: tuple[int, ...] = (
                                                       cl[0]))[0]
 
     def search(ks, cs, ms, ys):
-        cands = [(c, m, y, k) for k in ks for c in cs for m in ms for y in ys if c + m + y + k <= cap]
-        return nearest(cands, _labs([tuple(round(v * 2.55) for v in cand) for cand in cands]))
+        cands = [(c, m, y, k) for k in ks for c in cs for m in ms for y in ys if c + m + y + k <= top]
+        return nearest(cands, _labs([tuple(round(v * 2.55) for v in cand) for cand in cands], path))
 
     around = lambda v, step, reach: range(max(0, v - reach), min(100, v + reach) + 1, step)  # noqa: E731
-    c, m, y, k = nearest(*_coarse())
+    c, m, y, k = nearest(*_coarse(path, cap))
     c, m, y, k = search(around(k, 2, 6), around(c, 5, 10), around(m, 5, 10), around(y, 5, 10))
     c, m, y, k = search(around(k, 1, 2), around(c, 1, 2), around(m, 1, 2), around(y, 1, 2))
     return (c / 100, m / 100, y / 100, k / 100)
 
 
-def soft_proof(hex_rgb: str, text: bool = False) -> float | None:
+def soft_proof(hex_rgb: str, text: bool = False, ink: Ink = DEFAULT) -> float | None:
     """How far (CIE76 ΔE) the press prints `hex_rgb` from the sRGB colour, through the press
-    profile; None when this machine has no press profile."""
-    if press_profile() is None:
+    profile (the designer's own CMYK for the colour, when given); None when this machine has no
+    press profile."""
+    found = press_profile(ink.condition)
+    if found is None:
         return None
     rgb = tuple(int(hex_rgb[i:i + 2], 16) for i in (1, 3, 5))
-    printed = _labs([tuple(round(v * 255) for v in to_cmyk(hex_rgb, text))])[0]
-    return _delta_e(printed, _lab_of_rgb(rgb))  # type: ignore[arg-type]
+    printed = _labs([tuple(round(v * 255) for v in to_cmyk(hex_rgb, text, ink))], found.path)[0]
+    return _delta_e(printed, _lab_of_rgb(rgb, found.path))  # type: ignore[arg-type]
 
 
-def in_gamut(hex_rgb: str) -> bool:
-    """Can the press print `hex_rgb` within CAP to GAMUT_DELTA_E or nearer (through the press
+def in_gamut(hex_rgb: str, ink: Ink = DEFAULT) -> bool:
+    """Can the press print `hex_rgb` within the cap to GAMUT_DELTA_E or nearer (through the press
     profile)? True when this machine has no profile to say otherwise."""
-    if press_profile() is None:
+    found = press_profile(ink.condition)
+    if found is None:
         return True
     rgb = tuple(int(hex_rgb[i:i + 2], 16) for i in (1, 3, 5))
-    target = _lab_of_rgb(rgb)  # type: ignore[arg-type]
-    best = _within_limit(target, ())
-    return _delta_e(_labs([tuple(round(v * 255) for v in best)])[0], target) <= GAMUT_DELTA_E
+    target = _lab_of_rgb(rgb, found.path)  # type: ignore[arg-type]
+    best = _within_limit(target, found.path, ink.cap)
+    return _delta_e(_labs([tuple(round(v * 255) for v in best)], found.path)[0], target) <= GAMUT_DELTA_E
 
 
-def total_ink(hex_rgb: str, text: bool = False) -> float:
-    return sum(to_cmyk(hex_rgb, text))
+def total_ink(hex_rgb: str, text: bool = False, ink: Ink = DEFAULT) -> float:
+    return sum(to_cmyk(hex_rgb, text, ink))

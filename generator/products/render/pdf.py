@@ -13,12 +13,13 @@ from functools import lru_cache
 from reportlab.lib.rl_accel import fp_str
 
 from generator.products.render import pdf_fonts, pdf_pictures, sheets, test_page
-from generator.products.render.cmyk import to_cmyk
+from generator.products.render.cmyk import DEFAULT, Ink, to_cmyk
 from generator.products.render import typeface as tf
 from generator.products.render.items import Face, Image, Outline, Poly, Stroke, Text
 from generator.products.render.pdf_file import PdfFile, array, encoding_canvas, form_body, text_run, text_string
 from generator.products.render.stamp import NONE, Stamp
-from generator.products.render.units import BLEED, TRIM_H, TRIM_W, dots_to_pt
+from generator.products.render.shops import Shop
+from generator.products.render.units import BLEED, TRIM_H, TRIM_W, dots_to_pt, mm
 
 FOOTER_INK = "#444444"
 CROP_INK = "#000000"
@@ -40,14 +41,23 @@ class FaceOps:
     fonts: tuple[tuple[str, str, tuple[int, ...]], ...] = ()
 
 
-def face_ops(face: Face, doc, cmyk: bool = False) -> FaceOps:
+def _ink(cmyk: Ink | bool | None) -> Ink | None:
+    """The CMYK conversion asked for: an Ink, True for DriveThruCards' (cmyk.DEFAULT), else none (RGB)."""
+    if cmyk is True:
+        return DEFAULT
+    return cmyk or None
+
+
+def face_ops(face: Face, doc, cmyk: Ink | bool | None = None) -> FaceOps:
     """The face as PDF operators, the trim's bottom-left corner at the origin.
 
     Text is encoded for `doc`'s font subsets; every file sets them up with the same characters
     first (pdf_file.encoding_canvas), so the operators are the same in every file of one deck.
     Text in a designer's font is encoded as glyph ids (pdf_fonts.py), the same in every file.
-    `cmyk`: every colour as DeviceCMYK (cmyk.py), pictures too, for the print-shop file.
+    `cmyk`: every colour as DeviceCMYK through a shop's conversion (cmyk.Ink; True: DriveThruCards'),
+    pictures too, for a print-shop file.
     """
+    cmyk = _ink(cmyk)
     ops, pictures, fonts = [], [], []
     for item in face.items:
         if isinstance(item, Text):
@@ -70,17 +80,17 @@ def _rgb(hex_rgb: str) -> str:
     return " ".join(f"{int(hex_rgb[i:i + 2], 16) / 255:.4g}" for i in (1, 3, 5))
 
 
-def _fill(hex_rgb: str, cmyk: bool, text: bool = False) -> str:
+def _fill(hex_rgb: str, ink: Ink | None, text: bool = False) -> str:
     """The operator setting the fill colour: `r g b rg`, or `c m y k k` in CMYK (`text`: a
     text's colour, so solid dark text prints on the black plate alone)."""
-    if cmyk:
-        return " ".join(f"{v:.4g}" for v in to_cmyk(hex_rgb, text)) + " k"
+    if ink:
+        return " ".join(f"{v:.4g}" for v in to_cmyk(hex_rgb, text, ink)) + " k"
     return f"{_rgb(hex_rgb)} rg"
 
 
-def _stroke(hex_rgb: str, cmyk: bool) -> str:
-    if cmyk:
-        return " ".join(f"{v:.4g}" for v in to_cmyk(hex_rgb)) + " K"
+def _stroke(hex_rgb: str, ink: Ink | None) -> str:
+    if ink:
+        return " ".join(f"{v:.4g}" for v in to_cmyk(hex_rgb, False, ink)) + " K"
     return f"{_rgb(hex_rgb)} RG"
 
 
@@ -104,7 +114,7 @@ def cmyk_inks(face: Face) -> set[tuple[str, bool]]:
 
 
 @lru_cache(maxsize=8192)
-def _path_ops(item: Poly | Stroke | Outline, cmyk: bool = False) -> str:
+def _path_ops(item: Poly | Stroke | Outline, cmyk: Ink | None = None) -> str:
     """PDF operators for a polygon, a polyline or an outline (font-free, so the same in every file)."""
     k = dots_to_pt(1.0)
     if isinstance(item, Outline):
@@ -118,7 +128,7 @@ def _path_ops(item: Poly | Stroke | Outline, cmyk: bool = False) -> str:
     return f"{_stroke(item.colour, cmyk)} {item.width * k:.3f} w 1 J 1 j " + " ".join(ops) + close + " S"
 
 
-def _text_ops(t: Text, doc, cmyk: bool = False, run: str = "") -> str:
+def _text_ops(t: Text, doc, cmyk: Ink | None = None, run: str = "") -> str:
     size = dots_to_pt(t.size)
     x, y = _xy(t.x, t.y)
     w = tf.width(t.text, size, t.bold, font=t.font)
@@ -131,7 +141,7 @@ def _text_ops(t: Text, doc, cmyk: bool = False, run: str = "") -> str:
     return " ".join(ops)
 
 
-def _designer_text_ops(t: Text, cmyk: bool) -> tuple[str, tuple[str, str, tuple[int, ...]]]:
+def _designer_text_ops(t: Text, cmyk: Ink | None) -> tuple[str, tuple[str, str, tuple[int, ...]]]:
     """A text in a designer's font: its operators, and (font digest, path, glyph ids used)."""
     run, digest, gids = pdf_fonts.text_run(t.font, t.text, dots_to_pt(t.size))
     return _text_ops(t, None, cmyk, run), (digest, t.font, gids)
@@ -140,7 +150,7 @@ def _designer_text_ops(t: Text, cmyk: bool) -> tuple[str, tuple[str, str, tuple[
 _SCRATCH: dict[str, object] = {}
 
 
-def form_ops(faces: list[Face], chars: str, cmyk: bool = False) -> dict[str, FaceOps]:
+def form_ops(faces: list[Face], chars: str, cmyk: Ink | bool | None = None) -> dict[str, FaceOps]:
     """Operators of each face (key -> ops), encoded as every file built with `chars` encodes text
     (pdf_file.encoding_canvas)."""
     doc = _SCRATCH.get(chars)
@@ -247,10 +257,6 @@ def sheet_pdf(forms_in: dict[str, bytes], pages: list[sheets.Page], set_names: d
     return f.finish(tree, info, _viewer(g.duplex if mode == "duplex" else "")), total
 
 
-#: PDF/X-1a:2003 output intent: a registered printing condition, so no ICC profile is embedded.
-#: DriveThruCards' own conversion steps name US Web Coated (SWOP) v2, whose condition is CGATS TR 001.
-OUTPUT_CONDITION = "CGATS TR 001"
-OUTPUT_CONDITION_INFO = "U.S. Web Coated (SWOP) v2"
 PDFX_VERSION = "PDF/X-1a:2003"
 
 
@@ -277,26 +283,58 @@ def faces_pdf(faces: list[Face], chars: str) -> bytes:
     return f.finish(tree, _info("faces", "County Uppy faces for rasterizing", NONE), _viewer(""))
 
 
-def single_cards_pdf(forms_in: dict[str, bytes], codes: list[str], filename: str, chars: str,
-                     stamp: Stamp = NONE) -> tuple[bytes, int]:
-    """DriveThruCards' card file: for every card its back, then its front (back, front, back,
-    front...: 2 pages a card), one face per page with its 1/8 in bleed (the page is the bleed box,
-    the TrimBox the cut).
+#: A shop's page order (shops.ORDERS) in words, for the file's Subject.
+ORDER_WORDS = {"back-front": "each card's back, then its front", "front-back": "each card's front, then its back",
+               "fronts-back": "every card's front, then the common back once"}
 
-    `forms_in` must hold CMYK forms (form_ops(..., cmyk=True)): the file is PDF/X-1a:2003,
-    CMYK only, fonts embedded, no transparency, with its output intent (a registered printing
-    condition) in the catalog and the PDF/X keys in its document information.
+
+def page_keys(order: str, codes: list[str]) -> list[str]:
+    """The face on each page ("back" or a card code) of a shop file in `order` (shops.ORDERS),
+    for the printed cards `codes` (copies repeated, in deck order)."""
+    if order == "back-front":
+        return [side for code in codes for side in ("back", code)]
+    if order == "front-back":
+        return [side for code in codes for side in (code, "back")]
+    if order == "fronts-back":
+        return [*codes, "back"]
+    raise ValueError(f"no PDF page order '{order}'")
+
+
+def shop_geometry(shop: Shop) -> tuple[tuple[float, float], tuple[float, float], float]:
+    """A shop page's size (points), where the face's trim corner sits on it, and its bleed (points).
+
+    The page is the shop's trim plus its bleed; the face is centred on the shop's trim (a shop
+    whose card differs from the faces' by a fraction of a millimetre, such as 63.5×89 mm against
+    2.5×3.5 in, gets the faces' own bleed in the difference: shops.problem checks it is there)."""
+    b = mm(shop.bleed_mm)
+    w, h = mm(shop.trim_mm[0]), mm(shop.trim_mm[1])
+    return (w + 2 * b, h + 2 * b), (b + (w - dots_to_pt(TRIM_W)) / 2, b + (h - dots_to_pt(TRIM_H)) / 2), b
+
+
+def shop_pdf(forms_in: dict[str, bytes], codes: list[str], shop: Shop, filename: str, chars: str,
+             stamp: Stamp = NONE) -> tuple[bytes, int]:
+    """A print shop's card file: one face per page in the shop's order (page_keys), each page the
+    shop's trim plus its bleed (the page is the BleedBox, the TrimBox the cut).
+
+    `forms_in` must hold CMYK forms made for this shop (form_ops(..., cmyk=cmyk.ink_for(shop))):
+    the file is PDF/X-1a:2003, CMYK only, fonts embedded, no transparency, with its output intent
+    (the shop's registered printing condition) in the catalog and the PDF/X keys in its document
+    information. Returns the file and its page count.
     """
-    b = dots_to_pt(BLEED)
-    w, h = FACE_PAGE
-    f = PdfFile(chars, FACE_PAGE)
-    keys = [side for code in codes for side in ("back", code)]
+    assert shop.condition is not None, shop.name
+    size, (x, y), b = shop_geometry(shop)
+    w, h = size
+    f = PdfFile(chars, size)
+    keys = page_keys(shop.order, codes)
     boxes = f"/TrimBox {array((b, b, w - b, h - b))} /BleedBox {array((0, 0, w, h))} "
-    tree = _face_pages(f, {k: forms_in[k] for k in dict.fromkeys(keys)}, keys, boxes)
-    intent = (f"<< /Type /OutputIntent /S /GTS_PDFX /OutputConditionIdentifier {text_string(OUTPUT_CONDITION)} "
-              f"/OutputCondition {text_string(OUTPUT_CONDITION_INFO)} /RegistryName (http://www.color.org) "
-              f"/Info {text_string(OUTPUT_CONDITION_INFO)} >>")
-    info = _info(filename, "County Uppy cards for DriveThruCards: each card's back, then its front", stamp,
+    names, forms = _add_forms(f, {k: forms_in[k] for k in dict.fromkeys(keys)})
+    tree = f.page_tree([f"1 0 0 1 {fp_str(x)} {fp_str(y)} cm /{names[k]} Do".encode("ascii") for k in keys],
+                       size, f.resources(forms), boxes)
+    c = shop.condition
+    intent = (f"<< /Type /OutputIntent /S /GTS_PDFX /OutputConditionIdentifier {text_string(c.identifier)} "
+              f"/OutputCondition {text_string(c.info)} /RegistryName (http://www.color.org) "
+              f"/Info {text_string(c.info)} >>")
+    info = _info(filename, f"County Uppy cards for {shop.title}: {ORDER_WORDS[shop.order]}", stamp,
                  GTS_PDFXVersion=text_string(PDFX_VERSION))
     # no /ViewerPreferences: PDF/X-1a:2003 is PDF 1.4, which has neither /PrintScaling (1.6) nor /Duplex (1.7)
     return f.finish(tree, info, f"/OutputIntents [ {intent} ] "), len(keys)

@@ -30,7 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from generator.products.render import art
-from generator.products.render.cmyk import CAP, press_image, to_cmyk
+from generator.products.render.cmyk import CAP, DEFAULT, Ink, press_image, to_cmyk
 from generator.products.render.units import TRIM_H, dots_to_pt
 
 MAX_PPI = 450  #: a raster is resampled down to at most this many pixels per inch where it prints
@@ -79,8 +79,10 @@ def drawn_rect(pic_w: float, pic_h: float, box: tuple[float, float, float, float
     return x + (w - dw) / 2, y + (h - dh) / 2, dw, dh
 
 
-def picture(item, cmyk: bool) -> tuple[Picture, str]:
-    """The item's picture object and the operators placing it (a face's form draws them)."""
+def picture(item, cmyk: Ink | bool | None) -> tuple[Picture, str]:
+    """The item's picture object and the operators placing it (a face's form draws them);
+    `cmyk`: a shop's conversion (cmyk.Ink; True: DriveThruCards'), or none for RGB."""
+    cmyk = DEFAULT if cmyk is True else (cmyk or None)
     path = Path(item.path)
     sha = art.digest(path)
     info = art.picture_info(path)
@@ -100,7 +102,7 @@ def picture(item, cmyk: bool) -> tuple[Picture, str]:
 
 @lru_cache(maxsize=64)
 def _raster(path: str, sha: str, box: tuple[float, ...], fit: str, matte: str,
-            cmyk: bool) -> tuple[Picture, tuple[float, ...]]:
+            cmyk: Ink | None) -> tuple[Picture, tuple[float, ...]]:
     """The image XObject for a raster picture in `box` (points), and where it is drawn. Kept by
     the file's content (`sha`), the box, the fit and the colour space."""
     from PIL import Image  # lazy: Pillow, only where a face has raster art
@@ -125,7 +127,7 @@ def _raster(path: str, sha: str, box: tuple[float, ...], fit: str, matte: str,
         if alpha is not None:
             under = Image.new("RGB", rgb.size, matte or "#FFFFFF")
             rgb = Image.composite(rgb, under, alpha)
-        data = to_press(rgb).tobytes()
+        data = to_press(rgb, cmyk).tobytes()
         return _named(_stream(f"{head} /ColorSpace /DeviceCMYK", data, True)), (x, y, w, h)
     if alpha is None and was_jpeg:
         buf = io.BytesIO()
@@ -169,20 +171,20 @@ def _open(path: str):
     return im, was_jpeg
 
 
-def to_press(rgb):
-    """An RGB image converted to CMYK as the print-shop file prints it: through the press
-    profile's LittleCMS transform (cmyk.py), or without a profile by grey-component replacement,
-    then every pixel's total ink limited to cmyk.CAP (C, M and Y scaled down, K kept)."""
+def to_press(rgb, ink: Ink = DEFAULT):
+    """An RGB image converted to CMYK as a shop's file prints it: through its press profile's
+    LittleCMS transform (cmyk.py), or without a profile by grey-component replacement, then
+    every pixel's total ink limited to the shop's cap (C, M and Y scaled down, K kept)."""
     from PIL import Image, ImageMath  # lazy: Pillow, only where a face has raster art
 
-    out = press_image(rgb)
+    out = press_image(rgb, ink)
     if out is None:
         r, g, b = (band.convert("F") for band in rgb.split())
         k = ImageMath.lambda_eval(lambda a: 255 - a["max"](a["max"](a["r"], a["g"]), a["b"]), r=r, g=g, b=b)
         bands = [ImageMath.lambda_eval(lambda a: (255 - a["v"] - a["k"]) * 255 / a["max"](255 - a["k"], 1),
                                        v=v, k=k) for v in (r, g, b)]
         out = Image.merge("CMYK", [_floor_to_l(band) for band in (*bands, k)])
-    return limit_ink(out)
+    return limit_ink(out, ink.cap)
 
 
 def _floor_to_l(band):
@@ -192,11 +194,12 @@ def _floor_to_l(band):
     return ImageMath.lambda_eval(lambda a: a["int"](a["max"](a["v"], 0)), v=band).convert("L")
 
 
-def limit_ink(im):
-    """A CMYK image with every pixel's C + M + Y + K at most cmyk.CAP (C, M, Y scaled, K kept)."""
+def limit_ink(im, limit: float = CAP):
+    """A CMYK image with every pixel's C + M + Y + K at most `limit` (cmyk.CAP: DriveThruCards'
+    cap; C, M, Y scaled, K kept)."""
     from PIL import Image, ImageMath  # lazy: as to_press
 
-    cap = int(CAP * 255)
+    cap = int(limit * 255)
     c, m, y, k = (band.convert("F") for band in im.split())
     factor = ImageMath.lambda_eval(
         lambda a: a["min"](a["max"](cap - a["k"], 0) / a["max"](a["c"] + a["m"] + a["y"], 1), 1.0),
@@ -208,7 +211,7 @@ def limit_ink(im):
 # --- SVG ------------------------------------------------------------------------------------
 
 @lru_cache(maxsize=64)
-def _svg(path: str, sha: str, cmyk: bool) -> tuple[Picture, tuple[float, float]]:
+def _svg(path: str, sha: str, cmyk: Ink | None) -> tuple[Picture, tuple[float, float]]:
     """The form XObject drawing an SVG (its own size in points: BBox 0 0 w h), kept by content."""
     # lazy: reportlab's drawing and svglib, only where a face has SVG art
     from reportlab.graphics import renderPDF
@@ -229,7 +232,7 @@ def _svg(path: str, sha: str, cmyk: bool) -> tuple[Picture, tuple[float, float]]
         if not cmyk or isinstance(colour, colors.CMYKColor):
             return colour
         hex_rgb = "#" + "".join(f"{round(v * 255):02X}" for v in (colour.red, colour.green, colour.blue))
-        return colors.CMYKColor(*to_cmyk(hex_rgb))
+        return colors.CMYKColor(*to_cmyk(hex_rgb, False, cmyk))
 
     drawing = SvgRenderer(path, color_converter=convert, external_reference_root=str(Path(path).parent)).render(root)
     if drawing is None or drawing.width <= 0 or drawing.height <= 0:

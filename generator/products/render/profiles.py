@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.products.render.shops import shop
 from generator.products.render.units import DPI, TRIM_H, TRIM_W
 
 
@@ -27,10 +28,12 @@ class Profile:
     raw: bool = False
 
 
-#: The Game Crafter's poker template (output/cards): 825×1125 at 300 dpi, the trim and its bleed.
-TGC = Profile("tgc", (825, 1125), trim_only=False, dpi=DPI)
+#: The Game Crafter's poker template (output/cards): 825×1125 at 300 dpi, the trim and its bleed
+#: (its record in shops.py).
+TGC = Profile("tgc", shop("tgc").pixels, trim_only=False, dpi=shop("tgc").dpi)
 #: MakePlayingCards (output/pod/mpc): 822×1122, cut from the same render.
-MPC = Profile("mpc", (822, 1122), trim_only=False, dpi=DPI)
+MPC = Profile("mpc", shop("mpc").pixels, trim_only=False, dpi=shop("mpc").dpi)
+assert TGC.size == (825, 1125) and MPC.size == (822, 1122) and TGC.dpi == MPC.dpi == DPI
 
 #: Tabletop Simulator sheets hold at most 10 columns within 4096 px.
 TTS_COLUMNS = 10

@@ -1,0 +1,55 @@
+"""A print shop's preflight, run on the faces before their file is written: what a shop's
+checks would flag, measured on the display lists (render/items.py) against the shop's record
+(render/shops.py): the smallest text, text within the safe zone, the total ink of every colour
+the file prints, and the resolution of card images.
+
+Each finding is one line for the build's summary, naming the shop, the card and the measure,
+so a designer sees it before the shop's preflight does.
+"""
+
+from __future__ import annotations
+
+from generator.products.render.cmyk import Ink, to_cmyk
+from generator.products.render.items import Face
+from generator.products.render.shops import MM_PER_IN, Shop
+from generator.products.render.units import DPI, TRIM_H, TRIM_W, dots_to_pt
+
+
+def findings(shop: Shop, faces: list[Face], ink: Ink | None = None, pixels: tuple[int, int] | None = None) -> list[str]:
+    """What shop `shop`'s preflight would flag in a file of `faces` (empty: nothing).
+
+    `ink`: the file's CMYK conversion (CMYK files); `pixels`: the size of its card images (image files)."""
+    out: list[str] = []
+    to_dots = DPI / MM_PER_IN
+    # the faces sit centred on the shop's trim: its cut is this far outside the faces' on each side
+    dx, dy = ((shop.trim_mm[0] * to_dots - TRIM_W) / 2, (shop.trim_mm[1] * to_dots - TRIM_H) / 2)
+    safe = shop.safe_mm * to_dots
+    smallest: tuple[float, str] | None = None
+    nearest: tuple[float, str] | None = None
+    for face in faces:
+        for t in face.texts():
+            pt = dots_to_pt(t.size)
+            if smallest is None or pt < smallest[0]:
+                smallest = (pt, face.key)
+            left, top, right, bottom = t.bbox()
+            inside = min(left + dx, top + dy, TRIM_W + dx - right, TRIM_H + dy - bottom)
+            if inside < safe - 1e-6 and (nearest is None or inside < nearest[0]):
+                nearest = (inside, face.key)
+    if smallest is not None and smallest[0] < shop.min_text_pt - 1e-6:
+        out.append(f"{shop.title}: text of '{smallest[1]}' prints at {smallest[0]:.1f} pt; the shop's smallest is "
+                   f"{shop.min_text_pt:g} pt")
+    if nearest is not None:
+        out.append(f"{shop.title}: text of '{nearest[1]}' stands {nearest[0] / to_dots:.1f} mm inside the cut; the "
+                   f"shop keeps text {shop.safe_mm:g} mm inside it")
+    if ink is not None and shop.ink_limit is not None:
+        from generator.products.render.pdf import cmyk_inks  # lazy: reportlab, only when no cached finding
+
+        printed = set().union(*(cmyk_inks(face) for face in faces))
+        worst = max(((round(sum(to_cmyk(colour, text, ink)) * 100), colour) for colour, text in printed), default=None)
+        if worst is not None and worst[0] > shop.ink_limit:
+            out.append(f"{shop.title}: {worst[1]} prints with {worst[0]}% ink, over the shop's {shop.ink_limit}%")
+    if pixels is not None and pixels != shop.pixels:
+        out.append(f"{shop.title}: card images are {pixels[0]}×{pixels[1]} px; the shop asks for "
+                   f"{shop.pixels[0]}×{shop.pixels[1]} px at {shop.dpi} dpi")
+    return out
+

@@ -1,0 +1,194 @@
+"""Print shops as data (render/shops.py): each shop's file read back as its preflight reads it,
+a shop added by a record alone, the FOGRA39 shop that needs a profile the machine may lack, and
+the manifest's own CMYK colours."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pikepdf
+import pytest
+
+from generator.products.build import BuildRequest, build
+from generator.products.render import cmyk, shops
+from generator.products.render.shops import SWOP, Shop
+from generator.products.render.units import mm
+from tests.conftest import ROOT
+from tests.ghostscript import need_press_profile
+
+DOCS = (ROOT / "docs" / "printing.md").read_text(encoding="utf-8")
+
+
+def colour_ops(path: Path) -> set[tuple[float, ...]]:
+    """Every CMYK value the file's pages and forms set."""
+    found: set[tuple[float, ...]] = set()
+    with pikepdf.open(path) as pdf:
+        seen: set = set()
+        for page in pdf.pages:
+            for obj in [page.obj, *(page.obj.Resources.get("/XObject") or {}).values()]:
+                if obj.objgen in seen:
+                    continue
+                seen.add(obj.objgen)
+                for operands, op in pikepdf.parse_content_stream(obj):
+                    if str(op) in ("k", "K"):
+                        found.add(tuple(round(float(v), 2) for v in operands))
+                    assert str(op) not in ("rg", "RG", "sc", "scn", "cs"), path.name
+    return found
+
+
+def sides(path: Path, back_words: str = "County") -> list[str]:
+    """'back' or 'front' for every page, read from its text (the back names the game)."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(path)
+    try:
+        return ["back" if back_words in doc[i].get_textpage().get_text_range() else "front" for i in range(len(doc))]
+    finally:
+        doc.close()
+
+
+def test_every_shop_is_one_record_the_faces_can_meet_and_the_docs_cite():
+    names = shops.names()
+    assert len(names) == len(set(names)) and {"tgc", "mpc", "dtc", "printninja", "mbprint"} <= set(names)
+    for s in shops.SHOPS:
+        assert shops.problem(s) is None, s.name
+        assert s.guide in DOCS, f"docs/printing.md does not cite {s.title}'s guidance"
+        assert f"`{s.name}`" in DOCS, f"docs/printing.md's table has no row for {s.name}"
+    assert shops.shop("tgc").pixels == (825, 1125) and shops.shop("mpc").pixels == (822, 1122)
+    assert shops.lowest_ink_limit().name == "dtc"
+    # the record's own checks: a card the faces cannot fill, and more bleed than the faces carry
+    assert "cuts 59×92 mm cards" in shops.problem(Shop("euro", "Euro", "", "pod/x.pdf", "pdf", "front-back",
+                                                       trim_mm=(59, 92), condition=SWOP, ink_limit=300,
+                                                       rich_black=(0.4, 0.3, 0.3, 1)))
+    assert "faces carry 3.17 mm" in shops.problem(Shop("wide", "Wide", "", "pod/x.pdf", "pdf", "front-back",
+                                                       bleed_mm=5, condition=SWOP, ink_limit=300,
+                                                       rich_black=(0.4, 0.3, 0.3, 1)))
+
+
+def test_printninja_file_is_every_front_then_the_back_once(built, deck):
+    path = built / shops.shop("printninja").path
+    order = sides(path)
+    assert order == ["front"] * deck.printed + ["back"]
+    with pikepdf.open(path) as pdf:
+        (intent,) = pdf.Root.OutputIntents
+        assert str(intent.OutputConditionIdentifier) == "CGATS TR 001"
+        assert str(pdf.docinfo.GTS_PDFXVersion) == "PDF/X-1a:2003" and "/ViewerPreferences" not in pdf.Root
+        media = [float(v) for v in pdf.pages[0].MediaBox]
+        assert media[2] == pytest.approx(mm(63.5 + 2 * 3.175)) and media[3] == pytest.approx(mm(88.9 + 2 * 3.175))
+    assert all(sum(v) <= 2.90 + 1e-9 for v in colour_ops(path))  # within 300% less the 10-point headroom
+
+
+EURO = Shop("euroshop", "Euro Cards", "https://example.invalid/euro-cards/specs", "pod/county-uppy-euroshop.pdf",
+            "pdf", "front-back", bleed_mm=3.0, safe_mm=6.0, condition=SWOP, ink_limit=260,
+            rich_black=(0.30, 0.30, 0.0, 1.0), default=False)
+
+
+def test_a_shop_is_added_by_its_record_alone(monkeypatch, tmp_path, deck):
+    """A new shop is one record: `--pod` offers it, the build writes its file where the record
+    says, in its page order, bleed and condition, within its ink limit, and its preflight flags
+    the text that stands inside its 6 mm safe zone."""
+    from generator.cli import main
+
+    monkeypatch.setattr(shops, "SHOPS", (*shops.SHOPS, EURO))
+    out = tmp_path / "out"
+    status = main(["build", "--only", "pod", "--pod", "euroshop", "--out", str(out), "--manifest", str(ROOT / "cards.yaml")])
+    assert status == 0
+    path = out / EURO.path
+    assert sides(path) == ["front", "back"] * deck.printed
+    assert not (out / "pod" / "county-uppy-drivethrucards.pdf").exists()  # only the shop asked for
+    with pikepdf.open(path) as pdf:
+        page = pdf.pages[0]
+        media, trim = [float(v) for v in page.MediaBox], [float(v) for v in page.TrimBox]
+        assert media[2] == pytest.approx(mm(63.5 + 6)) and media[3] == pytest.approx(mm(88.9 + 6))
+        assert trim == pytest.approx([mm(3), mm(3), mm(66.5), mm(91.9)])
+        assert "Euro Cards" in str(pdf.docinfo.Subject)
+    assert max(sum(v) for v in colour_ops(path)) <= 2.50 + 1e-9
+    assert (0.3, 0.3, 0.0, 1.0) in colour_ops(path)  # the shop's rich black (the chaos interior)
+    built = build(deck, BuildRequest(ROOT / "cards.yaml", out, only=("pod",), pod=("euroshop",)))
+    (flag,) = [n for n in built.notes if "preflight" in n]
+    inside = float(re.search(r"stands ([0-9.]+) mm inside the cut", flag).group(1))
+    assert flag.startswith(EURO.path) and "Euro Cards" in flag and 4.0 < inside < 6.0, flag
+
+
+def test_fogra39_shop_needs_its_profile_and_says_how_to_get_one(monkeypatch, tmp_path, capsys):
+    from generator.cli import main
+
+    s = shops.shop("mbprint")
+    monkeypatch.setenv(s.condition.env, str(tmp_path / "none.icc"))
+    cmyk.press_profile.cache_clear()
+    try:
+        out = tmp_path / "out"
+        args = ["build", "--only", "pod", "--pod", "mbprint", "--out", str(out), "--manifest", str(ROOT / "cards.yaml")]
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert "--pod mbprint" in err and "FOGRA39" in err and s.condition.env in err and "Traceback" not in err
+        assert not out.exists()
+        # a FOGRA39 profile named by the variable makes the file: Ghostscript's SWOP profile stands
+        # in for one here (no FOGRA39 profile may be shipped), the file as MB Print asks for it
+        swop = need_press_profile()
+        monkeypatch.setenv(s.condition.env, swop.path)
+        cmyk.press_profile.cache_clear()
+        assert main(args) == 0
+    finally:
+        cmyk.press_profile.cache_clear()
+    path = out / s.path
+    assert sides(path)[:4] == ["front", "back", "front", "back"]
+    with pikepdf.open(path) as pdf:
+        (intent,) = pdf.Root.OutputIntents
+        assert str(intent.OutputConditionIdentifier) == "FOGRA39"
+        page = pdf.pages[0]
+        assert [float(v) for v in page.MediaBox][2:] == pytest.approx([mm(69.5), mm(95.0)])
+        assert [float(v) for v in page.TrimBox] == pytest.approx([mm(3), mm(3), mm(66.5), mm(92)])
+    assert (0.3, 0.3, 0.0, 1.0) in colour_ops(path)  # MB Print's rich black
+
+
+def own_cmyk_manifest(tmp_path: Path, values: str) -> tuple[Path, int, int]:
+    """cards.yaml with green given its own CMYK; the file, and the line and column of its value."""
+    text = (ROOT / "cards.yaml").read_text(encoding="utf-8")
+    old = '  - {name: green, code: G, print: "#2E9E3E", shape: triangle}'
+    assert old in text
+    text = text.replace(old, old[:-1] + f", cmyk: {values}}}")
+    path = tmp_path / "cards.yaml"
+    path.write_text(text, encoding="utf-8")
+    at = text.index("cmyk: ") + len("cmyk: ")  # its value
+    line = text[:at].count("\n") + 1
+    column = at - text.rfind("\n", 0, at)
+    return path, line, column
+
+
+def test_a_colours_own_cmyk_prints_as_given_and_is_proofed(tmp_path):
+    """`cmyk: [c, m, y, k]` on a colour: every CMYK file prints that colour with exactly those
+    values (the converted ones gone), and the summary's soft proof reports its ΔE."""
+    need_press_profile()
+    from generator.deck.manifest import load
+
+    manifest, _, _ = own_cmyk_manifest(tmp_path, "[85, 5, 95, 20]")
+    deck = load(manifest)
+    assert deck.colours[1].cmyk == (85, 5, 95, 20)
+    converted = cmyk.to_cmyk("#2E9E3E")
+    built = build(deck, BuildRequest(manifest, tmp_path / "out", only=("pod",), pod=("dtc", "printninja")))
+    for name in ("dtc", "printninja"):
+        ops = colour_ops(tmp_path / "out" / shops.shop(name).path)
+        assert (0.85, 0.05, 0.95, 0.2) in ops and converted not in ops, name
+    own = cmyk.ink_for(shops.shop("dtc"), (("#2E9E3E", (0.85, 0.05, 0.95, 0.2)),))
+    expected = cmyk.soft_proof("#2E9E3E", ink=own)
+    assert expected != pytest.approx(cmyk.soft_proof("#2E9E3E"))
+    (line,) = [n for n in built.notes if n.startswith("pod/county-uppy-drivethrucards.pdf: colours on press")]
+    assert f"green {expected:.1f}" in line
+
+
+@pytest.mark.parametrize("values, message", [
+    ("[80, 10, 100, 60]", "colour 'green': cmyk [80, 10, 100, 60] is 250% of ink, over the 240% limit of DriveThruCards"),
+    ("[80, 10, 100]", "'cmyk' must hold at least 4 values, not 3"),
+    ("[80, 10, 100, 0, 0]", "'cmyk' must hold at most 4 values, not 5"),
+])
+def test_an_own_cmyk_the_shops_cannot_print_is_refused_at_its_line(tmp_path, capsys, values, message):
+    from generator.cli import main
+
+    manifest, line, column = own_cmyk_manifest(tmp_path, values)
+    assert main(["validate", "--manifest", str(manifest)]) == 1
+    err = capsys.readouterr().err
+    assert f"{manifest}:{line}:{column}: {message}" in err, err
+    assert main(["build", "--only", "pod", "--out", str(tmp_path / "out"), "--manifest", str(manifest)]) == 1
+    assert not (tmp_path / "out").exists()
