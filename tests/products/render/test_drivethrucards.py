@@ -270,7 +270,8 @@ def test_the_inks_a_cmyk_form_converts_are_the_ones_the_build_recalls(deck, monk
 
     asked: set[tuple[str, bool]] = set()
     real = pdf.to_cmyk
-    monkeypatch.setattr(pdf, "to_cmyk", lambda colour, text=False: asked.add((colour, text)) or real(colour, text))
+    monkeypatch.setattr(pdf, "to_cmyk", lambda colour, text=False, ink=cmyk.DEFAULT: asked.add((colour, text))
+                        or real(colour, text, ink))
     drawn = [*(face(c, deck) for c in deck.cards), back_face(deck)]
     doc = pdf.encoding_canvas("".join(sorted({ch for f in drawn for t in f.texts() for ch in t.text} | {" "})))._doc
     kinds = set()
@@ -296,7 +297,7 @@ def test_a_rebuild_takes_the_cmyk_conversions_from_the_face_cache(deck, tmp_path
     need_press_profile()
     converted: list[str] = []
     real = cmyk._managed
-    monkeypatch.setattr(cmyk, "_managed", lambda rgb: converted.append(rgb) or real(rgb))
+    monkeypatch.setattr(cmyk, "_managed", lambda rgb, *rest: converted.append(rgb) or real(rgb, *rest))
     from generator.products.render import faces, pdf
 
     faces.forget()  # the forms are made again, here, their colours too
