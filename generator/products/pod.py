@@ -44,7 +44,7 @@ def build_pod(ctx: BuildContext) -> Callable[[], list[Artifact]]:
         arts.append(_shop_pdf(ctx, s, codes))
         ctx.notes.extend(colour_proof(ctx, s))
         ctx.notes.extend(_preflight(ctx, s))
-    for s in images:
+    for s in [*images, *chosen(ctx, "cards")]:  # The Game Crafter's images are the cards product's
         ctx.notes.extend(_preflight(ctx, s))
 
     def finish() -> list[Artifact]:

@@ -1,7 +1,8 @@
 """A print shop's preflight, run on the faces before their file is written: what a shop's
 checks would flag, measured on the display lists (render/items.py) against the shop's record
 (render/shops.py): the smallest text, text within the safe zone, the total ink of every colour
-the file prints, and the resolution of card images.
+the file prints, the resolution of every raster picture at its printed size, and the size of
+card images.
 
 Each finding is one line for the build's summary, naming the shop, the card and the measure,
 so a designer sees it before the shop's preflight does.
@@ -10,7 +11,8 @@ so a designer sees it before the shop's preflight does.
 from __future__ import annotations
 
 from generator.products.render.cmyk import Ink, to_cmyk
-from generator.products.render.items import Face
+from generator.products.render import art
+from generator.products.render.items import Face, Image
 from generator.products.render.shops import MM_PER_IN, Shop
 from generator.products.render.units import DPI, TRIM_H, TRIM_W, dots_to_pt
 
@@ -48,6 +50,16 @@ def findings(shop: Shop, faces: list[Face], ink: Ink | None = None, pixels: tupl
         worst = max(((round(sum(to_cmyk(colour, text, ink)) * 100), colour) for colour, text in printed), default=None)
         if worst is not None and worst[0] > shop.ink_limit:
             out.append(f"{shop.title}: {worst[1]} prints with {worst[0]}% ink, over the shop's {shop.ink_limit}%")
+    softest: tuple[float, str, str] | None = None
+    for face in faces:
+        for item in face.items:
+            if isinstance(item, Image):
+                dpi = art.effective_dpi(art.picture_info(item.path), item.x1 - item.x0, item.y1 - item.y0, item.fit)
+                if dpi is not None and dpi < shop.dpi - 0.5 and (softest is None or dpi < softest[0]):
+                    softest = (dpi, face.key, item.path.name if hasattr(item.path, "name") else str(item.path))
+    if softest is not None:
+        out.append(f"{shop.title}: the picture {softest[2]} on '{softest[1]}' prints at {softest[0]:.0f} dpi; the shop "
+                   f"asks for {shop.dpi} dpi")
     if pixels is not None and pixels != shop.pixels:
         out.append(f"{shop.title}: card images are {pixels[0]}×{pixels[1]} px; the shop asks for "
                    f"{shop.pixels[0]}×{shop.pixels[1]} px at {shop.dpi} dpi")

@@ -192,3 +192,37 @@ def test_an_own_cmyk_the_shops_cannot_print_is_refused_at_its_line(tmp_path, cap
     assert f"{manifest}:{line}:{column}: {message}" in err, err
     assert main(["build", "--only", "pod", "--out", str(tmp_path / "out"), "--manifest", str(manifest)]) == 1
     assert not (tmp_path / "out").exists()
+
+
+def test_the_preflight_flags_each_limit_a_shop_sets(tmp_path):
+    """Each of a shop's preflight limits, crossed on purpose by a face: text under its smallest
+    size, text inside its safe zone, a colour over its ink limit (a designer's own CMYK), a
+    picture under its resolution, card images of the wrong size; a face within them passes."""
+    from PIL import Image as PILImage
+
+    from generator.products.render import preflight
+    from generator.products.render.items import Face, Image, Text
+    from generator.products.render.units import pt_to_dots
+
+    small = tmp_path / "small.png"
+    PILImage.new("RGB", (100, 140), "#336699").save(small)
+    sharp = tmp_path / "sharp.png"
+    PILImage.new("RGB", (760, 1064), "#336699").save(sharp)
+    dtc = shops.shop("dtc")
+    fine = Face("A", (Text(375, 500, "Fine", pt_to_dots(8), "#202020"), Image(0, 0, 750, 1050, sharp, "cover")))
+    assert preflight.findings(dtc, [fine], cmyk.ink_for(dtc)) == []
+    tiny = Face("B", (Text(375, 500, "tiny", pt_to_dots(5), "#202020"),))
+    edge = Face("C", (Text(8, 500, "edge", pt_to_dots(8), "#202020", align="l"),))
+    soft = Face("D", (Image(0, 0, 750, 1050, small, "cover"),))
+    heavy = Face("E", (Text(375, 500, "ink", pt_to_dots(8), "#2E9E3E"),))
+    own = cmyk.ink_for(dtc, (("#2E9E3E", (0.9, 0.5, 0.9, 0.3)),))
+    found = preflight.findings(dtc, [fine, tiny, edge, soft, heavy], own)
+    assert any("text of 'B' prints at 5.0 pt; the shop's smallest is 6 pt" in f for f in found), found
+    assert any("text of 'C' stands 0.7 mm inside the cut; the shop keeps text 3.175 mm inside it" in f for f in found), found
+    assert any("small.png on 'D' prints at 40 dpi; the shop asks for 300 dpi" in f for f in found), found
+    assert any("#2E9E3E prints with 260% ink, over the shop's 240%" in f for f in found), found
+    assert len(found) == 4
+    mpc = shops.shop("mpc")
+    assert preflight.findings(mpc, [fine], pixels=(822, 1122)) == []
+    (wrong,) = preflight.findings(mpc, [fine], pixels=(825, 1125))
+    assert "card images are 825×1125 px; the shop asks for 822×1122 px at 300 dpi" in wrong
