@@ -15,7 +15,7 @@ from typing import Any, Mapping
 CARD_FIELDS = ("name", "kind", "set", "copies", "colours", "value", "effect", "params", "text")
 GAME_FIELDS = ("name", "target", "hand_size", "players", "options")
 SET_FIELDS = ("name", "interior", "printed")
-COLOUR_FIELDS = ("code", "print", "shape")
+COLOUR_FIELDS = ("code", "print", "shape", "cmyk")
 EDITION_FIELDS = ("name", "description", "count", "by_kind")
 #: A summary names at most this many cards per list, then says how many more there are.
 SUMMARY_CARDS = 12

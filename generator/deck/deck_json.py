@@ -27,7 +27,8 @@ def deck_json(deck: Deck) -> dict[str, Any]:
     p = deck.params
     return {
         "game": {"name": p.name, "target": p.target, "hand_size": p.hand_size, "players": {"min": p.min_players, "max": p.max_players}},
-        "colours": [{"name": c.name, "code": c.letter, "print": c.rgb, "shape": c.shape} for c in deck.colours],
+        "colours": [{"name": c.name, "code": c.letter, "print": c.rgb, "shape": c.shape,
+                     **({"cmyk": list(c.cmyk)} if c.cmyk else {})} for c in deck.colours],
         "sets": [{"key": s.key, "name": s.name, "interior": s.interior, "printed": deck.set_totals()[s.key]} for s in deck.sets],
         "printed": deck.printed,
         "cards": [card_json(c, deck) for c in deck.cards],
