@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Callable
 
@@ -11,7 +12,7 @@ from generator.products.cards import write_images
 from generator.products.pipeline.context import BuildContext
 from generator.products.pipeline.keys import code_version, key
 from generator.products.output.outputs import Artifact
-from generator.products.pipeline.rendered import cache, chars, face_of, form_keys, pdf_forms, stamp
+from generator.products.pipeline.rendered import cache, chars, face_keys, face_of, form_keys, pdf_forms, stamp
 from generator.products.render import cmyk, preflight
 from generator.products.render import shops as shop_records
 from generator.products.render.profiles import PROFILES
@@ -20,6 +21,7 @@ from generator.products.render.shops import Shop
 DTC_PDF = "county-uppy-drivethrucards.pdf"
 PROOF = "pod-proof"  #: the face cache's area for the colour proof lines
 AREA = "pod-pdf"  #: the face cache's area of the shops' PDFs
+PREFLIGHT = "preflight"  #: the face cache's area of each face's preflight measures
 
 
 def chosen(ctx: BuildContext, product: str = "pod") -> list[Shop]:
@@ -83,21 +85,29 @@ def _shop_pdf(ctx: BuildContext, s: Shop, codes: list[str]) -> Artifact:
 
 
 def _preflight(ctx: BuildContext, s: Shop) -> list[str]:
-    """The shop's preflight findings on this deck's faces, each a summary line (none: it passes).
-    Kept in the face cache, keyed by the faces and the shop, so a rebuild draws nothing for it."""
-    store = cache(ctx)
-    faces = form_keys(ctx)
+    """The shop's preflight findings on this deck's faces, each a summary line (none: it passes),
+    from each face's measures (preflight.measure), kept in the face cache by the face's key."""
     conversion = ink(ctx, s) if s.file == "pdf" else None
-    k = key("preflight", code_version(Path(preflight.__file__).resolve()), repr(s), sorted(faces.values()),
-            repr(conversion and cmyk.profile_key(conversion)))
-    found = store.get(PROOF, k)
-    if found is None:
-        drawn = [face_of(ctx, code) for code in faces]
-        pixels = PROFILES[s.name].size if s.file == "png" else None
-        found = "\n".join(f"{s.path}: preflight: {line}" for line in
-                          preflight.findings(s, drawn, conversion, pixels)).encode("utf-8")
-        store.put(PROOF, k, found)
-    return found.decode("utf-8").splitlines()
+    pixels = PROFILES[s.name].size if s.file == "png" else None
+    return [f"{s.path}: preflight: {line}" for line in preflight.findings(s, measures(ctx), conversion, pixels)]
+
+
+def measures(ctx: BuildContext) -> list[dict]:
+    """preflight.measure of every face (the back too), once a build, from the face cache where it
+    has them: keyed by the face's key and the preflight's code."""
+    if ctx.state.preflight is None:
+        store, here = cache(ctx), code_version(Path(preflight.__file__).resolve())
+        out = []
+        for code, fk in face_keys(ctx).items():
+            k = key("preflight-face", here, fk)
+            data = store.get(PREFLIGHT, k)
+            if data is None:
+                data = json.dumps(preflight.measure(face_of(ctx, code)), separators=(",", ":")).encode("utf-8")
+                store.put(PREFLIGHT, k, data)
+            out.append(json.loads(data))
+        store.prune(PREFLIGHT)
+        ctx.state.preflight = out
+    return ctx.state.preflight
 
 
 def colour_proof(ctx: BuildContext, s: Shop) -> list[str]:

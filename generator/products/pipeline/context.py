@@ -36,8 +36,8 @@ class BuildState:
     face_keys: dict[bool, dict[str, str]] = field(default_factory=dict)
     #: each file a face reads (fonts, art) -> the sha256 of its bytes, read once per build
     file_digests: dict[Path, str] = field(default_factory=dict)
-    #: (ink-saver, CMYK) -> card code -> the cache key of its face's PDF form
-    form_keys: dict[tuple[bool, bool], dict[str, str]] = field(default_factory=dict)
+    #: (ink-saver, CMYK conversion or None) -> card code -> the cache key of its face's PDF form
+    form_keys: dict[tuple[bool, object], dict[str, str]] = field(default_factory=dict)
     #: profile -> card code -> the cache key of its image
     image_keys: dict[str, dict[str, str]] = field(default_factory=dict)
     #: (card code, ink-saver variant) -> its face's display list, drawn at most once
@@ -46,8 +46,10 @@ class BuildState:
     chars: str | None = None
     #: the version, manifest fingerprint and date every print file of this build carries
     stamp: Stamp | None = None
-    #: (ink-saver, CMYK) -> card code -> its face as a formatted PDF form
-    pdf_forms: dict[tuple[bool, bool], dict[str, bytes]] = field(default_factory=dict)
+    #: (ink-saver, CMYK conversion or None) -> card code -> its face as a formatted PDF form
+    pdf_forms: dict[tuple[bool, object], dict[str, bytes]] = field(default_factory=dict)
+    #: every face's preflight measures (pod.measures: render/preflight.py), made once a build
+    preflight: list[dict] | None = None
     #: the card images being drawn since the build began (rasters.start)
     drawing: Pending | None = None
     #: the card images once drawn (rasters.images)

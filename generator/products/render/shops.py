@@ -88,8 +88,8 @@ class Shop:
     rich_black: tuple[float, float, float, float] | None = None
     min_text_pt: float = 6.0  #: the smallest text the shop's preflight accepts
     dpi: int = 300  #: the resolution the shop asks for (card images are drawn at it)
-    #: made by a plain `county-uppy build` (False: only when `--pod NAME` asks, for a shop whose
-    #: profile the machine may lack)
+    #: made by a plain `county-uppy build` (False: only when `--pod NAME` asks: a shop whose
+    #: profile the machine may lack, or one whose file would slow every build for few users)
     default: bool = True
     #: the product whose files these are: "pod", or "cards" (The Game Crafter's images are the
     #: card images of output/cards)
@@ -116,7 +116,7 @@ SHOPS: tuple[Shop, ...] = (
          rich_black=(0.40, 0.30, 0.30, 1.00)),
     Shop("printninja", "PrintNinja", "https://printninja.com/printing-resource-center/",
          "pod/county-uppy-printninja.pdf", "pdf", "fronts-back", condition=SWOP, ink_limit=300,
-         rich_black=(0.40, 0.30, 0.30, 1.00)),
+         rich_black=(0.40, 0.30, 0.30, 1.00), default=False),
     Shop("mbprint", "MB Print", "https://mbprint.pl/en/?p=658",
          "pod/county-uppy-mbprint.pdf", "pdf", "front-back", trim_mm=(63.5, 89.0), bleed_mm=3.0, safe_mm=4.0,
          condition=FOGRA39, ink_limit=300, rich_black=(0.30, 0.30, 0.0, 1.00), default=False),

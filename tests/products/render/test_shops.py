@@ -66,8 +66,9 @@ def test_every_shop_is_one_record_the_faces_can_meet_and_the_docs_cite():
                                                        rich_black=(0.4, 0.3, 0.3, 1)))
 
 
-def test_printninja_file_is_every_front_then_the_back_once(built, deck):
-    path = built / shops.shop("printninja").path
+def test_printninja_file_is_every_front_then_the_back_once(tmp_path, deck):
+    build(deck, BuildRequest(ROOT / "cards.yaml", tmp_path, only=("pod",), pod=("printninja",)))
+    path = tmp_path / shops.shop("printninja").path
     order = sides(path)
     assert order == ["front"] * deck.printed + ["back"]
     with pikepdf.open(path) as pdf:
@@ -210,19 +211,19 @@ def test_the_preflight_flags_each_limit_a_shop_sets(tmp_path):
     PILImage.new("RGB", (760, 1064), "#336699").save(sharp)
     dtc = shops.shop("dtc")
     fine = Face("A", (Text(375, 500, "Fine", pt_to_dots(8), "#202020"), Image(0, 0, 750, 1050, sharp, "cover")))
-    assert preflight.findings(dtc, [fine], cmyk.ink_for(dtc)) == []
+    assert preflight.findings(dtc, [preflight.measure(fine)], cmyk.ink_for(dtc)) == []
     tiny = Face("B", (Text(375, 500, "tiny", pt_to_dots(5), "#202020"),))
     edge = Face("C", (Text(8, 500, "edge", pt_to_dots(8), "#202020", align="l"),))
     soft = Face("D", (Image(0, 0, 750, 1050, small, "cover"),))
     heavy = Face("E", (Text(375, 500, "ink", pt_to_dots(8), "#2E9E3E"),))
     own = cmyk.ink_for(dtc, (("#2E9E3E", (0.9, 0.5, 0.9, 0.3)),))
-    found = preflight.findings(dtc, [fine, tiny, edge, soft, heavy], own)
+    found = preflight.findings(dtc, [preflight.measure(f) for f in (fine, tiny, edge, soft, heavy)], own)
     assert any("text of 'B' prints at 5.0 pt; the shop's smallest is 6 pt" in f for f in found), found
     assert any("text of 'C' stands 0.7 mm inside the cut; the shop keeps text 3.175 mm inside it" in f for f in found), found
     assert any("small.png on 'D' prints at 40 dpi; the shop asks for 300 dpi" in f for f in found), found
     assert any("#2E9E3E prints with 260% ink, over the shop's 240%" in f for f in found), found
     assert len(found) == 4
     mpc = shops.shop("mpc")
-    assert preflight.findings(mpc, [fine], pixels=(822, 1122)) == []
-    (wrong,) = preflight.findings(mpc, [fine], pixels=(825, 1125))
+    assert preflight.findings(mpc, [preflight.measure(fine)], pixels=(822, 1122)) == []
+    (wrong,) = preflight.findings(mpc, [preflight.measure(fine)], pixels=(825, 1125))
     assert "card images are 825×1125 px; the shop asks for 822×1122 px at 300 dpi" in wrong
