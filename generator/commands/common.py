@@ -37,6 +37,10 @@ def load_printable_deck(path: str) -> Deck:
     found = problems(deck)
     if found:
         raise InputError(found, deck=deck)
+    from generator.products.print_rules import warnings  # lazy: as problems
+
+    for warning in warnings(deck):  # a picture that will print soft: a warning at the line that names it
+        print(f"warning: {warning}", file=sys.stderr)
     return deck
 
 

@@ -61,6 +61,9 @@ class Art:
     fit: str = "contain"
     bleed: bool = False
     origin: Any = field(default=None, compare=False, repr=False)
+    #: the keys the manifest wrote (a bare path writes neither fit nor bleed): only these override
+    #: what the layout's art box says
+    written: tuple[str, ...] = ("fit", "bleed")
 
 
 @dataclass(frozen=True)
@@ -242,6 +245,9 @@ class Look:
     icons: tuple[tuple[str, Path], ...] = ()
     layers: tuple[Layer, ...] = ()
     origin: Any = field(default=None, compare=False, repr=False)
+    #: where `fonts:` and `icons:` were written (`.of("regular")`, `.of(NAME)`), for located messages
+    fonts_origin: Any = field(default=None, compare=False, repr=False)
+    icons_origin: Any = field(default=None, compare=False, repr=False)
 
     @property
     def is_default(self) -> bool:
@@ -273,12 +279,18 @@ def _resolve(look: Look, kind: str, set_key: str, code: str, art: Art | None) ->
         for layer in look.layers:
             if (layer.scope, layer.key if scope != "kind" else "", layer.kind) != (scope, key, k):
                 continue
+            origins = dict(layer.origins)
             for name, change in layer.changes:
                 if name in current:
-                    current[name] = replace(current[name], **dict(change))
+                    current[name] = replace(current[name], **dict(change), origin=origins.get(name))
             added += layer.added
     if kind != "back" and art is not None:
-        current["art"] = replace(current["art"], file=art.path, fit=art.fit, bleed=art.bleed, origin=art.origin)
+        box = current["art"].origin  # where the layout placed the art box, if it did
+        origin = art.origin if box is None or art.origin is None else \
+            type(box)(box.at, tuple((k, p) for k, p in box.fields if k not in ("file", "fit", "bleed"))
+                      + (("file", art.origin.at),))
+        given = {k: getattr(art, k) for k in ("fit", "bleed") if k in art.written}
+        current["art"] = replace(current["art"], file=art.path, **given, origin=origin)
     pictured = current["art"].file is not None
     for name in REPLACED_BY_ART.get(kind, ()):
         if current[name].hidden is None and pictured:

@@ -575,11 +575,13 @@ class _Checker:
             return None
         if isinstance(entry, str):
             path = self.file(loc, entry, "picture")
-            return None if path is None else looks.Art(path, origin=self.src.origin(loc[:-1], at=loc))
+            return None if path is None else looks.Art(path, origin=self.src.origin(loc[:-1], at=loc), written=())
         path = self.file(loc + ("file",), entry.file, "picture")
         if path is None:
             return None
-        return looks.Art(path, entry.fit, entry.bleed, origin=self.src.origin(loc, at=loc + ("file",)))
+        written = tuple(k for k in ("fit", "bleed") if getattr(entry, k) is not None)
+        return looks.Art(path, entry.fit or "contain", bool(entry.bleed), origin=self.src.origin(loc, at=loc + ("file",)),
+                         written=written)
 
     def look(self, entry: Any, sets: dict[str, CardSet], cards: list[CardType]) -> looks.Look:
         """The `look:` section as the deck's Look (the default look without one)."""
@@ -620,7 +622,9 @@ class _Checker:
                     self.fail(base + ("cards", code), f"unknown card '{code}'{suggest(code, by_code)}", key=True)
                 continue
             layers.append(self.layer(base + ("cards", code), "card", code, card.kind, face))
-        return looks.Look(tuple(fonts), tuple(pictures), tuple(layers), origin=self.src.origin(base))
+        return looks.Look(tuple(fonts), tuple(pictures), tuple(layers), origin=self.src.origin(base),
+                          fonts_origin=self.src.origin(base + ("fonts",)) if entry.fonts is not None else None,
+                          icons_origin=self.src.origin(base + ("icons",)) if entry.icons else None)
 
     def layer(self, loc: Loc, scope: str, key: str, kind: str, face: Any) -> looks.Layer:
         """One kind of face's changes (for every card of the kind, one set's, or one card's)."""

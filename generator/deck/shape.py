@@ -357,8 +357,8 @@ _LENGTH = Text(look.LENGTH, hint="must be a length like '3mm', '0.125in', '12pt'
 _COLOUR = Text(r"#[0-9A-Fa-f]{6}", hint="must be a colour like '#00A3D9'")
 ART = AnyOf(_PATH, Record("ArtEntry", {
     "file": Key(_PATH, doc="the picture (PNG, JPEG or SVG), relative to the manifest"),
-    "fit": Key(OneOf(look.ART_FITS), "contain", "cover: fill the art box, clipped; contain: all of it, centred"),
-    "bleed": Key(Bool(), False, "the box's sides at the trim run on through the bleed (full-bleed art)"),
+    "fit": Key(OneOf(look.ART_FITS), None, "cover: fill the art box, clipped; contain (the default): all of it, centred"),
+    "bleed": Key(Bool(), None, "the box's sides at the trim run on through the bleed (full-bleed art); default false"),
 }))
 _ART_DOC = "a picture: a path (PNG, JPEG or SVG, relative to the manifest) or {file, fit, bleed}"
 _ELEMENT_KEYS: dict[str, Key] = {

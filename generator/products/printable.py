@@ -9,10 +9,14 @@ what to change before a build fails half-way through drawing the faces.
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
+from generator.deck.look import ELEMENTS, Layout
 from generator.deck.model import Deck, Origin
 from generator.deck.problems import Problem, char_name
+from generator.products import print_rules
 from generator.products.render import typeface as tf
+from generator.products.render import faces
 from generator.products.render.faces import MIN_TEXT, face
 from generator.products.render.shops import lowest_ink_limit
 from generator.products.render.units import dots_to_pt
@@ -23,18 +27,40 @@ def problems(deck: Deck) -> list[Problem]:
 
     Each is placed where the deck says its part was written (`origin`): a named card at its
     `name:` or `text:`, a number card at its own item of `values:`; the manifest is not read again."""
+    broken = print_rules.file_problems(deck)
+    if broken:
+        return broken  # a picture or font that cannot be read: nothing can be measured with it
     found: list[Problem] = []
-    for ch in _undrawable(deck.params.name):
-        found.append(_at(deck.params.origin, "name", f"the game's name holds {char_name(ch)}, which the typeface "
-                         "(DejaVu Sans) cannot draw on the card backs; use another character"))
+    back = deck.look.layout("back")
+    for ch in _undrawable(deck.params.name, _fonts(back, ("title",))):
+        found.append(_at(deck.params.origin, "name", f"the game's name holds {char_name(ch)}, which "
+                         f"{_typeface(back, ('title',))} cannot draw on the card backs; use another character"))
     for card in deck.cards:
-        for field in ("name", "text"):
-            for ch in _undrawable(getattr(card, field)):
+        lay = faces.layout(card, deck)
+        for field, names in (("name", NAME_ELEMENTS), ("text", TEXT_ELEMENTS)):
+            for ch in _undrawable(getattr(card, field), _fonts(lay, names)):
                 found.append(_at(card.origin, field, f"card '{card.code}': its {field} holds {char_name(ch)}, which "
-                                 "the typeface (DejaVu Sans) cannot draw; use another character"))
-    found += _too_small(deck)
+                                 f"{_typeface(lay, names)} cannot draw; use another character"))
+    found += print_rules.small_elements(deck) or _too_small(deck)
     found += _own_cmyk(deck)
-    return sorted(found)
+    found += print_rules.problems(deck)
+    return sorted(set(found))
+
+
+#: The elements that print a card's name, and its text.
+NAME_ELEMENTS = ("corner", "name", "title")
+TEXT_ELEMENTS = ("text", "body")
+
+
+def _fonts(lay: Layout, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The font files the shown elements `names` of a face print in ("" for the built-in typeface)."""
+    found = {lay[n].font for n in names if n in ELEMENTS[lay.kind] and not lay[n].hidden}
+    return tuple(sorted(found)) or ("",)
+
+
+def _typeface(lay: Layout, names: tuple[str, ...]) -> str:
+    fonts = [f for f in _fonts(lay, names) if f]
+    return f"the font {', '.join(Path(f).name for f in fonts)}" if fonts else "the typeface (DejaVu Sans)"
 
 
 def _own_cmyk(deck: Deck) -> list[Problem]:
@@ -73,7 +99,9 @@ def _too_small(deck: Deck) -> list[Problem]:
     """
     out: list[Problem] = []
     for card in deck.cards:
-        if any(_undrawable(getattr(card, f)) for f in ("name", "text")):
+        lay = faces.layout(card, deck)
+        if any(_undrawable(getattr(card, f), _fonts(lay, names))
+               for f, names in (("name", NAME_ELEMENTS), ("text", TEXT_ELEMENTS))):
             continue
         try:
             drawn = face(card, deck)
@@ -101,12 +129,16 @@ def _too_small(deck: Deck) -> list[Problem]:
     return out
 
 
-def _undrawable(text: str) -> list[str]:
-    """The characters of `text` (each once, in order) missing from the regular or the bold face."""
-    return [ch for ch in dict.fromkeys(text) if not _drawable(ch)]
+def _undrawable(text: str, fonts: tuple[str, ...] = ("",)) -> list[str]:
+    """The characters of `text` (each once, in order) missing from one of `fonts` (a font file, or
+    "": the built-in typeface, regular or bold)."""
+    return [ch for ch in dict.fromkeys(text) if not all(_drawable(ch, font) for font in fonts)]
 
 
 @lru_cache(maxsize=4096)
-def _drawable(ch: str) -> bool:
-    """Kept per character: a deck's texts share a few dozen, and validate asks about each often."""
+def _drawable(ch: str, font: str = "") -> bool:
+    """Kept per character: a deck's texts share a few dozen, and validate asks about each often.
+    The built-in typeface must draw it in both weights; a font file, in itself."""
+    if font:
+        return ch.isspace() or tf.has_glyph(ch, font=font)
     return ch.isspace() or (tf.has_glyph(ch) and tf.has_glyph(ch, True))

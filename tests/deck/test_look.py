@@ -98,7 +98,7 @@ def test_art_on_a_card_and_on_a_set_resolve_to_files_beside_the_manifest(tmp_pat
     path = tmp_path / "cards.yaml"
     path.write_text(text, encoding="utf-8")
     d = load(path)
-    assert d.card("STEAL").art == looks.Art((tmp_path / "art" / "steal.png").resolve(), "cover", False)
+    assert d.card("STEAL").art == looks.Art((tmp_path / "art" / "steal.png").resolve(), "cover", False, written=("fit",))
     assert d.card_set("chaos").art.path == (tmp_path / "art" / "chaos.png").resolve()
     steal = d.look.layout("wild", "base", "STEAL", d.card("STEAL").art)
     assert steal["art"].file == d.card("STEAL").art.path and steal["glyph"].hidden  # the picture takes its place

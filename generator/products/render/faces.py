@@ -24,7 +24,7 @@ from generator.deck.quickref import quick_reference
 from generator.products.render import inline
 from generator.products.render import typeface as tf
 from generator.products.render.inline import NO_ICONS, Icons
-from generator.products.render.items import (H, W, Face, Item, Poly, Stroke, Text, clip, contrast, rect,
+from generator.products.render.items import (H, W, Face, Image, Item, Poly, Stroke, Text, clip, contrast, rect,
                                              rotate180, rounded_rect, shape_points)
 from generator.products.render.units import BLEED, SAFE, pt_to_dots
 
@@ -76,6 +76,12 @@ def label(el: Element, x: float, y: float, text: str, size: float, fill: str, **
     return Text(x, y, text, size, fill, **{"bold": el.bold, **kw, **_font(el)})
 
 
+def top_line(el: Element) -> float:
+    """The baseline of a one-line text whose top (its font's ascent, at the element's size)
+    stands at the top of the element's box."""
+    return el.y + (tf.extent(el.font)[0] if el.font else tf.ASCENT) * el.size
+
+
 def background(colour: str) -> Poly:
     return Poly(rect(-OVERSCAN, -OVERSCAN, W + OVERSCAN, H + OVERSCAN), colour)
 
@@ -108,18 +114,21 @@ def outline(el: Element, colour: str) -> Stroke:
     return Stroke(rounded_rect(el.x, el.y, el.x1, el.y1, el.radius), el.line, el.colour or colour, True)
 
 
-def picture(el: Element, matte: str) -> list[Item]:
-    """The art box's picture (none without a file). With `bleed`, each side of the box that
-    reaches the trim, or comes within 1/16 in of it, runs on through the bleed."""
-    if el.file is None or el.hidden:
-        return []
-    from generator.products.render.items import Image  # the picture item (render/items.py)
-
+def art_box(el: Element) -> tuple[float, float, float, float]:
+    """Where a picture element draws: its box, and with `bleed` each side that reaches the trim,
+    or comes within 1/16 in of it, run on through the bleed."""
     x0, y0, x1, y1 = el.x, el.y, el.x1, el.y1
     if el.bleed:
         x0, y0 = (-BLEED if x0 <= MISCUT else x0), (-BLEED if y0 <= MISCUT else y0)
         x1, y1 = (W + BLEED if x1 >= W - MISCUT else x1), (H + BLEED if y1 >= H - MISCUT else y1)
-    return [Image(x0, y0, x1, y1, Path(el.file), el.fit if el.fit in look.ART_FITS else "contain", matte)]
+    return x0, y0, x1, y1
+
+
+def picture(el: Element, matte: str) -> list[Item]:
+    """The art box's picture (none without a file), in its box (`art_box`)."""
+    if el.file is None or el.hidden:
+        return []
+    return [Image(*art_box(el), Path(el.file), el.fit if el.fit in look.ART_FITS else "contain", matte)]
 
 
 def shape(kind: str, cx: float, cy: float, r: float, fill: str, outline: str) -> list[Item]:
@@ -172,7 +181,7 @@ def one_line(el: Element, text: str, ink: str, icons: Icons = NO_ICONS) -> list[
     """A marked text on one line in an element's box: its top at the box's top (its baseline
     `ASCENT` of its size below), shrunk to the box's width, at the element's alignment."""
     size = max(inline.fit_size(text, el.width, el.size, el.bold, icons, el.font), el.min_size)
-    return inline.line(text, el.anchor(), el.y + tf.ASCENT * el.size, size, ink, el.bold, el.align, icons, el.font)
+    return inline.line(text, el.anchor(), top_line(el), size, ink, el.bold, el.align, icons, el.font)
 
 
 # --- faces by kind ------------------------------------------------------------------------
@@ -226,7 +235,7 @@ def number_face(card: CardType, deck: Deck, light: bool = False) -> Face:
     index: list[Item] = []
     if (el := lay.shown("corner")) is not None:
         size = tf.fit_size(label_text, el.width, el.size, el.bold, **_font(el))
-        idx = label(el, el.anchor(), el.y + tf.ASCENT * el.size, label_text, size, el.colour or ink, align=el.align)
+        idx = label(el, el.anchor(), top_line(el), label_text, size, el.colour or ink, align=el.align)
         index.append(idx)
         if needs_underline(card.value or 0):
             index.append(underline(idx))
@@ -252,7 +261,7 @@ def number_face(card: CardType, deck: Deck, light: bool = False) -> Face:
             items.append(underline(replace(big, fill=ink)))
     if (el := lay.shown("name")) is not None:
         names = " / ".join(c.name.upper() for c in colours)
-        items.append(label(el, el.anchor(), el.y + tf.ASCENT * el.size, names,
+        items.append(label(el, el.anchor(), top_line(el), names,
                            tf.fit_size(names, el.width, el.size, el.bold, **_font(el)), el.colour or ink, align=el.align))
     items += added(lay, ink, bg)
     return Face(card.code, tuple(items))
@@ -321,10 +330,10 @@ def wild_face(card: CardType, deck: Deck, light: bool = False) -> Face:
         items += corner(corner_label)
     if (el := lay.shown("glyph")) is not None:
         gsize = inline.fit_size(glyph, el.width, el.size, el.bold, icons, el.font)
-        items += inline.line(glyph, el.anchor(), el.y + tf.ASCENT * el.size, gsize, el.colour or ink, el.bold,
+        items += inline.line(glyph, el.anchor(), top_line(el), gsize, el.colour or ink, el.bold,
                              el.align, icons, el.font)
     if (el := lay.shown("name")) is not None:
-        base = el.y + tf.ASCENT * el.size
+        base = top_line(el)
         tsize = inline.fit_size(card.name, el.width, el.size, el.bold, icons, el.font)
         if tsize >= MIN_TEXT or " " not in card.name:
             items += inline.line(card.name, el.anchor(), base, tsize, el.colour or ink, el.bold, el.align, icons, el.font)
@@ -362,7 +371,7 @@ def reference_face(card: CardType, deck: Deck, light: bool = False) -> Face:
     refs = [c.code for c in deck.cards if c.kind == "reference"]
     part = refs.index(card.code) % 2 if card.code in refs else 0
     if (el := lay.shown("title")) is not None:
-        items += inline.line(card.name, el.anchor(), el.y + tf.ASCENT * el.size,
+        items += inline.line(card.name, el.anchor(), top_line(el),
                              inline.fit_size(card.name, el.width, el.size, el.bold, icons, el.font), el.colour or ink,
                              el.bold, el.align, icons, el.font)
     if part == 0:

@@ -1,0 +1,124 @@
+"""Print rules for whatever the layout draws: one test per rule, each problem at its line.
+
+The rules (products/print_rules.py, products/printable.py): no text under 6.5 pt; nothing that
+must be read outside the safe zone; no frame or picture edge where a 1/16 in miscut would move
+it; backs identical within every set; every picture and font usable; a picture printing under
+300 dpi warned about, naming its dpi.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image
+
+from generator.deck.manifest import load
+from generator.products import print_rules
+from generator.products.printable import problems
+from tests.conftest import MANIFEST, run
+
+
+def manifest(tmp_path: Path, look: str = "", steal: str = "") -> Path:
+    """The shipped manifest with a `look:` section and extra keys on the Steal card's entry."""
+    text = MANIFEST.read_text(encoding="utf-8")
+    if steal:
+        text = text.replace("    code: STEAL\n", "    code: STEAL\n" + steal, 1)
+    path = tmp_path / "cards.yaml"
+    path.write_text(text + ("\nlook:\n" + look if look else ""), encoding="utf-8")
+    return path
+
+
+def picture(path: Path, size: tuple[int, int] = (900, 700)) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", size, (200, 90, 40)).save(path)
+
+
+def located(path: Path, needle: str, column: int) -> str:
+    line = next(i for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if needle in text)
+    return f"{path}:{line}:{column}"
+
+
+def messages(path: Path) -> list[str]:
+    return [str(p) for p in problems(load(path))]
+
+
+def test_the_default_look_keeps_every_rule(deck):
+    assert problems(deck) == [] and print_rules.problems(deck) == [] and print_rules.warnings(deck) == []
+
+
+def test_no_text_under_6_5_pt(tmp_path, capsys):
+    path = manifest(tmp_path, "  wild:\n    name: {size: 5pt}\n")
+    assert messages(path) == [f"{located(path, 'size: 5pt', 18)}: element 'name' is set at 5.0 pt; no text prints "
+                              "under 6.5 pt"]
+    status, _, err = run(capsys, "validate", "--manifest", str(path))
+    assert status == 1 and "element 'name' is set at 5.0 pt" in err
+
+
+def test_nothing_to_read_outside_the_safe_zone(tmp_path):
+    path = manifest(tmp_path, "  number:\n    corner: {x: 2mm}\n")
+    assert messages(path) == [f"{located(path, 'x: 2mm', 17)}: element 'corner' reaches 2.0 mm from the trim on its "
+                              "left; text must stay 1/8 in (3.2 mm) inside the trim (the safe zone), where no cut "
+                              "reaches it"]
+    inside = manifest(tmp_path, "  number:\n    corner: {x: 3.5mm}\n")
+    assert messages(inside) == []
+
+
+def test_an_added_text_outside_the_safe_zone_is_named(tmp_path):
+    path = manifest(tmp_path, "  back:\n    add:\n      - {name: credit, text: 'Printed 2026', x: 10mm, y: 86mm, "
+                              "width: 40mm, height: 4mm, size: 8pt}\n")
+    assert messages(path) == [f"{located(path, 'credit', 85)}: element 'credit' reaches 1.1 mm past the trim on its "
+                              "bottom; text must stay 1/8 in (3.2 mm) inside the trim (the safe zone), where no cut "
+                              "reaches it"]
+
+
+def test_no_edge_where_a_miscut_would_move_it(tmp_path):
+    frame = manifest(tmp_path, "  wild:\n    frame: {x: 1mm}\n")
+    assert messages(frame) == [f"{located(frame, 'x: 1mm', 16)}: the left edge of element 'frame' is 1.0 mm inside "
+                               "the trim, where a 1/16 in (1.6 mm) miscut would show it or cut it off; take it out to "
+                               "the bleed's edge, 1/8 in (3.2 mm) outside the trim, or 1/16 in inside the trim or more"]
+    picture(tmp_path / "art" / "steal.png")
+    art = manifest(tmp_path, "  cards:\n    STEAL: {art: {x: 0mm, y: 0mm, width: 63.5mm, height: 40mm}}\n",
+                   steal="    art: art/steal.png\n")
+    assert messages(art) == [f"{located(art, 'x: 0mm', 22)}: the left edge of element 'art' is 0.0 mm inside the "
+                             "trim, where a 1/16 in (1.6 mm) miscut would show it or cut it off; take it out to the "
+                             "bleed's edge, 1/8 in (3.2 mm) outside the trim (or bleed: true), or 1/16 in inside the "
+                             "trim or more"]
+    bled = manifest(tmp_path, "  cards:\n    STEAL: {art: {x: 0mm, y: 0mm, width: 63.5mm, height: 40mm, bleed: true}}\n",
+                    steal="    art: art/steal.png\n")
+    assert messages(bled) == []
+    from generator.products.render.faces import face
+
+    d = load(bled)
+    image = next(i for i in face(d.card("STEAL"), d).items if type(i).__name__ == "Image")
+    assert (image.x0, image.y0, image.x1, image.y1) == (-37.5, -37.5, 787.5, 472.4409)  # through the bleed, but below
+
+
+def test_backs_are_identical_within_a_set(tmp_path, deck):
+    """The deck prints one back: a set of its own back is refused at its line, and every face of
+    every set is printed with the same back."""
+    from generator.deck.problems import InputError
+
+    path = manifest(tmp_path, "  sets:\n    chaos: {back: {title: {size: 20pt}}}\n")
+    try:
+        load(path)
+        raise AssertionError("a set's own back was accepted")
+    except InputError as err:
+        assert [str(p) for p in err.problems] == [
+            f"{located(path, 'chaos:', 13)}: a set has no back of its own: every card prints the deck's one back "
+            "(look: back:), so that no back tells a card from another (backs identical within a set)"]
+
+
+def test_a_picture_that_is_not_one_is_refused_at_its_line(tmp_path):
+    (tmp_path / "art").mkdir()
+    (tmp_path / "art" / "steal.png").write_text("not a picture")
+    path = manifest(tmp_path, steal="    art: art/steal.png\n")
+    found = messages(path)
+    assert len(found) == 1 and found[0].startswith(f"{located(path, 'art/steal.png', 10)}: steal.png: ")
+
+
+def test_a_picture_under_300_dpi_is_a_warning_naming_its_dpi(tmp_path, capsys):
+    picture(tmp_path / "art" / "steal.png", (160, 120))
+    path = manifest(tmp_path, steal="    art: art/steal.png\n")
+    status, _, err = run(capsys, "validate", "--manifest", str(path))
+    assert status == 0
+    assert err.startswith(f"warning: {located(path, 'art/steal.png', 10)}: steal.png: 150 dpi at its printed size")
