@@ -1,0 +1,134 @@
+"""The picture checks (render/art.py): what `validate` and the build say of an art file."""
+
+from __future__ import annotations
+
+import struct
+import time
+import zlib
+from pathlib import Path
+
+import pytest
+from PIL import Image as PILImage
+
+from generator.products.render import art
+from generator.products.render.art import ArtError, PictureInfo, dpi_warning, effective_dpi, inspect, picture_size
+
+
+def png_claiming(path: Path, w: int, h: int) -> Path:
+    """A PNG of a few hundred bytes whose header says w × h pixels (a decompression bomb's shape)."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    row = b"\0" + b"\0" * w
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0))
+                     + chunk(b"IDAT", zlib.compress(row[:1000])) + chunk(b"IEND", b""))
+    return path
+
+
+def test_png_jpeg_and_svg_are_told_apart_with_their_sizes(tmp_path):
+    PILImage.new("RGB", (30, 20), "red").save(tmp_path / "a.png")
+    PILImage.new("RGB", (40, 10), "blue").save(tmp_path / "b.jpg")
+    (tmp_path / "c.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 150"><rect width="9" height="9"/></svg>')
+    (tmp_path / "d.svg").write_text('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="2in" '
+                                    'height="1in" viewBox="0 0 10 5"/>')
+    assert inspect(tmp_path / "a.png") == PictureInfo("png", 30, 20)
+    assert inspect(tmp_path / "b.jpg") == PictureInfo("jpeg", 40, 10)
+    assert inspect(tmp_path / "c.svg") == PictureInfo("svg", 300, 150)
+    assert inspect(tmp_path / "d.svg") == PictureInfo("svg", 192, 96)
+
+
+def test_a_jpeg_turned_by_its_exif_reports_its_upright_size(tmp_path):
+    im = PILImage.new("RGB", (40, 10), "blue")
+    exif = im.getexif()
+    exif[0x0112] = 6  # shown turned a quarter clockwise
+    im.save(tmp_path / "turned.jpg", exif=exif)
+    assert inspect(tmp_path / "turned.jpg") == PictureInfo("jpeg", 10, 40)
+
+
+def test_missing_unreadable_and_not_a_picture_are_named(tmp_path):
+    with pytest.raises(ArtError, match=r"steal\.png: no such picture file"):
+        inspect(tmp_path / "steal.png")
+    (tmp_path / "notes.png").write_text("hello")
+    with pytest.raises(ArtError, match="notes.png: not a PNG, JPEG or SVG picture"):
+        inspect(tmp_path / "notes.png")
+    PILImage.new("RGB", (300, 300), "red").save(tmp_path / "whole.png")
+    (tmp_path / "cut.png").write_bytes((tmp_path / "whole.png").read_bytes()[:60])
+    with pytest.raises(ArtError, match="cut.png: not a readable PNG or JPEG picture"):
+        inspect(tmp_path / "cut.png")
+    PILImage.new("RGB", (8, 8)).save(tmp_path / "pic.gif")
+    with pytest.raises(ArtError, match="not a PNG, JPEG or SVG"):
+        inspect(tmp_path / "pic.gif")
+    (tmp_path / "empty.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'><rect")
+    with pytest.raises(ArtError, match="empty.svg: not a readable SVG picture"):
+        inspect(tmp_path / "empty.svg")
+    (tmp_path / "folder.png").mkdir()
+    with pytest.raises(ArtError, match="not a file"):
+        inspect(tmp_path / "folder.png")
+
+
+def test_a_file_over_the_size_limit_is_refused(tmp_path, monkeypatch):
+    PILImage.new("RGB", (200, 200), "red").save(tmp_path / "big.png")
+    monkeypatch.setattr(art, "MAX_BYTES", 100)
+    with pytest.raises(ArtError, match=r"big.png: the picture file is .* over the limit of"):
+        inspect(tmp_path / "big.png")
+
+
+def test_a_decompression_bomb_is_refused_before_its_pixels_are_read(tmp_path):
+    bomb = png_claiming(tmp_path / "bomb.png", 60000, 60000)
+    assert bomb.stat().st_size < 2000
+    start = time.perf_counter()
+    with pytest.raises(ArtError, match=r"bomb.png: the picture is (60000 × 60000 pixels|too large to open safely)"):
+        inspect(bomb)
+    assert time.perf_counter() - start < 2  # nothing was decompressed
+    with pytest.raises(ArtError, match=r"over the limit of 12000 pixels on a side"):
+        inspect(png_claiming(tmp_path / "wide.png", 12001, 10))
+
+
+@pytest.mark.parametrize("body, words", [
+    ('<text x="1" y="9">Hi</text>', "text"),
+    ('<linearGradient id="g"/><rect width="9" height="9" fill="url(#g)"/>', "a gradient"),
+    ('<rect width="9" height="9" opacity="0.5"/>', 'transparency (opacity="0.5")'),
+    ('<rect width="9" height="9" style="fill:red;fill-opacity:40%"/>', "transparency (fill-opacity:40%)"),
+    ('<style>rect { opacity: .3 }</style><rect width="9" height="9"/>', "transparency (opacity: .3)"),
+    ('<image href="photo.png" width="9" height="9"/>', "an embedded or linked picture"),
+    ('<use href="other.svg#x"/>', "links another file"),
+])
+def test_an_svg_that_cannot_stay_flat_vector_art_is_refused(tmp_path, body, words):
+    path = tmp_path / "art.svg"
+    path.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">\n{body}\n</svg>')
+    with pytest.raises(ArtError, match="art.svg: the SVG (has|links) ") as err:
+        inspect(path)
+    assert words in str(err.value) and "(line 2)" in str(err.value)
+
+
+def test_an_svg_with_entities_is_not_expanded(tmp_path):
+    laughs = ('<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">'
+              '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>'
+              '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><desc>&c;</desc></svg>')
+    (tmp_path / "lol.svg").write_text(laughs)
+    assert inspect(tmp_path / "lol.svg") == PictureInfo("svg", 1, 1)
+
+
+def test_effective_dpi_at_the_printed_box_and_its_warning():
+    card = (750, 1050)  # the whole trim, in dots (300 to the inch)
+    assert effective_dpi(PictureInfo("png", 750, 1050), *card) == pytest.approx(300)
+    assert effective_dpi(PictureInfo("png", 375, 525), *card) == pytest.approx(150)
+    # cover scales to the larger ratio: a wide picture is cut at the sides and prints coarser
+    assert effective_dpi(PictureInfo("png", 1500, 1050), *card, fit="cover") == pytest.approx(300)
+    assert effective_dpi(PictureInfo("png", 1500, 1050), *card, fit="contain") == pytest.approx(600)
+    assert effective_dpi(PictureInfo("svg", 10, 14), *card) is None
+    assert dpi_warning("steal.png", PictureInfo("png", 750, 1050), *card) is None
+    warning = dpi_warning("steal.png", PictureInfo("png", 375, 525), *card)
+    assert warning.startswith("steal.png: 150 dpi at its printed size (2.50 × 3.50 in), below the 300 dpi")
+    assert "750 × 1050 pixels" in warning
+
+
+def test_picture_size_follows_the_file_content(tmp_path):
+    path = tmp_path / "art.png"
+    PILImage.new("RGB", (30, 20)).save(path)
+    assert picture_size(path) == (30, 20)
+    PILImage.new("RGB", (64, 48)).save(path)
+    stat = path.stat()
+    import os
+
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    assert picture_size(path) == (64, 48)
