@@ -278,3 +278,50 @@ def picture_size(path: Path | str) -> tuple[float, float]:
 
 def picture_info(path: Path | str) -> PictureInfo:
     return _INFO[digest(path)]
+
+
+#: How many colours stand for a raster picture in a palette shared by many faces (the TTS sheets)
+PICTURE_COLOURS = 12
+_SVG_COLOUR = re.compile(r"(?:fill|stroke|stop-color|color)\s*[:=]\s*[\"']?\s*(#[0-9a-fA-F]{3,6}\b|rgb\([^)]*\)|[a-zA-Z]+)")
+_COLOURS: dict[str, tuple[str, ...]] = {}
+
+
+def picture_colours(path: Path | str) -> tuple[str, ...]:
+    """The colours a picture shows, as `#RRGGBB`, for a palette shared by many faces: an SVG's
+    fill and stroke colours, a raster's PICTURE_COLOURS most representative (median cut of a
+    small copy). Kept by the file's content."""
+    sha = digest(path)
+    if sha not in _COLOURS:
+        _COLOURS[sha] = _svg_colours(_read(Path(path))) if _INFO[sha].vector else _raster_colours(_read(Path(path)))
+    return _COLOURS[sha]
+
+
+def _svg_colours(data: bytes) -> tuple[str, ...]:
+    from PIL import ImageColor  # lazy: Pillow's CSS colour names, only where a deck has SVG art
+
+    found: dict[str, None] = {}
+    for m in _SVG_COLOUR.finditer(data.decode("utf-8", "replace")):
+        word = m.group(1)
+        if word.lower() in ("none", "currentcolor", "inherit", "transparent", "url"):
+            continue
+        try:
+            r, g, b = ImageColor.getrgb(word)[:3]
+        except ValueError:
+            continue
+        found.setdefault(f"#{r:02X}{g:02X}{b:02X}")
+    return tuple(found) or ("#000000",)
+
+
+def _raster_colours(data: bytes) -> tuple[str, ...]:
+    from PIL import Image  # lazy: Pillow, only where a deck has raster art
+
+    with Image.open(io.BytesIO(data), formats=["PNG", "JPEG"]) as im:
+        im.draft("RGB", (64, 64))  # a JPEG decodes at a fraction of its size
+        small = im.convert("RGBA")
+        small.thumbnail((64, 64))
+    rgb = Image.new("RGB", small.size, "#FFFFFF")
+    rgb.paste(small, mask=small.getchannel("A"))
+    quant = rgb.quantize(PICTURE_COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    palette = quant.getpalette() or []
+    used = sorted(index for _, index in (quant.getcolors(256) or []))
+    return tuple(dict.fromkeys(f"#{palette[3 * i]:02X}{palette[3 * i + 1]:02X}{palette[3 * i + 2]:02X}" for i in used))

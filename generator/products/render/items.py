@@ -13,6 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Union
 
+from generator.products.render import art
 from generator.products.render import typeface as tf
 from generator.products.render.units import TRIM_H, TRIM_W
 
@@ -112,6 +113,10 @@ class Image:
     def bbox(self) -> tuple[float, float, float, float]:
         return self.x0, self.y0, self.x1, self.y1
 
+    def colours(self) -> tuple[str, ...]:
+        """The colours the picture shows (a few for a photograph), for the palettes of the images."""
+        return art.picture_colours(self.path)
+
 
 FITS = ("cover", "contain")
 
@@ -140,6 +145,9 @@ class Face:
         """Every colour the face uses, first use first (the PNG palette is built from them)."""
         seen: dict[str, None] = {}
         for item in self.items:
+            if isinstance(item, Image):
+                seen.update(dict.fromkeys(item.colours()))
+                continue
             for c in (getattr(item, "fill", ""), getattr(item, "colour", ""), getattr(item, "stroke_colour", "")):
                 if c:
                     seen.setdefault(c)

@@ -122,3 +122,13 @@ def test_a_face_without_pictures_is_formatted_as_before():
 def test_an_unknown_fit_is_refused(two_halves):
     with pytest.raises(ValueError, match="unknown fit 'stretch'"):
         Image(0, 0, 10, 10, two_halves, fit="stretch")
+
+
+def test_a_face_lists_its_pictures_colours_for_the_shared_palettes(two_halves, tmp_path):
+    """The TTS sheets share one palette for all faces: a picture's colours must be in it."""
+    (tmp_path / "logo.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 2">'
+                                       '<rect width="2" height="2" fill="#1E3A8A"/><rect x="2" width="2" height="2" '
+                                       'style="fill: gold; stroke: none"/></svg>')
+    face = face_with(Image(0, 0, 300, 300, two_halves), Image(0, 400, 300, 600, tmp_path / "logo.svg"))
+    colours = face.colours()
+    assert colours[0] == BG and {"#DC1E1E", "#1E3CC8", "#1E3A8A", "#FFD700"} <= set(colours)
