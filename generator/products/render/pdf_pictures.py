@@ -215,10 +215,10 @@ _EMPTY_TEXT = re.compile(r"BT /\S+ [\d.]+ Tf [\d.]+ TL ET")
 _RGB = re.compile(r"(?<![\w.-])(-?[\d.]+) (-?[\d.]+) (-?[\d.]+) (rg|RG)(?!\w)")
 
 
-def _cmyk_op(m: re.Match) -> str:
+def _cmyk_op(m: re.Match, ink: Ink) -> str:
     """An `r g b rg` (or RG) operator as the same colour in CMYK (`k`, `K`), as cmyk.to_cmyk converts it."""
     hex_rgb = "#" + "".join(f"{round(min(1.0, max(0.0, float(v))) * 255):02X}" for v in m.groups()[:3])
-    return " ".join(f"{v:.4g}" for v in to_cmyk(hex_rgb)) + (" k" if m.group(4) == "rg" else " K")
+    return " ".join(f"{v:.4g}" for v in to_cmyk(hex_rgb, False, ink)) + (" k" if m.group(4) == "rg" else " K")
 
 
 @lru_cache(maxsize=64)
@@ -253,7 +253,7 @@ def _svg(path: str, sha: str, cmyk: Ink | None) -> tuple[Picture, tuple[float, f
     # reportlab opens every drawing by setting a font it never uses (BT /F1 10 Tf 12 TL ET): no text is drawn
     ops = _EMPTY_TEXT.sub("", "\n".join(canvas._code))
     if cmyk:  # the colours reportlab sets itself (its initial black) too
-        ops = _RGB.sub(lambda m: _cmyk_op(m), ops)
+        ops = _RGB.sub(lambda m: _cmyk_op(m, cmyk), ops)
     for marker, what in ((" gs", "transparency"), (" Do", "a picture"), (" Tf", "text"), (" sh", "a gradient")):
         if marker + "\n" in ops + "\n" or marker + " " in ops:
             raise art.ArtError(f"{name}: the SVG needs {what}, which the PDFs draw only as flat vector paths")

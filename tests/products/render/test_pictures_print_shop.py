@@ -20,6 +20,7 @@ from PIL import ImageMath, ImageSequence
 from generator.products.render import pdf
 from generator.products.render.cmyk import INK_LIMIT, to_cmyk
 from generator.products.render.items import Face, Image, Poly, rect
+from generator.products.render.shops import shop
 from generator.products.render.units import BLEED, TRIM_H, TRIM_W
 from tests.ghostscript import need_ghostscript
 
@@ -58,7 +59,7 @@ def art_face(key: str, sweep: Path, logo: Path) -> Face:
 def dtc(pictures) -> bytes:
     sweep, logo = pictures
     forms = pdf.format_forms(pdf.form_ops([art_face("a", sweep, logo), art_face("back", sweep, logo)], " abc", cmyk=True))
-    data, pages = pdf.single_cards_pdf(forms, ["a", "a", "a"], "dtc.pdf", " abc")
+    data, pages = pdf.shop_pdf(forms, ["a", "a", "a"], shop("dtc"), "dtc.pdf", " abc")
     assert pages == 6
     return data
 
