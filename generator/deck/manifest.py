@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from generator.deck import look as looks
 from generator.deck import shape
 from generator.deck.effects import CATALOGUE, param_problem
+from generator.deck.input_file import kind_of
 from generator.deck.model import (PLAYING_KINDS, BuildSettings, CardSet, CardType, Colour, Deck, Edition, Effect,
                                   GameParams)
 from generator.deck.problems import InputError, Problem, char_name, suggest
@@ -770,8 +771,7 @@ _LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 def _kind_of(mode: int) -> str:
-    from generator.deck.input_file import kind_of  # the one wording of a file's kind
-
+    """The one wording of a file's kind (deck/input_file.py)."""
     return kind_of(mode)
 
 

@@ -111,7 +111,8 @@ _CHECKED: dict[int, tuple[Deck, list[Problem]]] = {}
 
 
 def _file_problems(deck: Deck) -> list[Problem]:
-    from generator.products.render import art  # lazy: PIL and the SVG reader, only for decks with files
+    # lazy: PIL, the SVG reader and fontTools, only for decks with files
+    from generator.products.render import art
     from generator.products.render.font_files import FontError, inspect_font
 
     named: dict[tuple[str, Path], list[Place | None]] = {}
