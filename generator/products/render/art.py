@@ -297,19 +297,31 @@ def picture_colours(path: Path | str) -> tuple[str, ...]:
 
 
 def _svg_colours(data: bytes) -> tuple[str, ...]:
-    from PIL import ImageColor  # lazy: Pillow's CSS colour names, only where a deck has SVG art
-
     found: dict[str, None] = {}
     for m in _SVG_COLOUR.finditer(data.decode("utf-8", "replace")):
-        word = m.group(1)
-        if word.lower() in ("none", "currentcolor", "inherit", "transparent", "url"):
-            continue
-        try:
-            r, g, b = ImageColor.getrgb(word)[:3]
-        except ValueError:
-            continue
-        found.setdefault(f"#{r:02X}{g:02X}{b:02X}")
+        rgb = _css_colour(m.group(1))
+        if rgb is not None:
+            found.setdefault("#%02X%02X%02X" % rgb)
     return tuple(found) or ("#000000",)
+
+
+def _css_colour(word: str) -> tuple[int, int, int] | None:
+    """A CSS colour as (r, g, b): #rgb, #rrggbb, rgb(...) read here; a colour name by Pillow's
+    table (loaded only then); None for none, currentColor and the like."""
+    word = word.strip()
+    if word.lower() in ("none", "currentcolor", "inherit", "transparent", "url"):
+        return None
+    if word.startswith("#"):
+        digits = word[1:]
+        if len(digits) == 3:
+            digits = "".join(c * 2 for c in digits)
+        return tuple(int(digits[i:i + 2], 16) for i in (0, 2, 4)) if len(digits) == 6 else None  # type: ignore[return-value]
+    from PIL import ImageColor  # lazy: Pillow's table of CSS colour names, only for an SVG that names one
+
+    try:
+        return ImageColor.getrgb(word)[:3]  # type: ignore[return-value]
+    except ValueError:
+        return None
 
 
 def _raster_colours(data: bytes) -> tuple[str, ...]:
