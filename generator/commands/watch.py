@@ -1,5 +1,6 @@
-"""`county-uppy watch`: build, rebuild on every save of the manifest or templates/, and serve a
-self-updating preview on 127.0.0.1. It takes every option of `build`, for every rebuild.
+"""`county-uppy watch`: build, rebuild on every save of the manifest, of a picture or font file its
+look names, or of templates/, and serve a self-updating preview on 127.0.0.1. It takes every
+option of `build`, for every rebuild.
 
 Each rebuild is an ordinary all-or-nothing build into the output folder, so it reuses the face
 cache (a one-card edit redraws one face), a manifest with a mistake never touches the last good
@@ -94,16 +95,27 @@ def run(args: argparse.Namespace) -> int:
     templates = templates_dir()
     try:
         print(f"county-uppy watch: preview at {server.url}", flush=True)
-        print(escape(f"watching {manifest} and {templates}{os.sep} (Ctrl-C stops)"), flush=True)
-        built = _signature(manifest, templates)
+        print(escape(f"watching {manifest}, the files its look names and {templates}{os.sep} (Ctrl-C stops)"),
+              flush=True)
+        files = named_files(manifest)
+        built = _signature(manifest, templates, files)
         _rebuild(request, state)
-        for changes in _changes(manifest, templates):
-            # a save the watcher could not see (made before it started, during the first build)
-            # still shows in the files' times and sizes, checked whenever the watcher is idle
-            now = _signature(manifest, templates)
-            if changes or now != built:
-                built = now
-                _rebuild(request, state)
+        watching = True
+        while watching:
+            watching = False
+            folders = watched_folders(str(manifest.resolve()), templates, files)
+            for changes in _changes(manifest, templates, files):
+                # a save the watcher could not see (made before it started, during the first build)
+                # still shows in the files' times and sizes, checked whenever the watcher is idle
+                now = _signature(manifest, templates, files)
+                if changes or now != built:
+                    _rebuild(request, state)
+                    # the look may now name other files, in other folders: watch those from now on
+                    files = named_files(manifest)
+                    built = _signature(manifest, templates, files)
+                    if watched_folders(str(manifest.resolve()), templates, files) != folders:
+                        watching = True
+                        break
     except KeyboardInterrupt as stop:
         from generator.products.output.staging import InterruptedAfterCommit  # lazy: loaded by the build already
 
@@ -173,21 +185,25 @@ class _PlayLink:
             self.running.stop()
 
 
-def _changes(manifest: Path, templates: Path) -> Iterator[set]:
-    """Batches of changes to the manifest or to a file in templates/, a burst of saves as one batch."""
+def _changes(manifest: Path, templates: Path, files: tuple[str, ...] = ()) -> Iterator[set]:
+    """Batches of changes to the manifest, to a file its look names or to a file in templates/, a
+    burst of saves as one batch."""
     import watchfiles  # lazy: only `watch` needs it
 
     target = os.path.abspath(manifest)
-    folders = watched_folders(target, templates)
-    yield from watchfiles.watch(*folders, watch_filter=lambda _change, path: relevant(path, target, folders[1:]),
+    folders = watched_folders(target, templates, files)
+    templates_folders = _template_folders(templates)
+    yield from watchfiles.watch(*folders, watch_filter=lambda _change, path: relevant(path, target, templates_folders,
+                                                                                       files),
                                 debounce=DEBOUNCE_MS, step=STEP_MS, recursive=False, raise_interrupt=True,
                                 rust_timeout=IDLE_CHECK_MS, yield_on_timeout=True)
 
 
-def _signature(manifest: Path, templates: Path) -> tuple:
+def _signature(manifest: Path, templates: Path, files: tuple[str, ...] = ()) -> tuple:
     """The watched files' times and sizes: what a save changes, however it was made."""
     target = os.path.abspath(manifest)
-    folders = watched_folders(target, templates)
+    folders = watched_folders(target, templates, files)
+    templates_folders = _template_folders(templates)
     found = []
     for folder in folders:
         try:
@@ -196,7 +212,7 @@ def _signature(manifest: Path, templates: Path) -> tuple:
             continue
         for name in names:
             path = os.path.join(folder, name)
-            if relevant(path, target, folders[1:]):
+            if relevant(path, target, templates_folders, files):
                 try:
                     st = os.stat(path)
                 except OSError:
@@ -205,21 +221,45 @@ def _signature(manifest: Path, templates: Path) -> tuple:
     return tuple(found)
 
 
-def watched_folders(manifest: str, templates: Path) -> list[str]:
-    """The manifest's folder, then templates/ and each folder in it (each watched on its own, not
-    recursively, so a build's output next to the manifest is never walked)."""
-    folders = [os.path.dirname(manifest)]
-    for root, dirs, _files in os.walk(templates):
-        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
-        folders.append(os.path.abspath(root))
+def named_files(manifest: Path) -> tuple[str, ...]:
+    """The picture and font files the manifest's look names (deck/look.py: named_files), read from
+    the manifest as it stands, valid or not; none when it cannot be read."""
+    from generator.deck.look import named_files as named  # lazy: YAML, only once the first build is done
+    from generator.deck.yaml_source import read
+
+    try:
+        src = read(manifest)
+    except InputError:
+        return ()
+    return tuple(str(p) for p in named(src.data, Path(os.path.abspath(manifest)).parent))
+
+
+def watched_folders(manifest: str, templates: Path, files: tuple[str, ...] = ()) -> list[str]:
+    """The manifest's folder, then templates/ and each folder in it, then the folders of the files
+    the look names (the nearest that exists, for a file in a folder not made yet); each watched
+    on its own, not recursively, so a build's output next to the manifest is never walked."""
+    folders = [os.path.dirname(manifest), *_template_folders(templates)]
+    for path in files:
+        folder = os.path.dirname(path)
+        while not os.path.isdir(folder) and os.path.dirname(folder) != folder:
+            folder = os.path.dirname(folder)
+        folders.append(folder)
     return list(dict.fromkeys(folders))
 
 
-def relevant(path: str, manifest: str, template_folders: list[str]) -> bool:
-    """Is a change to `path` one to rebuild for: the manifest itself, or a template (not an
-    editor's swap, backup or probe file)?"""
+def _template_folders(templates: Path) -> list[str]:
+    found = []
+    for root, dirs, _files in os.walk(templates):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+        found.append(os.path.abspath(root))
+    return found
+
+
+def relevant(path: str, manifest: str, template_folders: list[str], files: tuple[str, ...] = ()) -> bool:
+    """Is a change to `path` one to rebuild for: the manifest itself, a file its look names (or a
+    folder on the way to one, made), or a template (not an editor's swap, backup or probe file)?"""
     path = os.path.abspath(path)
-    if path == manifest:
+    if path == manifest or path in files or any(f.startswith(path + os.sep) for f in files):
         return True
     name = os.path.basename(path)
     return (os.path.dirname(path) in template_folders and not name.startswith((".", "#"))

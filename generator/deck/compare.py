@@ -12,9 +12,12 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 #: Card fields compared, in the order a summary names them.
-CARD_FIELDS = ("name", "kind", "set", "copies", "colours", "value", "effect", "params", "text")
+CARD_FIELDS = ("name", "kind", "set", "copies", "colours", "value", "effect", "params", "text", "art")
+#: What deck.json says of an element the manifest's `look:` changes or adds (deck_json.look_json).
+ELEMENT_FIELDS = ("x", "y", "width", "height", "size", "min_size", "spacing", "radius", "line", "colour", "font",
+                  "bold", "align", "fit", "hidden", "file", "bleed", "text")
 GAME_FIELDS = ("name", "target", "hand_size", "players", "options")
-SET_FIELDS = ("name", "interior", "printed")
+SET_FIELDS = ("name", "interior", "printed", "art")
 COLOUR_FIELDS = ("code", "print", "shape", "cmyk")
 EDITION_FIELDS = ("name", "description", "count", "by_kind")
 #: A summary names at most this many cards per list, then says how many more there are.
@@ -36,6 +39,7 @@ def compare(before: Doc | None, after: Doc) -> dict[str, Any]:
     sets = _keyed(_list(old, "sets"), _list(after, "sets"), "key", SET_FIELDS)
     colours = _keyed(_list(old, "colours"), _list(after, "colours"), "name", COLOUR_FIELDS)
     editions = _editions(old, after)
+    look = _look(old, after)
     printed = {"before": old.get("printed") if known else None, "after": after.get("printed")}
     diff: dict[str, Any] = {
         "same": None,
@@ -45,13 +49,15 @@ def compare(before: Doc | None, after: Doc) -> dict[str, Any]:
         "sets": sets,
         "colours": colours,
         "printed": printed,
+        "look": look,
     }
     if known:
-        diff["same"] = not (diff["game"]["changed"] or any(cards[k] or sets[k] or colours[k] or editions[k]
+        diff["same"] = not (diff["game"]["changed"] or any(cards[k] or sets[k] or colours[k] or editions[k] or look[k]
                                                            for k in ("added", "removed", "changed"))
-                            or printed["before"] != printed["after"])
+                            or look["fonts"] or look["icons"] or printed["before"] != printed["after"])
     else:
-        for section in (cards, sets, colours, editions):
+        look.update(fonts={}, icons={})
+        for section in (cards, sets, colours, editions, look):
             section.update(added=[], removed=[], changed=[])
     return diff
 
@@ -74,6 +80,13 @@ def summary(diff: Mapping[str, Any]) -> list[str]:
         lines += [f"{label} {item[key]} added" for item in section["added"]]
         lines += [f"{label} {item[key]} removed" for item in section["removed"]]
         lines += [f"{label} {item[key]} changed: {_changes(item['changes'])}" for item in section["changed"]]
+    look = diff.get("look") or {}
+    lines += [f"look: {e['element']} added: " + ", ".join(f"{k} {_show(v)}" for k, v in e["after"].items())
+              for e in look.get("added", [])]
+    lines += [f"look: {e['element']} removed" for e in look.get("removed", [])]
+    lines += [f"look: {e['element']} changed: {_changes(e['changes'])}" for e in look.get("changed", [])]
+    for part in ("fonts", "icons"):
+        lines += [f"look: {part[:-1]} {k} {_show(c['before'])} -> {_show(c['after'])}" for k, c in look.get(part, {}).items()]
     cards = diff["cards"]
     lines += _capped([f"card {c['code']} added: {_describe(c['after'])}" for c in cards["added"]])
     lines += _capped([f"card {c['code']} removed: {_describe(c['before'])}" for c in cards["removed"]])
@@ -105,6 +118,25 @@ def summary(diff: Mapping[str, Any]) -> list[str]:
 def _list(doc: Doc, key: str) -> list[Mapping[str, Any]]:
     value = doc.get(key)
     return [item for item in value if isinstance(item, Mapping)] if isinstance(value, list) else []
+
+
+def _look(old: Doc, new: Doc) -> dict[str, Any]:
+    """The layout's changes by element (added, removed, changed: each value before and after),
+    and the deck's fonts and icons that changed."""
+    def part(doc: Doc, key: str) -> Any:
+        look = doc.get("look")
+        return look.get(key) if isinstance(look, Mapping) else None
+
+    def elements(doc: Doc) -> list[Mapping[str, Any]]:
+        found = part(doc, "elements")
+        return [e for e in found if isinstance(e, Mapping)] if isinstance(found, list) else []
+
+    out = _keyed(elements(old), elements(new), "element", ELEMENT_FIELDS)
+    for key in ("fonts", "icons"):
+        b, a = part(old, key), part(new, key)
+        b, a = (b if isinstance(b, Mapping) else {}), (a if isinstance(a, Mapping) else {})
+        out[key] = {k: {"before": b.get(k), "after": a.get(k)} for k in dict.fromkeys([*b, *a]) if b.get(k) != a.get(k)}
+    return out
 
 
 def _game(doc: Doc) -> dict[str, Any]:

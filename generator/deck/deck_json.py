@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from generator.deck.look import LENGTH_KEYS, Look
 from generator.deck.model import CardType, Deck
 
 
@@ -20,16 +22,61 @@ def card_json(card: CardType, deck: Deck) -> dict[str, Any]:
         out["effect"] = {"name": card.effect.name, "params": dict(card.effect.params)}
     if card.text:
         out["text"] = deck.words(card.text)
+    if card.art is not None:
+        out["art"] = _art(card.art, _folder(card.origin))
     return out
+
+
+def _folder(origin: Any) -> Path | None:
+    """The manifest's folder, where the deck says a part was written (None for a deck made in code)."""
+    return Path(origin.at.path).resolve().parent if origin is not None and origin.at.path else None
+
+
+def _file(path: Any, folder: Path | None) -> str:
+    """A file the manifest names, as it names it (relative to its folder), for the same text anywhere."""
+    path = Path(path)
+    return path.relative_to(folder).as_posix() if folder is not None and path.is_relative_to(folder) else path.name
+
+
+def _art(art: Any, folder: Path | None) -> dict[str, Any]:
+    return {"file": _file(art.path, folder), "fit": art.fit, "bleed": art.bleed}
+
+
+def look_json(look: Look) -> dict[str, Any]:
+    """The manifest's `look:` as deck.json lists it: the deck's fonts and icons, and each element
+    it changes or adds, named "KIND ELEMENT", "set SET KIND ELEMENT" or "card CODE ELEMENT" (an
+    added one "+NAME"), with the values it gives (lengths in mm, files as the manifest names them)."""
+    folder = _folder(look.origin)
+    elements = []
+    for layer in look.layers:
+        scope = {"kind": layer.kind, "set": f"set {layer.key} {layer.kind}", "card": f"card {layer.key}"}[layer.scope]
+        for name, change in layer.changes:
+            elements.append({"element": f"{scope} {name}", **{k: _value(k, v, folder) for k, v in change}})
+        for el in layer.added:
+            given = {"text": el.text} if el.text else {"file": _file(el.file, folder)}
+            elements.append({"element": f"{scope} +{el.name}", **given,
+                             **{k: _value(k, getattr(el, k), folder) for k in ("x", "y", "width", "height", "size")}})
+    return {"fonts": {weight: _file(p, folder) for weight, p in look.fonts if p is not None},
+            "icons": {name: _file(p, folder) for name, p in look.icons},
+            "elements": elements}
+
+
+def _value(key: str, value: Any, folder: Path | None) -> Any:
+    if key in LENGTH_KEYS:
+        return f"{value * 25.4 / 300:.2f}mm"
+    if key in ("file", "font"):
+        return _file(value, folder)
+    return value
 
 
 def deck_json(deck: Deck) -> dict[str, Any]:
     p = deck.params
-    return {
+    out: dict[str, Any] = {
         "game": {"name": p.name, "target": p.target, "hand_size": p.hand_size, "players": {"min": p.min_players, "max": p.max_players}},
         "colours": [{"name": c.name, "code": c.letter, "print": c.rgb, "shape": c.shape,
                      **({"cmyk": list(c.cmyk)} if c.cmyk else {})} for c in deck.colours],
-        "sets": [{"key": s.key, "name": s.name, "interior": s.interior, "printed": deck.set_totals()[s.key]} for s in deck.sets],
+        "sets": [{"key": s.key, "name": s.name, "interior": s.interior, "printed": deck.set_totals()[s.key],
+                  **({"art": _art(s.art, _folder(s.origin))} if s.art is not None else {})} for s in deck.sets],
         "printed": deck.printed,
         "cards": [card_json(c, deck) for c in deck.cards],
         "editions": {
@@ -43,3 +90,6 @@ def deck_json(deck: Deck) -> dict[str, Any]:
             for e in deck.editions
         },
     }
+    if deck.look.layers or deck.look.icons or any(weight for weight, path in deck.look.fonts if path):
+        out["look"] = look_json(deck.look)  # only a manifest with a look: the shipped deck.json is as it was
+    return out

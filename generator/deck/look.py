@@ -334,3 +334,31 @@ def default_table() -> list[str]:
 
 if __name__ == "__main__":  # python -m generator.deck.look: the table of docs/formats.md
     print("\n".join(default_table()))
+
+
+#: Keys whose text value names a file beside the manifest (`art: path`, `file:`, `font:`), and
+#: mappings whose every value does (`fonts:`, `icons:`).
+FILE_KEYS = ("art", "file", "font")
+FILE_MAPS = ("fonts", "icons")
+
+
+def named_files(data: Any, folder: Path) -> tuple[Path, ...]:
+    """Every file a manifest's data names as a picture or a font, inside `folder` (the manifest's),
+    whether or not it exists yet and whether or not the manifest is valid: what `watch` watches
+    besides the manifest."""
+    found: list[Path] = []
+
+    def walk(value: Any, key: Any = None, parent: Any = None) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, k, key)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key, parent)
+        elif isinstance(value, str) and (key in FILE_KEYS or parent in FILE_MAPS) and value.strip():
+            path = (folder / value).resolve()
+            if path.is_relative_to(folder):
+                found.append(path)
+
+    walk(data)
+    return tuple(sorted(set(found)))

@@ -164,3 +164,26 @@ def test_the_documented_default_layout_is_the_default():
 
     doc = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
     assert "\n".join(looks.default_table()) in doc
+
+
+def test_diff_and_changes_name_layout_changes_by_element(tmp_path, capsys):
+    """deck.json lists the look's elements (the shipped one has no look, so no key), and diff (and
+    every build's changes.json, made by the same comparison) names each changed element."""
+    from generator.deck.compare import compare, summary
+    from generator.deck.deck_json import deck_json
+
+    assert "look" not in deck_json(load(MANIFEST))
+    before = manifest_with(tmp_path, "  number:\n    corner: {x: 5mm}\n  wild:\n    divider: {hidden: true}\n")
+    (tmp_path / "after").mkdir()
+    after = manifest_with(tmp_path / "after", "  number:\n    corner: {x: 4.5mm}\n  wild:\n    divider: {hidden: true}\n"
+                                              "  back:\n    add:\n      - {name: credit, text: 'Jo', x: 20mm, y: 70mm, "
+                                              "width: 20mm, height: 4mm}\n")
+    doc = compare(deck_json(load(before)), deck_json(load(after)))
+    assert doc["same"] is False
+    assert doc["look"]["changed"] == [{"element": "number corner", "changes": {"x": {"before": "5.00mm",
+                                                                                      "after": "4.50mm"}}}]
+    assert summary(doc) == [
+        "look: back +credit added: x '20.00mm', y '70.00mm', width '20.00mm', height '4.00mm', size '3.17mm', text 'Jo'",
+        "look: number corner changed: x '5.00mm' -> '4.50mm'"]
+    status, out, _ = run(capsys, "diff", str(before), str(after))
+    assert status == 1 and "look: number corner changed: x '5.00mm' -> '4.50mm'" in out

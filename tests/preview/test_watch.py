@@ -200,3 +200,42 @@ def test_every_rebuild_is_built_with_builds_options(tmp_path: Path):
         assert "unknown edition 'only-chaos'" in state["message"] and "just-chaos" in state["message"]
         assert watch.stop() == 130
     assert sorted(a["path"] for a in json.loads((out / "build.json").read_text())["artifacts"]) == listed
+
+
+def test_the_files_the_look_names_are_watched_even_before_they_exist(tmp_path):
+    from generator.commands.watch import named_files, relevant, watched_folders
+
+    manifest = tmp_path / "cards.yaml"
+    text = MANIFEST.read_text(encoding="utf-8").replace("    code: STEAL\n", "    code: STEAL\n    art: art/steal.png\n", 1)
+    manifest.write_text(text + "\nlook:\n  fonts: {regular: fonts/Body.ttf}\n  back:\n    art: {file: ../outside.png}\n",
+                        encoding="utf-8")
+    files = named_files(manifest)
+    assert files == (str(tmp_path / "art" / "steal.png"), str(tmp_path / "fonts" / "Body.ttf"))  # not the one outside
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    assert watched_folders(str(manifest), templates, files) == [str(tmp_path), str(templates)]  # art/ not made yet
+    assert relevant(str(tmp_path / "art"), str(manifest), [str(templates)], files)  # making art/ is a change
+    (tmp_path / "art").mkdir()
+    assert watched_folders(str(manifest), templates, files) == [str(tmp_path), str(templates), str(tmp_path / "art")]
+    assert relevant(str(tmp_path / "art" / "steal.png"), str(manifest), [str(templates)], files)
+    assert not relevant(str(tmp_path / "art" / "other.png"), str(manifest), [str(templates)], files)
+
+
+def test_a_save_of_a_picture_rebuilds_the_faces_that_show_it(tmp_path: Path):
+    from PIL import Image
+
+    manifest, out = tmp_path / "cards.yaml", tmp_path / "out"
+    (tmp_path / "art").mkdir()
+    Image.new("RGB", (900, 700), (200, 90, 40)).save(tmp_path / "art" / "steal.png")
+    manifest.write_text(MANIFEST.read_text(encoding="utf-8").replace(
+        "    code: STEAL\n", "    code: STEAL\n    art: art/steal.png\n", 1), encoding="utf-8")
+    with Watch(manifest, out, "--only", "cards") as watch:
+        watch.wait_for(lambda s: s["status"] == "ok", seconds=90, what="the first build")
+        before = {n: (out / "cards" / n).read_bytes() for n in ("STEAL.png", "SKIP.png")}
+        Image.new("RGB", (900, 700), (40, 90, 200)).save(tmp_path / "art" / "steal.png")
+        state = watch.wait_for(lambda s: s["status"] == "ok" and s["builds"] == 2, seconds=90,
+                               what="the rebuild after the picture's save")
+        # the face cache keys a face by the bytes of the files it draws: one face drawn again
+        assert state["last"]["line"].endswith("files: redrawn cards/STEAL.png"), state["last"]
+    assert (out / "cards" / "STEAL.png").read_bytes() != before["STEAL.png"]
+    assert (out / "cards" / "SKIP.png").read_bytes() == before["SKIP.png"]
