@@ -225,7 +225,7 @@ def named_files(manifest: Path) -> tuple[str, ...]:
     """The picture and font files the manifest's look names (deck/look.py: named_files), read from
     the manifest as it stands, valid or not; none when it cannot be read."""
     from generator.deck.look import named_files as named  # lazy: YAML, only once the first build is done
-    from generator.deck.yaml_source import read
+    from generator.deck.yaml_source import read  # lazy: as above
 
     try:
         src = read(manifest)
