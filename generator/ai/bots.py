@@ -17,6 +17,8 @@ ISMCTS = "ismcts"
 LADDER = (*BOTS, ISMCTS)
 #: Simulations a decision of a bare `ismcts`.
 DEFAULT_SIMULATIONS = 20
+#: The modules of the ai extra that ISMCTS imports (and their own dependencies).
+EXTRA_MODULES = ("open_spiel", "pyspiel", "numpy")
 #: What to install for ISMCTS.
 EXTRA = "pip install 'county-uppy[ai]' (from a checkout: pip install -e '.[ai]')"
 
@@ -37,9 +39,11 @@ def ladder_bot(name: str) -> Bot:
         raise OptionError(f"'{name[:40]}': ISMCTS's simulations are a positive whole number, as in ismcts:50")
     try:
         from generator.ai.ismcts import IsmctsBot  # lazy: needs the optional ai extra (open_spiel)
-    except ImportError as exc:
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in EXTRA_MODULES:
+            raise  # a fault of the project, not a missing extra
         raise OptionError(f"bot '{name[:40]}' is OpenSpiel's ISMCTS, which needs the optional ai extra "
-                          f"({exc.name or exc} is not installed): {EXTRA}") from None
+                          f"({exc.name} is not installed): {EXTRA}") from None
     return IsmctsBot(simulations or DEFAULT_SIMULATIONS)
 
 
