@@ -176,17 +176,25 @@ def main() -> int:
         args.games2, args.games4 = saved["games2"], saved["games4"]
     else:
         jobs = schedule(bots, args.games2, args.games4)
+        random.Random(0).shuffle(jobs)  # mixed 2- and 4-player games throughout: a run stopped early is still a sample
         chunks = [jobs[i:i + 4] for i in range(0, len(jobs), 4)]
         start = time.perf_counter()
         results = []
+
+        def save(complete: bool) -> None:
+            if args.save:
+                args.save.write_text(json.dumps({"bots": bots, "games2": args.games2, "games4": args.games4,
+                                                 "edition": args.edition, "complete": complete,
+                                                 "seconds": round(time.perf_counter() - start, 1),
+                                                 "games": [list(g) for g in results]}))
+
         with open_backend(None, args.workers, work=len(chunks)) as backend:
-            for part in backend.map_chunks(play, args.edition, chunks):
+            for k, part in enumerate(backend.map_chunks(play, args.edition, chunks)):
                 results.extend(part)
+                if k % 25 == 24:
+                    save(False)  # so far: --load rates the games played until then
         wall = time.perf_counter() - start
-        if args.save:
-            args.save.write_text(json.dumps({"bots": bots, "games2": args.games2, "games4": args.games4,
-                                             "edition": args.edition, "seconds": round(wall, 1),
-                                             "games": [list(g) for g in results]}))
+        save(True)
     rated = {"all": rate(bots, results, args.bootstrap)}
     for n in (2, 4):
         rated[n] = rate(bots, [g for g in results if len(g[0]) == n], args.bootstrap)
