@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import look_walkthrough
 from tests.conftest import MANIFEST, ROOT
 
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -158,6 +159,8 @@ SETUPS = {
     "commit": lambda folder, built: _git(folder, "commit", "-q", "-a", "-m", "a tweak"),
     # a bug in county-uppy: drawing the +1 card's face fails (the command is run through CRASH)
     "crash": lambda folder, built: None,
+    # the README's "Changing how the cards look": its look: section, pictures, fonts, an inline icon
+    "look": lambda folder, built: look_walkthrough.apply(folder),
 }
 
 

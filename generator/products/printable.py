@@ -41,6 +41,14 @@ def problems(deck: Deck) -> list[Problem]:
             for ch in _undrawable(getattr(card, field), _fonts(lay, names)):
                 found.append(_at(card.origin, field, f"card '{card.code}': its {field} holds {char_name(ch)}, which "
                                  f"{_typeface(lay, names)} cannot draw; use another character"))
+        glyph = lay["glyph"] if card.kind == "wild" else None
+        if glyph is not None and glyph.font and not glyph.hidden:  # the built-in face draws every catalogue glyph
+            sign = faces.wild_glyph(card, faces.icons_of(deck))
+            for ch in _undrawable(sign, (glyph.font,)):
+                place = glyph.origin.of("font") if glyph.origin is not None else card.origin.at if card.origin else None
+                found.append(Problem.at(place, f"card '{card.code}': its glyph {sign} holds {char_name(ch)}, which the "
+                                        f"font {Path(glyph.font).name} cannot draw; give the glyph element another "
+                                        "font, or the effect an icon picture (look: icons:)"))
     found += print_rules.small_elements(deck) or _too_small(deck)
     found += _own_cmyk(deck)
     found += print_rules.problems(deck)
