@@ -86,10 +86,21 @@ def _shop_pdf(ctx: BuildContext, s: Shop, codes: list[str]) -> Artifact:
 
 def _preflight(ctx: BuildContext, s: Shop) -> list[str]:
     """The shop's preflight findings on this deck's faces, each a summary line (none: it passes),
-    from each face's measures (preflight.measure), kept in the face cache by the face's key."""
+    from each face's measures (preflight.measure, kept in the face cache by the face's key). The
+    lines are kept too, keyed by every face, the shop and its conversion: a rebuild with nothing
+    changed converts no colour (no LittleCMS) to say them again."""
     conversion = ink(ctx, s) if s.file == "pdf" else None
     pixels = PROFILES[s.name].size if s.file == "png" else None
-    return [f"{s.path}: preflight: {line}" for line in preflight.findings(s, measures(ctx), conversion, pixels)]
+    store = cache(ctx)
+    k = key("preflight", code_version(Path(preflight.__file__).resolve()), repr(s), sorted(face_keys(ctx).values()),
+            conversion and cmyk.profile_key(conversion), pixels)
+    found = store.get(PROOF, k)
+    if found is None:
+        found = "\n".join(f"{s.path}: preflight: {line}"
+                          for line in preflight.findings(s, measures(ctx), conversion, pixels)).encode("utf-8")
+        store.put(PROOF, k, found)
+    store.prune(PROOF)
+    return found.decode("utf-8").splitlines()
 
 
 def measures(ctx: BuildContext) -> list[dict]:
