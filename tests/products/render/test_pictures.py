@@ -132,3 +132,20 @@ def test_a_face_lists_its_pictures_colours_for_the_shared_palettes(two_halves, t
     face = face_with(Image(0, 0, 300, 300, two_halves), Image(0, 400, 300, 600, tmp_path / "logo.svg"))
     colours = face.colours()
     assert colours[0] == BG and {"#DC1E1E", "#1E3CC8", "#1E3A8A", "#FFD700"} <= set(colours)
+
+
+def test_a_jpeg_is_placed_upright_as_its_exif_says_and_decoded_no_larger_than_it_prints(tmp_path):
+    im = PILImage.new("RGB", (1600, 800), RED)
+    im.paste(BLUE, (800, 0, 1600, 800))
+    exif = im.getexif()
+    exif[0x0112] = 6  # shown turned a quarter clockwise: 800 wide, 1600 tall, red on top
+    im.save(tmp_path / "turned.jpg", exif=exif, quality=95)
+    box = (100, 100, 300, 500)  # 200 × 400 dots: the upright picture fills it exactly
+    doc = faces_doc(face_with(Image(*box, tmp_path / "turned.jpg")))
+    bounds, = image_bounds(doc)
+    assert bounds == pytest.approx(box_points(*box), abs=TOL)
+    (w, h, space, _), = images_in(doc)
+    assert space == "/DeviceRGB" and w * 2 == h and h <= 400 / 300 * 450 + 1  # at most 450 ppi where it prints
+    png = PILImage.open(io.BytesIO(face_png(face_with(Image(*box, tmp_path / "turned.jpg")), "tgc"))).convert("RGB")
+    top, bottom = png.getpixel((round(200 + BLEED), round(150 + BLEED))), png.getpixel((round(200 + BLEED), round(450 + BLEED)))
+    assert top[0] > 180 and top[2] < 80 and bottom[2] > 150 and bottom[0] < 80  # red above, blue below
