@@ -43,7 +43,7 @@ from generator.backends import open_backend  # noqa: E402
 from generator.ai.bots import ladder_bot  # noqa: E402
 from generator.engine.simulate import bot_seed  # noqa: E402
 
-DEFAULT_BOTS = "random,greedy,search:48,search:192,ismcts:20"
+DEFAULT_BOTS = "random,greedy,search:48,search:192,ismcts:10,ismcts:40"  # the ladder in the README
 _GAMES: dict = {}
 
 
@@ -174,7 +174,9 @@ def main() -> int:
         wall = saved["seconds"]
         bots = saved["bots"]
         args.games2, args.games4 = saved["games2"], saved["games4"]
+        complete = saved.get("complete", True)
     else:
+        complete = True
         jobs = schedule(bots, args.games2, args.games4)
         random.Random(0).shuffle(jobs)  # mixed 2- and 4-player games throughout: a run stopped early is still a sample
         chunks = [jobs[i:i + 4] for i in range(0, len(jobs), 4)]
@@ -216,12 +218,16 @@ def main() -> int:
     rows.sort(key=lambda r: -r["elo"])
     if args.json:
         print(json.dumps({"games": len(results), "games_2p": sum(1 for g in results if len(g[0]) == 2),
-                          "games_4p": sum(1 for g in results if len(g[0]) == 4), "seconds": round(wall, 1),
+                          "games_4p": sum(1 for g in results if len(g[0]) == 4), "complete": complete,
+                          "scheduled": len(schedule(bots, args.games2, args.games4)), "seconds": round(wall, 1),
                           "rows": rows}, indent=1))
         return 0
     n2, n4 = (sum(1 for g in results if len(g[0]) == n) for n in (2, 4))
-    print(f"{len(results)} games: {n2} at 2 players ({args.games2} a pair), {n4} at 4 players ({args.games4} a set of "
-          f"four); edition {args.edition}, {wall:.0f} s")
+    planned = len(schedule(bots, args.games2, args.games4))
+    print(f"{len(results)} games: {n2} at 2 players ({args.games2} a pair scheduled), {n4} at 4 players "
+          f"({args.games4} a set of four scheduled); edition {args.edition}, {wall:.0f} s"
+          + ("" if complete else f"; stopped early: {len(results)} of the {planned} games scheduled, "
+                                 "a seeded shuffle of them"))
     print("| bot | rating (Elo, random = 0) | 95% interval | at 2 players | at 4 players | wins at 2 players | "
           "wins at 4 players | ms per decision |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
