@@ -249,9 +249,13 @@ def test_a_second_build_into_a_busy_folder_exits_2_naming_the_first(builds, tmp_
         while not (out / LOCK_NAME).exists() or (out / LOCK_NAME).read_text().strip() != str(first.pid):
             assert first.poll() is None and time.monotonic() < deadline, first.communicate()
             time.sleep(0.01)
-        second = subprocess.run([*COMMAND, "build", "--manifest", str(MANIFEST), "--out", str(out), "--only",
-                                 PRODUCTS], capture_output=True, text=True, env=ENV, timeout=120)
-        assert first.poll() is None, "the first build ended before the second asked: nothing was tested"
+        # Paused while the second asks, so a fast machine cannot finish it first: it keeps its lock.
+        os.kill(first.pid, signal.SIGSTOP)
+        try:
+            second = subprocess.run([*COMMAND, "build", "--manifest", str(MANIFEST), "--out", str(out), "--only",
+                                     PRODUCTS], capture_output=True, text=True, env=ENV, timeout=120)
+        finally:
+            os.kill(first.pid, signal.SIGCONT)
         assert second.returncode == 2 and second.stdout == ""
         assert second.stderr == (f"county-uppy build: {out} is being written by another build "
                                  f"(process {first.pid}); nothing was changed\n")
