@@ -189,6 +189,11 @@ def _fsync(path: Path, flags: int = os.O_RDONLY) -> None:
         os.close(fd)
 
 
+def sync_files(paths) -> None:
+    """Flush files' bytes to disk, all at once (see _fsync_all)."""
+    _fsync_all([(path, os.O_RDONLY) for path in dict.fromkeys(paths)])
+
+
 def sync_folders(folders) -> None:
     """Flush folders' entries (the renames and removals made in them) to disk."""
     _fsync_all(_folder_jobs(folders))

@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from generator.files import crosses_link, real_folder
+from generator.products.output.commit import sync_files
 from generator.products.output.outputs import CACHE_DIR
 
 __all__ = ["CACHE_DIR", "RenderCache"]
@@ -90,6 +91,7 @@ class RenderCache:
             real_folder(self.out, CACHE_DIR)
         except OSError:
             return
+        appended: list[Path] = []  # flushed to disk together, at the end
         for area in areas:
             pack = self._pack(area)
             added = {k: v for k, v in self._new.get(area, {}).items() if k not in pack.index}
@@ -101,10 +103,12 @@ class RenderCache:
                 if pack.size and not pack.rebuild and dead <= live:
                     if added:
                         pack.append(_packed(added, magic=False))
+                        appended.append(pack.path)
                 elif added or dead or pack.rebuild:
                     pack.write_anew(sorted(kept_old), added)
             except OSError:
                 continue
+        sync_files(appended)
 
     def commit(self) -> None:
         """Finish what `flush()` began (flushing first if it was not called): the packs written
@@ -310,7 +314,8 @@ class _Pack:
         return None
 
     def append(self, data: bytes) -> None:
-        """Add entries at the end of the pack indexed, flushed to the disk before returning."""
+        """Add entries at the end of the pack indexed (RenderCache.flush then flushes them to the
+        disk, with the other packs' at once)."""
         assert self.path is not None
         flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
         fd = os.open(self.path, flags)
@@ -320,7 +325,6 @@ class _Pack:
                 raise OSError(f"{self.path} changed while the build ran")
             self.appended = (info.st_size, info.st_atime_ns, info.st_mtime_ns)
             os.write(fd, data)
-            os.fsync(fd)
         finally:
             os.close(fd)
 
