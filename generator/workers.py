@@ -117,12 +117,8 @@ def die_with_parent(parent: int) -> None:
     before that took effect. Elsewhere: a daemon thread that polls the parent's id.
     """
     if sys.platform.startswith("linux"):
-        # lazy: only worker processes need it, and the CLI imports this module at start-up
-        import ctypes
-        import ctypes.util
-
         try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            libc = c_library()
             if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
                 if os.getppid() != parent:
                     os._exit(1)
@@ -136,6 +132,24 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def c_library():
+    """The C library, through ctypes: the process's own symbols (which hold libc's on Linux),
+    else the library ctypes finds by name. Looking it up by name first runs `ldconfig -p` in a
+    subprocess, tens of milliseconds at the start of every worker (OSError or AttributeError
+    where there is none)."""
+    # lazy: only worker processes and a commit of many files need it; the CLI imports this module at start-up
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl, libc.syncfs  # noqa: B018 -- both looked up now: AttributeError where they are not
+        return libc
+    except (OSError, AttributeError):
+        import ctypes.util  # lazy: a system whose own symbols do not hold them
+
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
 
 
 def worker_start(parent: int, initializer: Callable[..., None] | None = None, initargs: tuple = ()) -> None:

@@ -159,12 +159,10 @@ def sync_tree(folder: Path) -> None:
 
 
 def _syncfs(folder: Path) -> bool:
-    # lazy: only Linux builds call it, once per commit
-    import ctypes
-    import ctypes.util
+    from generator.workers import c_library  # lazy: ctypes, only Linux builds call it, once per commit
 
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc = c_library()
         fd = os.open(folder, os.O_RDONLY)
     except (OSError, AttributeError):
         return False
