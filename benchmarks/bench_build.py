@@ -17,6 +17,10 @@ of a shared machine hits them alike:
   folder, then a rebuild with nothing changed; and `county-uppy validate` against a bare
   `python -c pass` (wall time; CPU time, user + system of the process and its workers, is
   reported beside it, as a shared machine's load shows in wall time only);
+- art (issue 20), each a new process: the shipped manifest with a picture on every wild card
+  (11 card types, 33 cards) and on the back (art_manifest: 600x600 PNGs made here), built cold
+  into an empty folder, against the floor; then one wild's picture file changed and the folder
+  rebuilt, against that cold build;
 - peak memory: the largest resident set of any process of a cold CLI build (the command run as
   a child process, its workers included, each counted alone, none of this process's memory),
   on the shipped manifest and on benchmarks/largest_manifest.py's manifest at the input limits.
@@ -24,9 +28,10 @@ of a shared machine hits them alike:
 Each ratio is the median of the ratios within the rounds. Targets (issue 11): cold ≤ 1.0× the
 floor; one-card rebuild ≤ 0.2× cold; peak ≤ 150 MiB on the shipped manifest. Issue 19, new
 processes: one-card edit ≤ 0.25× the cold CLI build, nothing changed ≤ 0.15×, validate ≤ 4×
-`python -c pass`. The package's bytecode is written first (compileall), as installing it does.
+`python -c pass`. Issue 20: the art manifest's cold build <= 1.3x the floor, an art-file edit
+<= 0.25x that cold build. The package's bytecode is written first (compileall), as installing it does.
 
-    python benchmarks/bench_build.py [--rounds 5] [--jobs 0] [--json] [--no-largest]
+    python benchmarks/bench_build.py [--rounds 5] [--jobs 0] [--json] [--no-largest] [--no-art]
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import contextlib
 import io
 import json
 import os
+import random
 import resource
 import shutil
 import statistics
@@ -51,7 +57,8 @@ ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = ROOT / "cards.yaml"
 EDITED_LINE = "text: Skip the next player's turn."
 TARGETS = {"cold / floor": 1.0, "one-card rebuild / cold": 0.2, "CLI one-card edit / CLI cold": 0.25,
-           "CLI nothing changed / CLI cold": 0.15, "validate / python -c pass": 4.0}
+           "CLI nothing changed / CLI cold": 0.15, "validate / python -c pass": 4.0,
+           "art: cold CLI / floor": 1.3, "art: art-file edit / art cold CLI": 0.25}
 PEAK_TARGET_MIB = 150
 
 
@@ -129,6 +136,41 @@ def peak_rss_mib(manifest: Path, out: Path, jobs: int) -> float:
     return int(res.stdout.strip().splitlines()[-1]) / 1024
 
 
+def picture(path: Path, seed: int) -> None:
+    """A 600x600 PNG of coloured ellipses on a ground, different for every seed."""
+    from PIL import ImageDraw
+
+    rng = random.Random(seed)
+    image = Image.new("RGB", (600, 600), tuple(rng.randrange(256) for _ in range(3)))
+    draw = ImageDraw.Draw(image)
+    for _ in range(12):
+        x, y = rng.randrange(500), rng.randrange(500)
+        draw.ellipse((x, y, x + rng.randrange(40, 200), y + rng.randrange(40, 200)),
+                     fill=tuple(rng.randrange(256) for _ in range(3)))
+    image.save(path)
+
+
+def art_manifest(folder: Path, text: str) -> tuple[Path, list[Path]]:
+    """The manifest `text` with a picture on every wild card (`art:` on each wild's entry) and on
+    the back (`look: back: art:`), written into `folder` with its pictures; (manifest, the wilds'
+    pictures)."""
+    art = folder / "art"
+    art.mkdir(parents=True, exist_ok=True)
+    lines, wilds = [], []
+    for line in text.splitlines(keepends=True):
+        lines.append(line)
+        if line == "  - kind: wild\n":
+            wilds.append(art / f"wild-{len(wilds) + 1}.png")
+            picture(wilds[-1], len(wilds))
+            lines.append(f"    art: art/{wilds[-1].name}\n")
+    assert wilds and "\nlook:" not in text, "the benchmark adds art to the wild cards and a look: section"
+    picture(art / "back.png", 0)
+    lines.append("\nlook:\n  back:\n    art: {file: art/back.png, fit: contain}\n")
+    path = folder / "cards.yaml"
+    path.write_text("".join(lines), encoding="utf-8")
+    return path, wilds
+
+
 def largest_manifest(folder: Path) -> Path:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import largest_manifest as lm  # noqa: E402 -- the benchmark next to this one
@@ -144,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=0, help="worker processes for the build (0: one per core)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--no-largest", action="store_true", help="skip the largest manifest's peak memory")
+    ap.add_argument("--no-art", action="store_true", help="skip the manifest with art (issue 20)")
     args = ap.parse_args(argv)
 
     with tempfile.TemporaryDirectory() as tmp_name:
@@ -159,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(folder, ignore_errors=True)
             folder.mkdir()
 
+        art_yaml, wilds = art_manifest(tmp / "art", text)
+        art_out = tmp / "art" / "out"
+        art_build = ["-m", "generator", "build", "--manifest", str(art_yaml), "--out", str(art_out), "--jobs", str(args.jobs)]
         compile_package()
         cli("build", "--manifest", str(manifest), "--out", str(tmp / "warm-up"))  # imports, template compiles
         cli_build = ["-m", "generator", *build[:3], "--out", str(cli_out), *build[5:]]
@@ -182,7 +228,13 @@ def main(argv: list[str] | None = None) -> int:
             manifest.write_text(text, encoding="utf-8")
             bare, bare_cpu = run_process(["-c", "pass"], tmp)
             validate, validate_cpu = run_process(["-m", "generator", "validate", "--manifest", str(manifest)], tmp)
-            rows.append({"floor_s": base, "cold_s": cold, "one_card_rebuild_s": rebuild, "cold_cli_s": cold_cli,
+            art: dict[str, float] = {}
+            if not args.no_art:  # issue 20: art on every wild and the back, cold; then one picture changed
+                shutil.rmtree(art_out, ignore_errors=True)
+                art["art_cold_cli_s"], art["art_cold_cli_cpu_s"] = run_process(art_build, tmp)
+                picture(wilds[r % len(wilds)], 1000 + r)
+                art["art_file_edit_s"], art["art_file_edit_cpu_s"] = run_process(art_build, tmp)
+            rows.append({**art, "floor_s": base, "cold_s": cold, "one_card_rebuild_s": rebuild, "cold_cli_s": cold_cli,
                          "cli_one_card_edit_s": edit_cli, "cli_nothing_changed_s": same_cli,
                          "python_c_pass_s": bare, "validate_s": validate,
                          "cold_cli_cpu_s": cold_cpu, "cli_one_card_edit_cpu_s": edit_cpu,
@@ -203,11 +255,16 @@ def main(argv: list[str] | None = None) -> int:
         "CLI nothing changed / CLI cold": med(lambda w: w["cli_nothing_changed_s"] / w["cold_cli_s"]),
         "validate / python -c pass": med(lambda w: w["validate_s"] / w["python_c_pass_s"]),
     }
+    if not args.no_art:
+        ratios["art: cold CLI / floor"] = med(lambda w: w["art_cold_cli_s"] / w["floor_s"])
+        ratios["art: art-file edit / art cold CLI"] = med(lambda w: w["art_file_edit_s"] / w["art_cold_cli_s"])
     cpu_ratios = {
         "CLI one-card edit / CLI cold": med(lambda w: w["cli_one_card_edit_cpu_s"] / w["cold_cli_cpu_s"]),
         "CLI nothing changed / CLI cold": med(lambda w: w["cli_nothing_changed_cpu_s"] / w["cold_cli_cpu_s"]),
         "validate / python -c pass": med(lambda w: w["validate_cpu_s"] / w["python_c_pass_cpu_s"]),
     }
+    if not args.no_art:
+        cpu_ratios["art: art-file edit / art cold CLI"] = med(lambda w: w["art_file_edit_cpu_s"] / w["art_cold_cli_cpu_s"])
     result = {
         "cpus": os.cpu_count(), "jobs": args.jobs, "rounds": args.rounds,
         "seconds (median)": {k: med(lambda w, k=k: w[k]) for k in rows[0]},
@@ -218,7 +275,11 @@ def main(argv: list[str] | None = None) -> int:
             "one-card rebuild / cold": [w["one_card_rebuild_s"] / w["cold_s"] for w in rows],
             "CLI one-card edit / CLI cold": [w["cli_one_card_edit_s"] / w["cold_cli_s"] for w in rows],
             "CLI nothing changed / CLI cold": [w["cli_nothing_changed_s"] / w["cold_cli_s"] for w in rows],
-            "validate / python -c pass": [w["validate_s"] / w["python_c_pass_s"] for w in rows]}.items()},
+            "validate / python -c pass": [w["validate_s"] / w["python_c_pass_s"] for w in rows],
+            **({} if args.no_art else {
+                "art: cold CLI / floor": [w["art_cold_cli_s"] / w["floor_s"] for w in rows],
+                "art: art-file edit / art cold CLI": [w["art_file_edit_s"] / w["art_cold_cli_s"] for w in rows]}),
+        }.items()},
         "peak_rss_mib": round(peak, 1),
         "peak_rss_mib_largest_manifest": None if peak_largest is None else round(peak_largest, 1),
     }
