@@ -81,7 +81,7 @@ def face_png(face: Face, profile: str = "tgc") -> bytes:
 
     chars_ = "".join(sorted({ch for t in face.texts() for ch in t.text} | {" "}))
     doc = pdf.faces_pdf([face], chars_)
-    return next(png.render_pages(doc, [(0, face.colours(), (profile,), bool(face.images()))]))[profile]
+    return next(png.render_pages(doc, [(0, face.colours(), (profile,), png.drawn_count(face))]))[profile]
 
 
 class Drawing:
@@ -175,7 +175,7 @@ def _draw(job: tuple[Deck, list[tuple[str, tuple[str, ...]]], str, int]) -> list
     faces = [draw(deck, code) for code, _ in pages]
     doc = pdf.faces_pdf(faces, chars_)
     out = []
-    for pngs in png.render_pages(doc, [(i, face.colours(), wanted, bool(face.images())) for i, (face, (_, wanted))
+    for pngs in png.render_pages(doc, [(i, face.colours(), wanted, png.drawn_count(face)) for i, (face, (_, wanted))
                                        in enumerate(zip(faces, pages))]):
         out.append(pngs)
         if _DRAWN is not None and share < len(_DRAWN):

@@ -142,12 +142,17 @@ class Face:
         return tuple(sorted({f for item in self.items if hasattr(item, "files") for f in item.files()}))
 
     def colours(self) -> list[str]:
-        """Every colour the face uses, first use first (the PNG palette is built from them)."""
+        """Every colour the face uses (the PNG palette is built from them): the colours it draws,
+        first use first, then the few its pictures show."""
+        seen = dict.fromkeys(self.drawn_colours())
+        for image in self.images():
+            seen.update(dict.fromkeys(image.colours()))
+        return list(seen)
+
+    def drawn_colours(self) -> list[str]:
+        """The colours of the items it draws, first use first: these print exactly in every image."""
         seen: dict[str, None] = {}
         for item in self.items:
-            if isinstance(item, Image):
-                seen.update(dict.fromkeys(item.colours()))
-                continue
             for c in (getattr(item, "fill", ""), getattr(item, "colour", ""), getattr(item, "stroke_colour", "")):
                 if c:
                     seen.setdefault(c)

@@ -56,8 +56,14 @@ def unpack_pixels(data: bytes, size: tuple[int, int]) -> Image.Image:
 
 
 #: One page of the faces PDF to rasterize: its index, the face's colours, the profiles wanted,
-#: and (optionally) whether the face shows pictures, whose pixels its colours do not list.
-PageJob = tuple  # (int, tuple[str, ...], tuple[str, ...]) or (..., bool)
+#: and (optionally) drawn_count(face): for a face with pictures, how many of its colours it draws.
+PageJob = tuple  # (int, tuple[str, ...], tuple[str, ...]) or (..., int | None)
+
+
+def drawn_count(face) -> int | None:
+    """For a face showing pictures, the number of its colours that it draws (they come first in
+    `face.colours()` and print exactly); None for a face without pictures (a fixed palette)."""
+    return len(face.drawn_colours()) if face.images() else None
 
 
 def render_pages(doc: bytes, pages: list[PageJob]) -> Iterator[dict[str, bytes]]:
@@ -75,7 +81,8 @@ def render_pages(doc: bytes, pages: list[PageJob]) -> Iterator[dict[str, bytes]]
             page = pdf[index]
             try:
                 profiles = [PROFILES[name] for name in wanted]
-                own = palette_for(list(colours)) if not (more and more[0]) else PictureColours(list(colours))
+                own = (palette_for(list(colours)) if not more or more[0] is None
+                       else PictureColours(list(colours), more[0]))
                 out: dict[str, bytes] = {}
                 bled = [p for p in profiles if not p.trim_only]
                 if bled:
@@ -106,21 +113,37 @@ def _render(page, scale: float, palette: Image.Image) -> Image.Image:
 
 
 class PictureColours:
-    """The palette of a face with pictures: the face's own colours exactly, the rest of the 256
+    """The palette of a face with pictures: the colours the face draws exactly, the rest of the 256
     entries chosen for each render (median cut), and the pixels dithered (Floyd-Steinberg), so a
     photograph keeps its shades while the flat art keeps its colours."""
 
-    def __init__(self, colours: list[str]):
+    def __init__(self, colours: list[str], drawn: int):
         self.colours = colours[:128]
+        self.drawn = min(drawn, 128)  #: the first `drawn` colours are drawn, the rest the pictures'
 
     def for_image(self, im: Image.Image) -> Image.Image:
-        fixed = bytes(palette_bytes(self.colours)[:3 * len(self.colours)])
+        listed = palette_bytes(self.colours)[:3 * len(self.colours)]
+        drawn = bytes(listed[:3 * self.drawn])
+        fixed = drawn + _apart(drawn, list(listed[3 * self.drawn:]))
         rgb = im.convert("RGB")
-        adaptive = rgb.quantize(256 - len(self.colours), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-        extra = bytes((adaptive.getpalette() or [])[:3 * (256 - len(self.colours))])
+        adaptive = rgb.quantize(256 - len(fixed) // 3, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        fixed += _apart(drawn, (adaptive.getpalette() or [])[:768 - len(fixed)])
         pal = Image.new("P", (1, 1))
-        pal.putpalette((fixed + extra).ljust(768, b"\0"))
+        pal.putpalette(fixed.ljust(768, b"\0"))
         return rgb.quantize(palette=pal, dither=Image.Dither.FLOYDSTEINBERG)
+
+
+def _apart(drawn: bytes, more: list[int]) -> bytes:
+    """The RGB triples of `more` less each within 10 levels (every channel) of a drawn colour.
+
+    Pillow matches a pixel through cells of 4 levels a channel, measured from the cell's lower
+    corner, so an entry just below a drawn colour takes its cell: the white of a face with a
+    picture printed as (251, 251, 250). With nothing that near, each drawn colour keeps its pixels.
+    """
+    own = [drawn[j:j + 3] for j in range(0, len(drawn), 3)]
+    return bytes(v for i in range(0, len(more) - 2, 3)
+                 if all(max(abs(a - b) for a, b in zip(more[i:i + 3], c)) >= 10 for c in own)
+                 for v in more[i:i + 3])
 
 
 def _quantize(im: Image.Image, palette) -> Image.Image:

@@ -149,3 +149,18 @@ def test_a_jpeg_is_placed_upright_as_its_exif_says_and_decoded_no_larger_than_it
     png = PILImage.open(io.BytesIO(face_png(face_with(Image(*box, tmp_path / "turned.jpg")), "tgc"))).convert("RGB")
     top, bottom = png.getpixel((round(200 + BLEED), round(150 + BLEED))), png.getpixel((round(200 + BLEED), round(450 + BLEED)))
     assert top[0] > 180 and top[2] < 80 and bottom[2] > 150 and bottom[0] < 80  # red above, blue below
+
+
+def test_a_photograph_beside_white_leaves_the_white_exact(tmp_path):
+    """A picture full of near-whites (a sky, paper) must not shift the face's own white: the card
+    image's white stays (255, 255, 255) and its other flat colours stay exact too."""
+    im = PILImage.new("RGB", (256, 64))
+    im.putdata([(255 - x % 12, 255 - y % 9, 250 - (x + y) % 7) for y in range(64) for x in range(256)])
+    path = tmp_path / "paper.png"
+    im.save(path)
+    face = Face("t", (Poly(rect(-BLEED, -BLEED, TRIM_W + BLEED, TRIM_H + BLEED), "#FFFFFF"),
+                      Poly(rect(600, 900, 700, 1000), "#1A1A1A"), Image(100, 150, 700, 450, path, fit="cover")))
+    png = PILImage.open(io.BytesIO(face_png(face, "tgc"))).convert("RGB")
+    at = lambda x, y: png.getpixel((round(x + BLEED), round(y + BLEED)))  # noqa: E731
+    assert at(400, 700) == (255, 255, 255) and at(50, 50) == (255, 255, 255)
+    assert at(650, 950) == (0x1A, 0x1A, 0x1A)
