@@ -152,8 +152,14 @@ def underline(text: Text) -> Poly:
 
 
 def corner(items: list[Item]) -> list[Item]:
-    """The top-left index and the same index turned to the bottom-right."""
-    return items + [rotate180(i) for i in items]
+    """The top-left index and the same index turned to the bottom-right (a picture in it, an
+    inline icon, moves there upright: pictures are not turned)."""
+    return items + [_upright_turned(i) if isinstance(i, Image) else rotate180(i) for i in items]
+
+
+def _upright_turned(image: Image) -> Image:
+    return replace(image, x0=round(W - image.x1, 2), y0=round(H - image.y1, 2), x1=round(W - image.x0, 2),
+                   y1=round(H - image.y0, 2))
 
 
 def needs_underline(value: int) -> bool:
@@ -312,8 +318,9 @@ def wild_glyph(card: CardType, icons: Icons = NO_ICONS) -> str:
 
 
 def _sizes(items: list[Item]) -> list[float]:
-    """The text sizes of a label's items (an icon-only label has its icons' text size in none: 0 stands for it)."""
-    return [t.size for t in items if isinstance(t, Text)] or [0.0]
+    """The text sizes of a label's items: its texts' sizes, and its pictures' (an icon picture is
+    one em tall); 0 for a label of colour shapes alone."""
+    return [t.size if isinstance(t, Text) else t.y1 - t.y0 for t in items if isinstance(t, Text) or hasattr(t, "y1")] or [0.0]
 
 
 def wild_face(card: CardType, deck: Deck, light: bool = False) -> Face:

@@ -1,12 +1,13 @@
 """Icon pictures the layout declares (`look: icons:`), read for inline use (inline.py).
 
-An SVG whose shapes are filled with `currentColor` is a one-colour icon: it is read as outlines
-(fontTools' SVG path reader: paths and the basic shapes, with their transforms) and drawn in the
-ink of the text it stands in, as vector contours, so the same icon prints dark on a white card
-and light on a black one. The wild glyphs shipped beside cards.yaml (art/icons/<effect>.svg) are
-such icons, made from the typeface's own glyph outlines. Any other picture (PNG, JPEG, an SVG in
-its own colours) is drawn as it is, as an Image item. Either way only the picture's size is
-read here, never its pixels.
+An SVG whose shapes are filled with `currentColor` (and have no stroke) is a one-colour icon: a
+face draws it as an Outline item in the ink of the text it stands in, so the same icon prints
+dark on a white card and light on a black one; the PDF backend reads its outlines (`contours`:
+fontTools' SVG path reader, paths and the basic shapes with their transforms) when it draws. The
+wild glyphs shipped beside cards.yaml (art/icons/<effect>.svg) are such icons, made from the
+typeface's own glyph outlines. Any other picture (PNG, JPEG, an SVG in its own colours) is drawn
+as it is, as an Image item. Laying a face out reads only a picture's size and kind, never its
+pixels or outlines.
 
 An icon's box is one em tall: the SVG's viewBox height is the text's size, and its top edge
 stands at the font's ascent above the baseline (inline.ICON_TOP), its width following the aspect.
@@ -31,12 +32,12 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 @dataclass(frozen=True)
 class Picture:
-    """A declared icon picture: its file, its aspect (width / height) and, for an SVG drawn in
-    `currentColor`, its outlines as contours in em units (x right, y down from the em box's top)."""
+    """A declared icon picture: its file, its aspect (width / height), and whether it is a
+    one-colour SVG (`currentColor`), drawn as outlines in the text's ink (items.Outline)."""
 
     path: Path
     aspect: float
-    contours: tuple[tuple[tuple[float, float], ...], ...] | None = None
+    tinted: bool = False
 
 
 def read(path: Path) -> bytes:
@@ -44,18 +45,27 @@ def read(path: Path) -> bytes:
 
 
 def picture(path: Path) -> Picture:
-    """The icon at `path`: its aspect and, for a one-colour SVG, its outlines (cached by its bytes)."""
+    """The icon at `path`: its aspect and whether it is one-colour (cached by its bytes). Laying
+    out reads no more: no XML parser, no outlines, no pixels (validate lays out every face)."""
     data = read(path)
     return _picture(str(path), data)
+
+
+_SVG_TAG = re.compile(rb"<svg\b[^>]*>", re.S)
+_PAINT = re.compile(rb"""\b(fill|stroke)\s*(?:=\s*["']|:\s*)\s*([^"';>\s]+)""")
 
 
 @lru_cache(maxsize=256)
 def _picture(path: str, data: bytes) -> Picture:
     if path.lower().endswith(".svg"):
-        aspect, contours = svg_outlines(data)
-        if contours is not None:
-            return Picture(Path(path), aspect, contours)
-        return Picture(Path(path), aspect)
+        tag = _SVG_TAG.search(data)
+        if tag is None:
+            raise ValueError(f"{path}: not an SVG file (no <svg> element)")
+        _, _, w, h = svg_view(tag.group(0).decode("utf-8", "replace"))
+        paints = {(kind, value) for kind, value in _PAINT.findall(data)}
+        fills = {v for k, v in paints if k == b"fill"} - {b"none"}
+        strokes = {v for k, v in paints if k == b"stroke"} - {b"none"}
+        return Picture(Path(path), w / h, fills == {b"currentColor"} and not strokes)
     from PIL import Image  # lazy: Pillow, for a raster icon only; opening reads its header, no pixels
 
     with Image.open(BytesIO(data)) as im:
@@ -63,34 +73,45 @@ def _picture(path: str, data: bytes) -> Picture:
     return Picture(Path(path), w / h if h else 1.0)
 
 
-def svg_view(root) -> tuple[float, float, float, float]:
-    """The SVG's viewBox (x, y, width, height), else (0, 0, width, height)."""
-    box = root.get("viewBox")
-    if box:
+def _attribute(tag: str, name: str) -> str | None:
+    found = re.search(rf"""\s{name}\s*=\s*["']([^"']*)["']""", tag)
+    return found.group(1) if found else None
+
+
+def svg_view(tag: str) -> tuple[float, float, float, float]:
+    """The viewBox (x, y, width, height) of an <svg ...> tag, else (0, 0, width, height)."""
+    box = _attribute(tag, "viewBox")
+    if box and len(_NUMBER.findall(box)) >= 4:
         x, y, w, h = (float(v) for v in _NUMBER.findall(box)[:4])
-        return x, y, w, h
-    w, h = (float((_NUMBER.findall(root.get(k) or "0") or ["0"])[0]) for k in ("width", "height"))
-    return 0.0, 0.0, w, h
-
-
-def svg_outlines(data: bytes) -> tuple[float, tuple | None]:
-    """(aspect, contours in em units) of an SVG; contours None unless every filled shape is
-    `currentColor` (a one-colour icon)."""
-    import xml.etree.ElementTree as ET  # lazy: only a layout with SVG icons parses XML
-
-    root = ET.fromstring(data)
-    x, y, w, h = svg_view(root)
+    else:
+        x, y = 0.0, 0.0
+        w, h = (float((_NUMBER.findall(_attribute(tag, k) or "0") or ["0"])[0]) for k in ("width", "height"))
     if w <= 0 or h <= 0:
-        raise ValueError("an SVG icon needs a viewBox (or width and height) of some size")
-    fills = {(el.get("fill") or "").strip() for el in root.iter() if el.tag.rsplit("}", 1)[-1]
-             in ("path", "rect", "circle", "ellipse", "polygon", "polyline")}
-    fills |= {(root.get("fill") or "").strip()} - {""}
-    if not fills or any(f not in ("currentColor", "") for f in fills) or "currentColor" not in fills:
-        return w / h, None
-    from fontTools.pens.basePen import BasePen  # lazy: only a layout with one-colour SVG icons reads them
+        raise ValueError("an SVG icon needs a viewBox (or a width and height) of some size")
+    return x, y, w, h
+
+
+def contours(path: Path) -> tuple[tuple[tuple[float, float], ...], ...]:
+    """A one-colour SVG icon's outlines, in em units (x right, y down from the em box's top; the
+    viewBox's height is one em), for drawing (pdf.py, the rulebook); cached by its bytes."""
+    return _contours(read(path))
+
+
+@lru_cache(maxsize=256)
+def _contours(data: bytes) -> tuple[tuple[tuple[float, float], ...], ...]:
+    return svg_outlines(data)
+
+
+def svg_outlines(data: bytes) -> tuple[tuple[tuple[float, float], ...], ...]:
+    """The outlines of an SVG (paths and the basic shapes, with their transforms), in em units."""
+    from fontTools.pens.basePen import BasePen  # lazy: only drawing a one-colour SVG icon reads outlines
     from fontTools.svgLib.path import SVGPath  # lazy: as above
 
-    contours: list[tuple[tuple[float, float], ...]] = []
+    tag = _SVG_TAG.search(data)
+    if tag is None:
+        raise ValueError("not an SVG file (no <svg> element)")
+    x, y, w, h = svg_view(tag.group(0).decode("utf-8", "replace"))
+    out: list[tuple[tuple[float, float], ...]] = []
 
     class Flatten(BasePen):
         def __init__(self) -> None:
@@ -120,10 +141,10 @@ def svg_outlines(data: bytes) -> tuple[float, tuple | None]:
 
         def _close(self) -> None:
             if len(self.points) > 2:
-                contours.append(tuple((round((px - x) / h, 5), round((py - y) / h, 5)) for px, py in self.points))
+                out.append(tuple((round((px - x) / h, 5), round((py - y) / h, 5)) for px, py in self.points))
             self.points = []
 
     pen = Flatten()
     SVGPath.fromstring(data).draw(pen)
     pen._close()
-    return w / h, tuple(contours)
+    return tuple(out)

@@ -83,12 +83,11 @@ class Icons:
         if picture is None:
             return [Text(round(x, 2), baseline, self.sign(mark), size, ink, bold, align="l")]
         top = baseline - ICON_TOP * size
-        if picture.contours is not None:
-            return [Outline(tuple(tuple((round(x + px * size, 2), round(top + py * size, 2)) for px, py in c)
-                                  for c in picture.contours), ink)]
+        box = (round(x, 2), round(top, 2), round(x + picture.aspect * size, 2), round(top + size, 2))
+        if picture.tinted:
+            return [Outline(*box, picture.path, ink)]
         from generator.products.render.items import Image  # lazy: pictures in their own colours only
-        return [Image(round(x, 2), round(top, 2), round(x + picture.aspect * size, 2), round(top + size, 2), picture.path,
-                      "contain", self.matte)]
+        return [Image(*box, picture.path, "contain", self.matte)]
 
 
 NO_ICONS = Icons({})

@@ -80,11 +80,25 @@ class Text:
 
 @dataclass(frozen=True)
 class Outline:
-    """A filled shape of several contours (an icon drawn from an SVG's outlines): the contours are
-    filled together by the nonzero winding rule, so a glyph's counters stay open."""
+    """A one-colour SVG picture (an inline icon drawn in `currentColor`, render/icon_files.py) as
+    vector outlines filled with `fill`: its viewBox scaled into the box (x0, y0)-(x1, y1), the
+    contours filled together by the nonzero winding rule, so a glyph's counters stay open.
+    `rot180` turns it half a turn about the box's centre (the bottom-right corner index)."""
 
-    contours: tuple[tuple[Point, ...], ...]
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    path: Path
     fill: str
+    rot180: bool = False
+
+    def files(self) -> tuple[Path, ...]:
+        """The files drawing it reads: the picture (the face cache keys the face by its bytes)."""
+        return (Path(self.path),)
+
+    def bbox(self) -> tuple[float, float, float, float]:
+        return self.x0, self.y0, self.x1, self.y1
 
 
 @dataclass(frozen=True)
@@ -221,7 +235,8 @@ def rotate180(item: Item) -> Item:
         return Text(W - item.x, H - item.y, item.text, item.size, item.fill, item.bold, item.align,
                     not item.rot180, item.stroke, item.stroke_colour, item.font)
     if isinstance(item, Outline):
-        return Outline(tuple(_turned(c) for c in item.contours), item.fill)
+        return Outline(round(W - item.x1, 2), round(H - item.y1, 2), round(W - item.x0, 2), round(H - item.y0, 2),
+                       item.path, item.fill, not item.rot180)
     if isinstance(item, Image):
         raise ValueError("a picture cannot be turned half a turn")
     pts = _turned(item.points)

@@ -71,6 +71,8 @@ def face_ops(face: Face, doc, cmyk: Ink | bool | None = None) -> FaceOps:
             picture, placed = pdf_pictures.picture(item, cmyk)
             pictures.append(picture)
             ops.append(placed)
+        elif isinstance(item, Outline):  # reads its file each time: not kept by item (_path_ops is)
+            ops.append(_outline_ops(item, cmyk))
         else:
             ops.append(_path_ops(item, cmyk))
     return FaceOps("\n".join(ops), tuple(pictures), tuple(fonts))
@@ -114,18 +116,31 @@ def cmyk_inks(face: Face) -> set[tuple[str, bool]]:
 
 
 @lru_cache(maxsize=8192)
-def _path_ops(item: Poly | Stroke | Outline, cmyk: Ink | None = None) -> str:
-    """PDF operators for a polygon, a polyline or an outline (font-free, so the same in every file)."""
+def _path_ops(item: Poly | Stroke, cmyk: Ink | None = None) -> str:
+    """PDF operators for a polygon or polyline (font-free, so the same in every file)."""
     k = dots_to_pt(1.0)
-    if isinstance(item, Outline):
-        return f"{_fill(item.fill, cmyk, text=True)} " + " ".join(
-            " ".join(f"{x * k:.2f} {(TRIM_H - y) * k:.2f} {'m' if i == 0 else 'l'}" for i, (x, y) in enumerate(c)) + " h"
-            for c in item.contours if c) + " f"
     ops = [f"{x * k:.2f} {(TRIM_H - y) * k:.2f} {'m' if i == 0 else 'l'}" for i, (x, y) in enumerate(item.points)]
     if isinstance(item, Poly):
         return f"{_fill(item.fill, cmyk)} " + " ".join(ops) + " h f"
     close = " h" if item.closed else ""
     return f"{_stroke(item.colour, cmyk)} {item.width * k:.3f} w 1 J 1 j " + " ".join(ops) + close + " S"
+
+
+def _outline_ops(item: Outline, cmyk: Ink | None = None) -> str:
+    """A one-colour SVG icon: its outlines (em units, y down) mapped onto its box, filled in its
+    colour. Read from the file each time a face's form is made (cached by the file's bytes), so
+    an edited icon is drawn afresh in a process that builds again (watch)."""
+    from generator.products.render.icon_files import contours  # lazy: fontTools, only a face with such an icon
+
+    k = dots_to_pt(1.0)
+    em = (item.y1 - item.y0) * k  # the viewBox's height, in points
+    if item.rot180:  # half a turn about the box's centre: from its bottom-right corner, axes reversed
+        matrix = f"{-em:.4f} 0 0 {em:.4f} {item.x1 * k:.2f} {(TRIM_H - item.y1) * k:.2f} cm"
+    else:
+        matrix = f"{em:.4f} 0 0 {-em:.4f} {item.x0 * k:.2f} {(TRIM_H - item.y0) * k:.2f} cm"
+    paths = " ".join(" ".join(f"{x:.5g} {y:.5g} {'m' if i == 0 else 'l'}" for i, (x, y) in enumerate(c)) + " h"
+                     for c in contours(item.path) if c)
+    return f"q {_fill(item.fill, cmyk, text=True)} {matrix} {paths} f Q"
 
 
 def _text_ops(t: Text, doc, cmyk: Ink | None = None, run: str = "") -> str:

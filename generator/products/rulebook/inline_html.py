@@ -21,6 +21,7 @@ from markupsafe import escape as html_escape
 from generator.deck import icons as marks
 from generator.deck.icons import Mark
 from generator.deck.model import Deck
+from generator.products.render.icon_files import contours
 from generator.products.render.inline import SHAPE_ADVANCE, SHAPE_RADIUS, Icons, icons_of
 from generator.products.render.items import shape_points
 
@@ -54,8 +55,8 @@ def icon_html(mark: Mark, deck: Deck, icons: Icons) -> str:
     picture = icons.pictures.get(mark.name)
     if picture is None:
         return f'<span class="icon glyph" role="img" aria-label="{label}">{escape(icons.sign(mark))}</span>'
-    if picture.contours is not None:
-        d = " ".join("M" + " L".join(f"{x * 100:.1f} {y * 100:.1f}" for x, y in c) + " Z" for c in picture.contours)
+    if picture.tinted:
+        d = " ".join("M" + " L".join(f"{x * 100:.1f} {y * 100:.1f}" for x, y in c) + " Z" for c in contours(picture.path))
         return (f'<svg class="icon" role="img" aria-label="{label}" viewBox="0 0 {picture.aspect * 100:.1f} 100" '
                 f'style="{BOX};width:{picture.aspect:.3f}em"><path d="{d}" fill="currentColor"/></svg>')
     data = Path(picture.path).read_bytes()

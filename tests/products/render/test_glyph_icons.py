@@ -15,7 +15,7 @@ from generator.deck.effects import CATALOGUE
 from generator.products.render import faces
 from generator.products.render import typeface as tf
 from generator.products.render.glyph_icons import glyph_svg
-from generator.products.render.icon_files import picture
+from generator.products.render.icon_files import contours, picture
 from generator.products.render.inline import glyph_sign
 from generator.products.render.items import Outline, Text
 from tests.conftest import ROOT
@@ -42,8 +42,10 @@ def test_an_icon_is_its_glyph_advance_wide_and_read_as_outlines():
         pic = picture(ICONS / f"{name}.svg")
         sign = glyph_sign(name)
         assert pic.aspect == pytest.approx(tf.width(sign, 1.0, True), abs=1e-9)
-        assert pic.contours and all(len(c) >= 3 for c in pic.contours)
-        ys = [y for c in pic.contours for _, y in c]
+        assert pic.tinted  # one colour: drawn in the text's ink
+        outlines = contours(ICONS / f"{name}.svg")
+        assert outlines and all(len(c) >= 3 for c in outlines)
+        ys = [y for c in outlines for _, y in c]
         assert 0 <= min(ys) and max(ys) <= 1  # inside the em box
 
 
@@ -81,3 +83,25 @@ def test_the_faces_with_icon_files_match_the_built_in_glyphs(deck):
         grey = diff.convert("L").histogram()
         share = sum(grey[EDGE + 1:]) / (a.width * a.height)
         assert worst <= MAX_CHANNEL and share <= MAX_SHARE, (card.code, worst, share)
+
+
+def test_a_long_named_wild_shows_its_icon_in_both_corners(manifest_text):
+    """A name too long for the corner index gives way to the glyph, drawn top-left and turned
+    half a turn bottom-right: with the icon file, the same places."""
+    from generator.deck.manifest import load_bytes
+    from generator.products.pipeline.rasters import face_png
+    from tests.deck.test_icons import with_text
+
+    deck = load_bytes(with_text(manifest_text, "Skip.", name="Skippityskippityskippity").encode(), "cards.yaml")
+    card = deck.card("SKIP")
+    face = faces.face(card, with_icon_files(deck))
+    turned = [o for o in face.items if isinstance(o, Outline) and o.rot180]
+    upright = [o for o in face.items if isinstance(o, Outline) and not o.rot180 and o.y1 < 300]
+    assert len(turned) == 1 and len(upright) == 1
+    assert turned[0].x0 > 500 and turned[0].y0 > 900  # bottom-right
+    a = Image.open(io.BytesIO(face_png(faces.face(card, deck)))).convert("RGB")
+    b = Image.open(io.BytesIO(face_png(face))).convert("RGB")
+    diff = ImageChops.difference(a, b)
+    grey = diff.convert("L").histogram()
+    assert max(hi for _, hi in diff.getextrema()) <= MAX_CHANNEL
+    assert sum(grey[EDGE + 1:]) / (a.width * a.height) <= MAX_SHARE
