@@ -14,6 +14,7 @@ from generator.deck.manifest import load_bytes
 from generator.products.render import faces, inline
 from generator.products.render import typeface as tf
 from generator.products.render.items import W, Poly, Stroke, Text
+from tests.conftest import ROOT
 from tests.deck.test_icons import with_text
 
 
@@ -123,3 +124,39 @@ def test_the_card_png_shows_the_icon(manifest_text, tmp_path, capsys):
     rgb = tuple(int(deck.colour("cyan").rgb[i:i + 2], 16) for i in (1, 3, 5))
     assert max(abs(a - b) for a, b in zip(px, rgb)) < 40, (px, rgb)
     json.loads((tmp_path / "out" / "cards" / "index.json").read_text())
+
+
+def test_a_picture_icon_is_an_image_on_the_baseline_upright_in_both_corners(manifest_text, tmp_path):
+    """`{icon:NAME}` of a picture in its own colours (a PNG here): an Image item one em tall,
+    its width by the picture's aspect, standing on the baseline; in the bottom-right corner index
+    it moves with the index but stays upright; it prints in the card's PNG."""
+    from types import SimpleNamespace
+
+    from generator.products.pipeline.rasters import face_png
+    from generator.products.render.items import Image as ImageItem
+
+    logo = tmp_path / "logo.png"
+    Image.new("RGB", (200, 100), "#E0B000").save(logo)  # 2:1, a yellow no face uses
+    from dataclasses import replace
+
+    from generator.deck.manifest import load
+
+    shipped = load(ROOT / "cards.yaml")  # the card made in code: the manifest would want `look: icons:`
+    deck = replace(shipped, cards=tuple(replace(c, name="{icon:logo}", text="A {icon:logo} here.") if c.code == "SKIP"
+                                        else c for c in shipped.cards))
+    object.__setattr__(deck, "look", SimpleNamespace(icons=(("logo", logo),)))
+    face = faces.face(deck.card("SKIP"), deck)
+    pictures = [i for i in face.items if isinstance(i, ImageItem)]
+    body = next(p for p in pictures if 550 < p.y0 < 800)
+    text = next(t for t in face.texts() if t.text == "A ")
+    size = text.size
+    assert body.y1 - body.y0 == pytest.approx(size, abs=0.02)
+    assert body.x1 - body.x0 == pytest.approx(2 * size, abs=0.02)
+    assert body.y1 == pytest.approx(text.y + tf.DESCENT * size, abs=0.02)  # its em box stands on the baseline
+    assert body.matte == faces.interior(deck.card("SKIP"), deck)[0]
+    corners = [p for p in pictures if p.y1 < 300 or p.y0 > 900]
+    assert len(corners) == 2 and corners[0].x1 - corners[0].x0 == pytest.approx(corners[1].x1 - corners[1].x0)
+    im = Image.open(io.BytesIO(face_png(face))).convert("RGB")
+    scale = im.width / (W + 2 * 37.5)
+    px = im.getpixel((round(((body.x0 + body.x1) / 2 + 37.5) * scale), round(((body.y0 + body.y1) / 2 + 37.5) * scale)))
+    assert max(abs(a - b) for a, b in zip(px, (0xE0, 0xB0, 0x00))) < 40, px
