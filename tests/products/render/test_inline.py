@@ -130,8 +130,6 @@ def test_a_picture_icon_is_an_image_on_the_baseline_upright_in_both_corners(mani
     """`{icon:NAME}` of a picture in its own colours (a PNG here): an Image item one em tall,
     its width by the picture's aspect, standing on the baseline; in the bottom-right corner index
     it moves with the index but stays upright; it prints in the card's PNG."""
-    from types import SimpleNamespace
-
     from generator.products.pipeline.rasters import face_png
     from generator.products.render.items import Image as ImageItem
 
@@ -144,7 +142,7 @@ def test_a_picture_icon_is_an_image_on_the_baseline_upright_in_both_corners(mani
     shipped = load(ROOT / "cards.yaml")  # the card made in code: the manifest would want `look: icons:`
     deck = replace(shipped, cards=tuple(replace(c, name="{icon:logo}", text="A {icon:logo} here.") if c.code == "SKIP"
                                         else c for c in shipped.cards))
-    object.__setattr__(deck, "look", SimpleNamespace(icons=(("logo", logo),)))
+    deck = replace(deck, look=replace(deck.look, icons=(("logo", logo),)))
     face = faces.face(deck.card("SKIP"), deck)
     pictures = [i for i in face.items if isinstance(i, ImageItem)]
     body = next(p for p in pictures if 550 < p.y0 < 800)
