@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+from pathlib import Path
 
 from generator.deck.problems import InputError, Problem
 
@@ -66,6 +67,34 @@ def read_limited(path: str, limit: int, what: str, *, missing: str = "no such fi
         return data
     except OSError as exc:
         raise InputError([Problem(path, 0, 0, f"cannot read: {(exc.strerror or str(exc)).lower()}")], status=2) from None
+    finally:
+        os.close(fd)
+
+
+def read_asset(path: Path | str, limit: int, noun: str, error: type[Exception]) -> bytes:
+    """The bytes of a file a manifest names (a picture, a font): a regular file of at most `limit`
+    bytes, else `error` with one line that starts with the file's name and calls it a `noun`."""
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise error(f"{path.name}: no such {noun} ({path})") from None
+    except IsADirectoryError:
+        raise error(f"{path.name}: not a file ({path})") from None
+    except OSError as exc:
+        raise error(f"{path.name}: cannot read the {noun}: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise error(f"{path.name}: not a file ({path}: {kind_of(info.st_mode)})")
+        data = None if info.st_size > limit else read_at_most(fd, limit)
+        if data is None:
+            said = f"is {info.st_size / (1 << 20):.1f} MB" if info.st_size > limit else "grew while read"
+            raise error(f"{path.name}: the {noun} {said}, over the limit of {limit >> 20} MB")
+        return data
+    except OSError as exc:
+        raise error(f"{path.name}: cannot read the {noun}: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
 

@@ -26,6 +26,8 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.deck.input_file import read_asset
+
 MAX_BYTES = 40 << 20  #: a picture file larger than this is refused (40 MB)
 MAX_SIDE = 12000  #: pixels on either side of a raster picture
 MAX_PIXELS = 100_000_000  #: pixels in all (a raster picture)
@@ -76,25 +78,7 @@ def inspect(path: Path | str) -> PictureInfo:
 
 
 def _read(path: Path) -> bytes:
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise ArtError(f"{path.name}: no such picture file ({path})") from None
-    except OSError as exc:
-        raise ArtError(f"{path.name}: cannot read the picture: {exc.strerror or exc}") from None
-    if not path.is_file():
-        raise ArtError(f"{path.name}: not a file ({path})")
-    if size > MAX_BYTES:
-        raise ArtError(f"{path.name}: the picture file is {size / (1 << 20):.1f} MB, over the limit of "
-                       f"{MAX_BYTES >> 20} MB")
-    try:
-        with path.open("rb") as f:
-            data = f.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise ArtError(f"{path.name}: cannot read the picture: {exc.strerror or exc}") from None
-    if len(data) > MAX_BYTES:
-        raise ArtError(f"{path.name}: the picture file is over the limit of {MAX_BYTES >> 20} MB")
-    return data
+    return read_asset(path, MAX_BYTES, "picture file", ArtError)
 
 
 def _inspect_bytes(name: str, data: bytes) -> PictureInfo:

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from generator.deck.input_file import read_asset
+
 MAX_BYTES = 20 << 20  #: a font file larger than this is refused (20 MB)
 
 #: OS/2 fsType bits (OpenType spec): what the font's licence lets a document do with it.
@@ -100,26 +102,7 @@ def inspect_font(path: Path | str) -> FontInfo:
 
 
 def _read(path: Path) -> bytes:
-    """The file's bytes, bounded (FontError when missing, unreadable or too large)."""
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise FontError(f"{path.name}: no such font file ({path})") from None
-    except OSError as exc:
-        raise FontError(f"{path.name}: cannot read the font file: {exc.strerror or exc}") from None
-    if not path.is_file():
-        raise FontError(f"{path.name}: not a file ({path})")
-    if size > MAX_BYTES:
-        raise FontError(f"{path.name}: the font file is {size / (1 << 20):.1f} MB, over the limit of "
-                        f"{MAX_BYTES >> 20} MB")
-    try:
-        with path.open("rb") as f:
-            data = f.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise FontError(f"{path.name}: cannot read the font file: {exc.strerror or exc}") from None
-    if len(data) > MAX_BYTES:
-        raise FontError(f"{path.name}: the font file is over the limit of {MAX_BYTES >> 20} MB")
-    return data
+    return read_asset(path, MAX_BYTES, "font file", FontError)
 
 
 def _parse(path: Path, data: bytes):

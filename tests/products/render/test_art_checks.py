@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import struct
 import time
 import zlib
@@ -63,6 +64,12 @@ def test_missing_unreadable_and_not_a_picture_are_named(tmp_path):
     (tmp_path / "folder.png").mkdir()
     with pytest.raises(ArtError, match="not a file"):
         inspect(tmp_path / "folder.png")
+
+
+def test_a_named_pipe_is_refused_without_waiting_for_a_writer(tmp_path):
+    os.mkfifo(tmp_path / "steal.png")
+    with pytest.raises(ArtError, match=r"steal\.png: not a file .*a FIFO"):
+        inspect(tmp_path / "steal.png")
 
 
 def test_a_file_over_the_size_limit_is_refused(tmp_path, monkeypatch):
