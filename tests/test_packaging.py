@@ -1,4 +1,4 @@
-"""A plain `pip install .` gets every package, the fonts and the templates."""
+"""A plain `pip install .` gets every package, the fonts, the press profile and the templates."""
 
 from __future__ import annotations
 
@@ -55,6 +55,8 @@ def test_the_wheel_holds_the_types_marker_licences_templates_and_fonts(tmp_path)
     assert any(n.endswith(".dist-info/licenses/LICENSE") or n.endswith(".dist-info/LICENSE") for n in names)
     assert "generator/products/render/fonts/DejaVuSans.ttf" in names and "generator/products/render/fonts/LICENSE-DejaVu.txt" in names
     assert "generator/products/render/fonts/metrics.json" in names  # the widths layout measures with
+    # MB Print's FOGRA39 press profile and the note of its origin and licence
+    assert {"generator/products/render/icc/FOGRA39L.icc", "generator/products/render/icc/FOGRA39L.txt"} <= names
     assert "generator/templates/rulebook.html.j2" in names
     for package in CONFIG["packages"]:
         if package != "generator.templates":

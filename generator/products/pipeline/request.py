@@ -8,6 +8,7 @@ resolved against each build's deck, so a watch's rebuild follows the manifest be
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -78,7 +79,9 @@ class BuildRequest:
                 from generator.products.render.cmyk import press_profile  # lazy: only for a shop that needs it
 
                 if press_profile(s.condition) is None:
+                    named = os.environ.get(s.condition.env, "").strip()
+                    lacks = (f"{s.condition.env} names {named}, which is not an ICC profile" if named
+                             else "no ICC profile for it is on this machine")
                     return (f"--pod {name}: {s.title}'s file is converted for {s.condition.name} ({s.condition.info}), "
-                            f"and no ICC profile for it is on this machine: {s.condition.install} "
-                            "(docs/printing.md, 'Print shops')")
+                            f"and {lacks}: {s.condition.install} (docs/printing.md, 'Print shops')")
         return None

@@ -21,8 +21,9 @@ for SWOP) names another ICC file. Then:
 
 Without a SWOP profile on the machine the conversion falls back to a plain grey-component
 replacement (K = 1 - max(R, G, B), then C, M, Y), and `press_profile()` is None so the build
-can say so; a condition without that fallback (FOGRA39) makes no file without its profile. Values are rounded to whole percent: the same inputs (and profile) give the same
-bytes on every machine.
+can say so; a condition without that fallback (FOGRA39, whose profile the package ships in
+render/icc/) makes no file without its profile. Values are rounded to whole percent: the same
+inputs (and profile) give the same bytes on every machine.
 """
 
 from __future__ import annotations

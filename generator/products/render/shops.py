@@ -16,6 +16,7 @@ Kept light (dataclasses and units.py's numbers): the command line reads the name
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from generator.products.render.units import BLEED_IN, MM_PER_IN, TRIM_H_IN, TRIM_W_IN
 
@@ -48,16 +49,17 @@ SWOP = Condition(
      "/opt/homebrew/share/ghostscript/iccprofiles/default_cmyk.icc"),
     "COUNTY_UPPY_CMYK_PROFILE", "install Ghostscript (apt-get install ghostscript)", formula_fallback=True)
 
-#: FOGRA39 (ISO 12647-2:2004 coated), Europe's sheet-fed offset condition. No profile for it is
-#: installed by a Debian package (colord, icc-profiles-free, argyll-ref and Ghostscript carry
-#: none) and the characterisation's usual profiles (ECI's ISOcoated_v2, Adobe's Coated FOGRA39)
-#: are not ours to ship, so the file is made only with a profile the user names or installs.
+#: FOGRA39 (ISO 12647-2:2004 coated), Europe's sheet-fed offset condition, through the profile
+#: shipped beside this module (icc/FOGRA39L.icc: made with ArgyllCMS from Fogra's FOGRA39L
+#: characterisation data as Debian's icc-profiles-free carries it, Zlib licence; icc/FOGRA39L.txt
+#: says how to remake it and how close it is). Only that file, so every machine converts alike;
+#: COUNTY_UPPY_FOGRA39_PROFILE names another (ECI's ISOcoated_v2_eci.icc, or the shop's own).
+FOGRA39_PROFILE = Path(__file__).resolve().parent / "icc" / "FOGRA39L.icc"
 FOGRA39 = Condition(
-    "FOGRA39", "FOGRA39", "Coated FOGRA39 (ISO 12647-2:2004)",
-    ("/usr/share/color/icc/ISOcoated_v2_eci.icc", "/usr/share/color/icc/CoatedFOGRA39.icc",
-     "/usr/local/share/color/icc/ISOcoated_v2_eci.icc", "/usr/local/share/color/icc/CoatedFOGRA39.icc"),
+    "FOGRA39", "FOGRA39", "Coated FOGRA39 (ISO 12647-2:2004)", (str(FOGRA39_PROFILE),),
     "COUNTY_UPPY_FOGRA39_PROFILE",
-    "set COUNTY_UPPY_FOGRA39_PROFILE to a FOGRA39 ICC file (ECI's ISOcoated_v2_eci.icc, or the one your shop sends)")
+    f"unset COUNTY_UPPY_FOGRA39_PROFILE to use the profile shipped in {FOGRA39_PROFILE.parent}, "
+    "or set it to a FOGRA39 ICC file (ECI's ISOcoated_v2_eci.icc, or the one your shop sends)")
 
 
 #: How a shop wants a card's faces, one face per page or per image:

@@ -1,5 +1,5 @@
 """Print shops as data (render/shops.py): each shop's file read back as its preflight reads it,
-a shop added by a record alone, the FOGRA39 shop that needs a profile the machine may lack, and
+a shop added by a record alone, the FOGRA39 shop through the profile the package ships, and
 the manifest's own CMYK colours."""
 
 from __future__ import annotations
@@ -112,7 +112,70 @@ def test_a_shop_is_added_by_its_record_alone(monkeypatch, tmp_path, deck):
     assert flag.startswith(EURO.path) and "Euro Cards" in flag and 4.0 < inside < 6.0, flag
 
 
-def test_fogra39_shop_needs_its_profile_and_says_how_to_get_one(monkeypatch, tmp_path, capsys):
+def press_lab(profile: str, cmyks: list[tuple[float, ...]], rgbs: list[tuple[int, int, int]]):
+    """CIELAB of CMYK values (0..1) printed on the press of `profile`, and of sRGB colours: a soft
+    proof made here with LittleCMS, apart from cmyk.py's own."""
+    from PIL import Image, ImageCms
+
+    lab, intent = ImageCms.createProfile("LAB"), ImageCms.Intent.RELATIVE_COLORIMETRIC
+    press = ImageCms.buildTransform(ImageCms.getOpenProfile(profile), lab, "CMYK", "LAB", intent)
+    srgb = ImageCms.buildTransform(ImageCms.createProfile("sRGB"), lab, "RGB", "LAB", intent)
+
+    def read(image):
+        return [(l * 100 / 255, a - 128, b - 128) for l, a, b in (image.getpixel((x, 0)) for x in range(image.width))]
+
+    printed = Image.new("CMYK", (len(cmyks), 1))
+    seen = Image.new("RGB", (len(rgbs), 1))
+    for x, c in enumerate(cmyks):
+        printed.putpixel((x, 0), tuple(round(v * 255) for v in c))
+    for x, rgb in enumerate(rgbs):
+        seen.putpixel((x, 0), rgb)
+    return read(ImageCms.applyTransform(printed, press)), read(ImageCms.applyTransform(seen, srgb))
+
+
+def test_mb_print_file_is_made_through_the_shipped_fogra39_profile(monkeypatch, tmp_path, deck):
+    """`--pod mbprint` with no profile named: converted through the FOGRA39 profile the package
+    ships, declared as FOGRA39, 3 mm of bleed on 63.5×89 mm, front and back alternating, and its
+    colours soft-proofed back through that profile within ΔE76 3 wherever the press can print them."""
+    from generator.cli import main
+    from tests.products.render.test_drivethrucards import face_colours
+
+    s = shops.shop("mbprint")
+    monkeypatch.delenv(s.condition.env, raising=False)
+    cmyk.press_profile.cache_clear()
+    try:
+        found = cmyk.press_profile(s.condition)
+        assert found is not None and Path(found.path) == shops.FOGRA39_PROFILE
+        assert "FOGRA39" in found.description
+        out = tmp_path / "out"
+        assert main(["build", "--only", "pod", "--pod", "mbprint", "--out", str(out),
+                     "--manifest", str(ROOT / "cards.yaml")]) == 0
+        path = out / s.path
+        assert sides(path) == ["front", "back"] * deck.printed
+        with pikepdf.open(path) as pdf:
+            (intent,) = pdf.Root.OutputIntents
+            assert str(intent.OutputConditionIdentifier) == "FOGRA39" and str(intent.S) == "/GTS_PDFX"
+            assert str(pdf.docinfo.GTS_PDFXVersion) == "PDF/X-1a:2003"
+            for page in pdf.pages:
+                assert [float(v) for v in page.MediaBox][2:] == pytest.approx([mm(69.5), mm(95.0)])
+                assert [float(v) for v in page.TrimBox] == pytest.approx([mm(3), mm(3), mm(66.5), mm(92)])
+        ink = cmyk.ink_for(s)
+        fills, texts = face_colours(deck)
+        in_file = colour_ops(path)
+        assert in_file == {cmyk.to_cmyk(c, ink=ink) for c in fills} | {cmyk.to_cmyk(c, True, ink) for c in texts}
+        assert (0.3, 0.3, 0.0, 1.0) in in_file  # MB Print's rich black
+        assert max(sum(v) for v in in_file) <= 2.90 + 1e-9  # 300% less the 10-point headroom
+        colours = sorted(c for c in fills | {c.rgb for c in deck.colours} if cmyk.in_gamut(c, ink))
+        assert len(colours) >= 6  # cyan, magenta, the back, its ink, the frames...
+        printed, wanted = press_lab(found.path, [cmyk.to_cmyk(c, ink=ink) for c in colours],
+                                    [tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in colours])
+        for colour, p, q in zip(colours, printed, wanted):
+            assert sum((a - b) ** 2 for a, b in zip(p, q)) ** 0.5 <= 3.0, (colour, p, q)
+    finally:
+        cmyk.press_profile.cache_clear()
+
+
+def test_a_fogra39_profile_named_but_missing_stops_the_build_saying_so(monkeypatch, tmp_path, capsys):
     from generator.cli import main
 
     s = shops.shop("mbprint")
@@ -122,26 +185,28 @@ def test_fogra39_shop_needs_its_profile_and_says_how_to_get_one(monkeypatch, tmp
         out = tmp_path / "out"
         args = ["build", "--only", "pod", "--pod", "mbprint", "--out", str(out), "--manifest", str(ROOT / "cards.yaml")]
         assert main(args) == 2
-        err = capsys.readouterr().err
-        assert "--pod mbprint" in err and "FOGRA39" in err and s.condition.env in err and "Traceback" not in err
-        assert not out.exists()
-        # a FOGRA39 profile named by the variable makes the file: Ghostscript's SWOP profile stands
-        # in for one here (no FOGRA39 profile may be shipped), the file as MB Print asks for it
-        swop = need_press_profile()
-        monkeypatch.setenv(s.condition.env, swop.path)
-        cmyk.press_profile.cache_clear()
-        assert main(args) == 0
     finally:
         cmyk.press_profile.cache_clear()
-    path = out / s.path
-    assert sides(path)[:4] == ["front", "back", "front", "back"]
-    with pikepdf.open(path) as pdf:
-        (intent,) = pdf.Root.OutputIntents
-        assert str(intent.OutputConditionIdentifier) == "FOGRA39"
-        page = pdf.pages[0]
-        assert [float(v) for v in page.MediaBox][2:] == pytest.approx([mm(69.5), mm(95.0)])
-        assert [float(v) for v in page.TrimBox] == pytest.approx([mm(3), mm(3), mm(66.5), mm(92)])
-    assert (0.3, 0.3, 0.0, 1.0) in colour_ops(path)  # MB Print's rich black
+    err = capsys.readouterr().err
+    assert "--pod mbprint" in err and "FOGRA39" in err and s.condition.env in err and "Traceback" not in err
+    assert f"{s.condition.env} names {tmp_path / 'none.icc'}, which is not an ICC profile" in err
+    assert "unset COUNTY_UPPY_FOGRA39_PROFILE" in err
+    assert not out.exists()
+
+
+def test_the_shipped_fogra39_profile_says_where_it_comes_from():
+    """The profile and its note, as the Zlib licence of its source data asks: the origin, the
+    altered version marked as such, the notice kept; and the command that remakes it."""
+    from PIL import ImageCms
+
+    note = shops.FOGRA39_PROFILE.with_suffix(".txt").read_text(encoding="utf-8")
+    profile = ImageCms.getOpenProfile(str(shops.FOGRA39_PROFILE))
+    assert profile.profile.xcolor_space.strip() == "CMYK" and ImageCms.getProfileDescription(profile).strip() in note
+    for words in ("Files: FOGRA*ti3", "License: Zlib", "NOT Fogra's", "altered version",
+                  "apt-get install argyll icc-profiles-free", "colprof -v -qm -kr -l300 -L100",
+                  "2. Altered source versions must be plainly marked as such",
+                  "3. This notice may not be removed or altered from any source", "max 0.72"):
+        assert words in note, words
 
 
 def own_cmyk_manifest(tmp_path: Path, values: str) -> tuple[Path, int, int]:
