@@ -15,7 +15,7 @@ from pathlib import Path
 from generator.commands.common import load_printable_deck, report
 from generator.deck.problems import InputError, escape, one_line, suggest
 from generator import products
-from generator.products.pipeline.request import BuildRequest
+from generator.products.pipeline.request import LAYOUTS, BuildRequest
 from generator.products.render import shops
 from generator.progress import is_terminal
 
@@ -53,6 +53,10 @@ def add_build_options(p: argparse.ArgumentParser) -> None:
                    help="print sheets: MM of space between neighbouring cards, with crop marks in the gutters (default: 0, butted)")
     p.add_argument("--ink-saver", action="store_true",
                    help="print sheets: light backs and light chaos interiors, to save ink on a home printer")
+    p.add_argument("--layout", action="append", choices=LAYOUTS, default=[],
+                   help="print sheets: duplex (3x3 cards a side, with -fronts and -backs files for one-sided "
+                        "printers) or gutterfold (one-sided, four cards a sheet beside their backs, folded along "
+                        "the middle); repeatable (default: duplex)")
 
 
 MAX_OFFSET_MM = 10.0
@@ -96,7 +100,7 @@ def build_request(args: argparse.Namespace, progress: bool = False) -> BuildRequ
     given = {f.name: getattr(args, f.name) for f in dataclasses.fields(BuildRequest) if hasattr(args, f.name)}
     given.update(manifest=Path(args.manifest), out=Path(args.out), only=only, editions=tuple(dict.fromkeys(args.edition)),
                  papers=tuple(dict.fromkeys(args.paper)), pod=tuple(dict.fromkeys(args.pod)) or shops.defaults(),
-                 back_offset=offset, progress=progress)
+                 back_offset=offset, layouts=tuple(dict.fromkeys(args.layout)) or LAYOUTS[:1], progress=progress)
     return BuildRequest(**given)
 
 

@@ -168,7 +168,9 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
                 store.commit()
                 ctx.notes.extend(store.warnings)
             stamp_listing(dest)  # the next build may trust the sha256s it lists
-        ctx.notes.extend(mirror.messages(plan, dest, tuple(e.key for e in deck.editions), ctx.papers if "print" in built else ()))
+        made_print = "print" in built
+        ctx.notes.extend(mirror.messages(plan, dest, tuple(e.key for e in deck.editions), ctx.papers if made_print else (),
+                                         request.layouts if made_print else ()))
     except PartlyWritten:
         staging.keep_for_roll_forward()  # the journal names its staging folder: the next build finishes the move
         raise

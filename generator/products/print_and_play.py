@@ -1,5 +1,6 @@
 """output/print/: print-and-play PDF sheets, the complete printed set and each edition asked for,
-on every paper, as duplex, fronts-only and backs-only files."""
+on every paper, in every layout asked for: duplex (with fronts-only and backs-only files) and
+gutterfold."""
 
 from __future__ import annotations
 
@@ -21,9 +22,17 @@ def _sheet_job(ops: dict[str, bytes], pages: list[sheets.Page], set_names: dict[
     return pdf.sheet_pdf(ops, pages, set_names, g, mode, filename, charset_, stamp_)
 
 
-def grids(ctx: BuildContext) -> dict[str, sheets.Grid]:
-    """Paper -> the sheet grid for the build's print options (sheets.LayoutError if one does not fit)."""
-    return {paper: sheets.grid(paper, ctx.request.gutter, ctx.request.duplex, ctx.request.back_offset) for paper in ctx.papers}
+def grids(ctx: BuildContext) -> dict[tuple[str, str], sheets.Grid]:
+    """(paper, layout) -> the sheet grid for the build's print options (sheets.LayoutError if one
+    does not fit)."""
+    r = ctx.request
+    return {(paper, layout): sheets.grid(paper, r.gutter, r.duplex, r.back_offset, layout)
+            for paper in ctx.papers for layout in r.layouts}
+
+
+#: The files of each layout: (mode, file name's tail).
+FILES = {"duplex": (("duplex", ""), ("fronts", "-fronts"), ("backs", "-backs")),
+         "gutterfold": (("gutterfold", "-gutterfold"),)}
 
 
 def print_sets(ctx: BuildContext) -> list[tuple[str, list]]:
@@ -40,22 +49,22 @@ def print_sets(ctx: BuildContext) -> list[tuple[str, list]]:
 
 
 def build_print(ctx: BuildContext) -> Callable[[], list[Artifact]]:
-    """output/print/county-uppy-PAPER[-EDITION][-fronts|-backs].pdf: the PDFs the cache lacks are
-    made by workers; the function returned waits for them and writes the files."""
+    """output/print/county-uppy-PAPER[-EDITION][-fronts|-backs|-gutterfold].pdf: the PDFs the cache
+    lacks are made by workers; the function returned waits for them and writes the files."""
     light = ctx.request.ink_saver
     ops, keys, cs, store, made_by = pdf_forms(ctx, light), form_keys(ctx, light), chars(ctx), cache(ctx), stamp(ctx)
     here = code_version(Path(__file__).resolve())
     set_names = {s.key: s.name for s in ctx.deck.sets}
     jobs, meta = [], []
-    for paper, g in grids(ctx).items():
-        note = sheets.gutter_note(paper, ctx.request.gutter)
+    for (paper, layout), g in grids(ctx).items():
+        note = sheets.gutter_note(paper, ctx.request.gutter, layout)
         if note and note not in ctx.notes:
             ctx.notes.append(note)
         for suffix, cards in print_sets(ctx):
-            pages = sheets.pages(ctx.deck, cards)
+            pages = sheets.pages(ctx.deck, cards, g.per_page)
             used = [k for k in ops if k == "back" or any(k in p.codes for p in pages)]
             count = sum(len(p.codes) for p in pages)
-            for mode, tail in (("duplex", ""), ("fronts", "-fronts"), ("backs", "-backs")):
+            for mode, tail in FILES[layout]:
                 name = f"county-uppy-{paper}{suffix}{tail}.pdf"
                 needs = ["back"] if mode == "backs" else used
                 k = key("pdf", here, [keys[u] for u in needs], pages, set_names, g, mode, name, cs, made_by)

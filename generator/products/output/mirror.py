@@ -87,9 +87,16 @@ def listing(paths: list[str]) -> str:
     return shown + (f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else "")
 
 
-def messages(mirror: Mirror, out: Path, editions: tuple[str, ...], papers: tuple[str, ...] = ()) -> list[str]:
-    """The lines a build prints about what it removed, kept and left alone. `papers`: the papers
-    this build made print sheets for, so files of another paper are said to go for that reason."""
+def _layout(path: str) -> str:
+    """The print-and-play layout a print file is of (its name's tail says)."""
+    return "gutterfold" if path.endswith("-gutterfold.pdf") else "duplex"
+
+
+def messages(mirror: Mirror, out: Path, editions: tuple[str, ...], papers: tuple[str, ...] = (),
+             layouts: tuple[str, ...] = ()) -> list[str]:
+    """The lines a build prints about what it removed, kept and left alone. `papers` and
+    `layouts`: those this build made print sheets for, so files of another paper or layout are
+    said to go for that reason."""
     lines = []
     other_paper = [r for r in mirror.remove if papers and r.startswith("print/county-uppy-")
                    and r.split("/", 1)[1].split("-")[2].removesuffix(".pdf") not in papers]
@@ -99,7 +106,15 @@ def messages(mirror: Mirror, out: Path, editions: tuple[str, ...], papers: tuple
         lines.append(f"removed {n} print file{'s' * (n != 1)} for {' and '.join(gone)} paper, which this build was not "
                      f"asked for (--paper {' --paper '.join(papers)}; every build makes only the papers it is given: "
                      f"list them under build: papers: in cards.yaml to keep them): {listing(other_paper)}")
-    rest = [r for r in mirror.remove if r not in other_paper]
+    other_layout = [r for r in mirror.remove if layouts and r.startswith("print/county-uppy-") and r not in other_paper
+                    and _layout(r) not in layouts]
+    if other_layout:
+        gone = sorted({_layout(r) for r in other_layout})
+        n = len(other_layout)
+        lines.append(f"removed {n} print file{'s' * (n != 1)} of the {' and '.join(gone)} layout, which this build was "
+                     f"not asked for (--layout {' --layout '.join(layouts)}; every build makes only the layouts it is "
+                     f"given): {listing(other_layout)}")
+    rest = [r for r in mirror.remove if r not in other_paper and r not in other_layout]
     if rest:
         n = len(rest)
         lines.append(f"removed {n} file{'s' * (n != 1)} the manifest no longer makes: {listing(rest)}")

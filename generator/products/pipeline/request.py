@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from generator.deck.problems import suggest
 from generator.products.render import shops
+from generator.products.render.units import LAYOUTS
 
 if TYPE_CHECKING:  # the request is made at start-up, before the deck model is loaded
     from generator.deck.model import Deck
@@ -36,6 +37,9 @@ class BuildRequest:
     duplex: str = "long"  #: the paper edge the print sheets flip on (--duplex long|short)
     back_offset: tuple[float, float] = (0.0, 0.0)  #: mm the backs shift, right and up as seen on the back
     ink_saver: bool = False  #: light backs and light chaos interiors on the print sheets (--ink-saver)
+    #: the print-and-play layouts (--layout): duplex sheets (with their fronts-only and backs-only
+    #: files), gutterfold sheets, or both
+    layouts: tuple[str, ...] = LAYOUTS[:1]
     jobs: int = 0  #: worker processes; 0 means one per core
     progress: bool = False  #: show progress bars (only on a terminal)
 
@@ -58,10 +62,11 @@ class BuildRequest:
             if key not in keys:
                 return f"unknown edition '{key}'{suggest(key, keys)}; choose from {', '.join(sorted(keys))}"
         for paper in self.papers_for(deck):
-            try:
-                sheets.grid(paper, self.gutter, self.duplex, self.back_offset)
-            except sheets.LayoutError as err:
-                return str(err)
+            for layout in self.layouts:
+                try:
+                    sheets.grid(paper, self.gutter, self.duplex, self.back_offset, layout)
+                except sheets.LayoutError as err:
+                    return str(err)
         return self.shop_problem()
 
     def shop_problem(self) -> str | None:

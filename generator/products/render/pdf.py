@@ -23,6 +23,8 @@ from generator.products.render.units import BLEED, TRIM_H, TRIM_W, dots_to_pt, m
 
 FOOTER_INK = "#444444"
 CROP_INK = "#000000"
+FOLD_INK = "#777777"
+FOLD_WIDTH = 0.6
 SEAM_OVERLAP = 0.4  #: points
 
 
@@ -216,19 +218,27 @@ def _info(title: str, subject: str, stamp: Stamp, **extra: str) -> dict[str, str
 
 
 def place(form: str, s: sheets.Slot) -> str:
-    """Operators drawing a card in its slot, its bleed clipped to what the slot allows on each edge."""
+    """Operators drawing a card in its slot, its bleed clipped to what the slot allows on each
+    edge, turned by the slot's rotation (the form's origin is the trim's bottom-left corner)."""
     # Butted edges overlap the neighbour by a hair, so rasterizers show no seam between cards.
     left, bottom, right, top = (b if b > 0 else SEAM_OVERLAP for b in s.bleed)
+    turn = {0: f"1 0 0 1 {s.x:.3f} {s.y:.3f}", 90: f"0 1 -1 0 {s.x + s.w:.3f} {s.y:.3f}",
+            270: f"0 -1 1 0 {s.x:.3f} {s.y + s.h:.3f}"}[s.rot]
     return (f"q {s.x - left:.3f} {s.y - bottom:.3f} {s.w + left + right:.3f} {s.h + bottom + top:.3f} re W n "
-            f"1 0 0 1 {s.x:.3f} {s.y:.3f} cm /{form} Do Q")
+            f"{turn} cm /{form} Do Q")
 
 
 @lru_cache(maxsize=None)
 def _mark_ops(g: sheets.Grid, back: bool) -> str:
     """Crop marks as operators: a white halo, then the black line (they may cross dark bleed)."""
     path = " ".join(f"{x0:.3f} {y0:.3f} m {x1:.3f} {y1:.3f} l" for x0, y0, x1, y1 in sheets.crop_marks(g, back))
-    return (f"q 0 J 1 1 1 RG {sheets.MARK_WIDTH * 4:.2f} w {path} S "
-            f"{_rgb(CROP_INK)} RG {sheets.MARK_WIDTH} w {path} S Q")
+    ops = (f"q 0 J 1 1 1 RG {sheets.MARK_WIDTH * 4:.2f} w {path} S "
+           f"{_rgb(CROP_INK)} RG {sheets.MARK_WIDTH} w {path} S Q")
+    fold = sheets.fold_line(g)
+    if fold is not None:  # gutterfold: the fold line, dashed, in grey (not a cut)
+        x0, y0, x1, y1 = fold
+        ops += f"\nq 0 J [3 2] 0 d {_rgb(FOLD_INK)} RG {FOLD_WIDTH} w {x0:.3f} {y0:.3f} m {x1:.3f} {y1:.3f} l S Q"
+    return ops
 
 
 def _footer(doc, g: sheets.Grid, back: bool, text: str) -> str:
@@ -245,13 +255,14 @@ def _footer(doc, g: sheets.Grid, back: bool, text: str) -> str:
 
 def sheet_pdf(forms_in: dict[str, bytes], pages: list[sheets.Page], set_names: dict[str, str], g: sheets.Grid,
               mode: str, filename: str, chars: str, stamp: Stamp = NONE) -> tuple[bytes, int]:
-    """A print-and-play file: `mode` is duplex (front, mirrored back, ...), fronts or backs.
+    """A print-and-play file: `mode` is duplex (front, mirrored back, ...), fronts, backs, or
+    gutterfold (one side: each card's front and its back beside it, `g` a gutterfold grid).
 
     The test page leads (test_page.py): its front, and in a duplex file its back. `forms_in`
     holds the formatted form of every face on the pages and of "back" (format_forms).
     """
     f = PdfFile(chars, g.size, sheets.FOOTER_SIZE)
-    sides = {"duplex": (False, True), "fronts": (False,), "backs": (True,)}[mode]
+    sides = {"duplex": (False, True), "fronts": (False,), "backs": (True,), "gutterfold": (False,)}[mode]
     used = [] if mode == "backs" else [k for k in forms_in if any(k in p.codes for p in pages)]
     names, forms = _add_forms(f, {k: forms_in[k] for k in [*used, "back"]})
     resources = f.resources(forms)
@@ -261,10 +272,15 @@ def sheet_pdf(forms_in: dict[str, bytes], pages: list[sheets.Page], set_names: d
     for page in pages:
         for is_back in sides:
             n += 1
-            ops = [place(names["back" if is_back else code], sheets.slot(g, i, is_back, len(page.codes)))
-                   for i, code in enumerate(page.codes)]
+            if mode == "gutterfold":
+                ops = [place(names[form], sheets.slot(g, i, turned, len(page.codes)))
+                       for i, code in enumerate(page.codes) for form, turned in ((code, False), ("back", True))]
+                side = "fold on the dashed line"
+            else:
+                ops = [place(names["back" if is_back else code], sheets.slot(g, i, is_back, len(page.codes)))
+                       for i, code in enumerate(page.codes)]
+                side = "backs" if is_back else "fronts"
             ops.append(_mark_ops(g, is_back))
-            side = "backs" if is_back else "fronts"
             ops.append(_footer(f.doc, g, is_back, f"{filename} · {set_names[page.set]} · {side} · page {n} of {total}"))
             contents.append("\n".join(ops))
     tree = f.page_tree([c.encode("latin-1") for c in contents], g.size, resources)

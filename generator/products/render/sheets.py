@@ -1,15 +1,23 @@
 """Imposition: where each card goes on a sheet, crop marks, and which cards share a page.
 
-A card's position is computed here and nowhere else; backs use the same function, mirrored
-the way the paper turns over (columns for a long-edge flip, rows for a short-edge flip) and
-shifted by the back offset, so printed duplex each back lands behind its front.
+A card's position is computed here and nowhere else. Two layouts:
+
+- duplex (the default): 3×3 cards a side; backs use the same function, mirrored the way the
+  paper turns over (columns for a long-edge flip, rows for a short-edge flip) and shifted by the
+  back offset, so printed duplex each back lands behind its front;
+- gutterfold: one-sided, four cards a sheet turned on their side, fronts in the left column and
+  their backs in the right one, the fold line in the middle: folded along it, each back lands
+  behind its front (the backs turn the other way, so both read the same way up).
+
 All values are PDF points, origin at the page's bottom-left.
 
-Home printers leave about 4.2 mm at every paper edge unprinted (HP and Canon's usual
-minimum; Letter's 3×3 grid leaves only 12.7 mm of height to spare). So the card trims stay
-inside that zone, and every cut line gets a mark at least MARK_MIN long inside it and outside
-every card's trim. Marks may run over the bleed (it is cut away); they are drawn with a white
-halo so they show on dark bleed too.
+Home printers leave about 4.2 mm at every paper edge unprinted (HP and Canon's usual minimum;
+some leave 5 mm at the bottom). So every cut line keeps at least EDGE_MIN (6 mm) from every
+paper edge, the grid is centred, and nothing is drawn outside the printable area: a card's
+bleed on an outer edge stops at it. Every cut line has a mark at both ends, in the margins,
+outside every card's trim, so cutting a strip off leaves the other end of every line marked;
+a gutter wide enough holds marks too. Marks may run over the bleed (it is cut away); they are
+drawn with a white halo so they show on dark bleed too.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from generator.deck.model import CardType, Deck
-from generator.products.render.units import BLEED_IN, PAPERS, TRIM_H_IN, TRIM_W_IN, inch, mm
+from generator.products.render.units import BLEED_IN, LAYOUTS, PAPERS, TRIM_H_IN, TRIM_W_IN, inch, mm
 
 COLS, ROWS = 3, 3
 PER_PAGE = COLS * ROWS
@@ -26,13 +34,19 @@ CARD_W, CARD_H = inch(TRIM_W_IN), inch(TRIM_H_IN)
 BLEED = inch(BLEED_IN)
 #: Nothing is printed closer than this to a paper edge (4.2 mm, plus half a point to spare).
 PRINT_LIMIT = mm(4.2) + 0.5
-MARK_MIN = mm(3.0)  #: every cut line has a mark at least this long
-GUTTER_MARK_MIN = mm(1.0)  #: a gutter too narrow for a full mark still gets a short one
+#: Every cut line keeps at least this far from every paper edge.
+EDGE_MIN = mm(6.0)
+MARK_MIN = mm(1.0)  #: the mark at each end of a cut line is at least this long
+GUTTER_MARK_MIN = mm(1.0)  #: a gutter holds marks when they can be this long
 MARK_MAX = mm(4.0)  #: marks in the margins are at most this long
 MARK_GAP = 1.5  #: marks start this far outside the trim
 MARK_WIDTH = 0.5
 FOOTER_SIZE = 6.5  #: points; the footer sits in the widest free margin
 DUPLEX = ("long", "short")
+#: gutterfold: from each card's trim to the fold line
+FOLD_SPACE = mm(8.0)
+#: The thinnest bleed kept on an outer edge the printable area cuts short (0 means butted).
+MIN_BLEED = 0.05
 
 
 class LayoutError(ValueError):
@@ -43,7 +57,9 @@ class LayoutError(ValueError):
 class Slot:
     """One card's place on a page: its trim rectangle and how much bleed shows on each edge.
 
-    A bleed of 0 means a card is butted against this edge (the two share the cut).
+    A bleed of 0 means a card is butted against this edge (the two share the cut). `rot`: the
+    card turned counter-clockwise by 0, 90 or 270 degrees (gutterfold turns them on their side);
+    x, y, w, h are the turned trim on the page.
     """
 
     x: float
@@ -51,11 +67,12 @@ class Slot:
     w: float
     h: float
     bleed: tuple[float, float, float, float]  #: left, bottom, right, top
+    rot: int = 0
 
 
 @dataclass(frozen=True)
 class Grid:
-    """The 3×3 grid on one paper with the build's print options."""
+    """The grid of one layout on one paper with the build's print options."""
 
     paper: str
     x0: float  #: left trim of the first column (front side)
@@ -63,10 +80,33 @@ class Grid:
     gutter: tuple[float, float]  #: space between columns, between rows
     duplex: str = "long"  #: the paper's edge it turns over for the backs
     offset: tuple[float, float] = (0.0, 0.0)  #: the backs' shift, as seen on the back
+    layout: str = "duplex"
 
     @property
     def size(self) -> tuple[float, float]:
         return PAPERS[self.paper]
+
+    @property
+    def cols(self) -> int:
+        return COLS if self.layout == "duplex" else 2
+
+    @property
+    def rows(self) -> int:
+        return ROWS if self.layout == "duplex" else 4
+
+    @property
+    def per_page(self) -> int:
+        """Cards (with their backs) on one page: 9 a side duplex, 4 gutterfold."""
+        return PER_PAGE if self.layout == "duplex" else self.rows
+
+    @property
+    def cell(self) -> tuple[float, float]:
+        """A card's trim as laid on the page: upright, or on its side (gutterfold)."""
+        return (CARD_W, CARD_H) if self.layout == "duplex" else (CARD_H, CARD_W)
+
+    def fold(self) -> float | None:
+        """gutterfold: the x of the fold line (the paper's middle); None for duplex."""
+        return self.size[0] / 2 if self.layout == "gutterfold" else None
 
     def mirror(self, x: float, y: float) -> tuple[float, float]:
         """The point on the back side behind front point (x, y), offset included."""
@@ -80,25 +120,37 @@ class Grid:
 
 @lru_cache(maxsize=None)
 def grid(paper: str, gutter_mm: float = 0.0, duplex: str = "long",
-         back_offset_mm: tuple[float, float] = (0.0, 0.0)) -> Grid:
+         back_offset_mm: tuple[float, float] = (0.0, 0.0), layout: str = "duplex") -> Grid:
     """The grid for these options; raises LayoutError when the paper has no room for them.
 
     A gutter the paper has no room for between rows (Letter is 12.7 mm taller than three
-    cards) leaves the rows butted: see gutter_note().
+    cards) leaves the rows butted: see gutter_note(). gutterfold takes the gutter between its
+    rows only (its columns are spaced by the fold) and turns nothing over, so duplex and the
+    back offset do not apply to it.
     """
     if duplex not in DUPLEX:
         raise LayoutError(f"duplex must be one of {', '.join(DUPLEX)}")
+    if layout not in LAYOUTS:
+        raise LayoutError(f"layout must be one of {', '.join(LAYOUTS)}")
     pw, ph = PAPERS[paper]
     g = mm(gutter_mm)
-    x0 = _place(pw, CARD_W, g)
+    if layout == "gutterfold":
+        gx, x0 = 2 * FOLD_SPACE, _place(pw, CARD_H, 2, 2 * FOLD_SPACE)
+        assert x0 is not None
+        gy, y0 = g, _place(ph, CARD_W, 4, g)
+        if y0 is None:
+            gy, y0 = 0.0, _place(ph, CARD_W, 4, 0.0)
+        assert y0 is not None
+        return Grid(paper, x0, y0, (gx, gy), layout=layout)
+    x0 = _place(pw, CARD_W, COLS, g)
     if x0 is None:
         most = _most_gutter(pw, CARD_W)
         raise LayoutError(f"--gutter {gutter_mm:g} mm does not fit three cards across {paper} "
                           f"(at most {most:.1f} mm)")
     gy = g
-    y0 = _place(ph, CARD_H, gy)
+    y0 = _place(ph, CARD_H, ROWS, gy)
     if y0 is None:
-        gy, y0 = 0.0, _place(ph, CARD_H, 0.0)
+        gy, y0 = 0.0, _place(ph, CARD_H, ROWS, 0.0)
     assert y0 is not None
     out = Grid(paper, x0, y0, (g, gy), duplex, (mm(back_offset_mm[0]), mm(back_offset_mm[1])))
     # Sheets are cut along the fronts' marks; the backs' marks are a help that a back offset
@@ -112,75 +164,63 @@ def grid(paper: str, gutter_mm: float = 0.0, duplex: str = "long",
     return out
 
 
-def gutter_note(paper: str, gutter_mm: float) -> str:
+def gutter_note(paper: str, gutter_mm: float, layout: str = "duplex") -> str:
     """A line for the user when the rows of `paper` could not take the gutter, else ''."""
     if gutter_mm <= 0:
         return ""
-    g = grid(paper, gutter_mm)
-    if g.gutter[1] == g.gutter[0]:
+    g = grid(paper, gutter_mm, layout=layout)
+    if g.gutter[1] > 0:
         return ""
+    if layout == "gutterfold":
+        return f"{paper} gutterfold: no room for a {gutter_mm:g} mm gutter between rows; the rows stay butted"
     return f"{paper}: no room for a {gutter_mm:g} mm gutter between rows; the rows stay butted (columns have it)"
 
 
-def gutter_gap(width: float) -> float:
-    """How far a mark in a gutter `width` wide keeps from the two trims beside it.
-
-    MARK_GAP where the gutter holds a full MARK_MIN mark with it (or cannot hold one at all:
-    a short mark then keeps the whole gap); in between, the gap shrinks just enough for the
-    mark to reach MARK_MIN. So every gutter from MARK_MIN wide up holds a full mark, and the
-    gutters a paper accepts run without a hole from 0 to its widest (see _place).
-    """
-    if width >= MARK_MIN + 2 * MARK_GAP or width < MARK_MIN - 1e-3:
-        return MARK_GAP
-    return max(0.0, (width - MARK_MIN) / 2)
-
-
-def _full_gutter_mark(gutter: float) -> bool:
-    """Whether a gutter this wide holds a mark of at least MARK_MIN on each cut line across it."""
-    return gutter > 0 and gutter - 2 * gutter_gap(gutter) >= MARK_MIN - 1e-6
-
-
-def _place(length: float, card: float, gutter: float) -> float | None:
-    """Where the first card's trim starts along one axis, or None when it does not fit.
-
-    Each cut line across this axis needs one mark of at least MARK_MIN: in the margins (the
-    grid centred when both have room, else pushed to the low edge so the far margin holds
-    them all) or in the gutters between the cards.
-    """
-    lo, hi = PRINT_LIMIT, length - PRINT_LIMIT
-    total = 3 * card + 2 * gutter
-    room = hi - lo - total
-    need = MARK_MIN + MARK_GAP  # a margin mark starts MARK_GAP outside the trim
-    if room < 0:
-        return None
-    if room / 2 >= need or _full_gutter_mark(gutter):
-        return (length - total) / 2
-    if room >= need:
-        return lo  # marks on one side only: the far one
-    return None
+def _place(length: float, card: float, n: int, gutter: float) -> float | None:
+    """Where the first of `n` cards' trim starts along one axis (centred), or None when the
+    cut lines would come nearer than EDGE_MIN to an edge. At EDGE_MIN the margin still holds
+    a mark of MARK_MIN between the printable limit and the trim."""
+    total = n * card + (n - 1) * gutter
+    margin = (length - total) / 2
+    return margin if margin >= EDGE_MIN - 1e-6 else None
 
 
 def _most_gutter(length: float, card: float) -> float:
-    best, g = 0.0, 0.0
-    while g < mm(40):
-        if _place(length, card, g) is not None:
-            best = g
-        g += mm(0.1)
-    return best / mm(1)
+    """The widest gutter (to 0.1 mm) three cards across `length` take."""
+    most = (length - 3 * card - 2 * EDGE_MIN) / 2
+    return int(most / mm(0.1) + 1e-6) / 10
 
 
-def _front_rect(g: Grid, index: int) -> tuple[float, float]:
-    row, col = divmod(index, COLS)
-    x = g.x0 + col * (CARD_W + g.gutter[0])
-    y = g.y0 + (ROWS - 1 - row) * (CARD_H + g.gutter[1])
+def _front_rect(g: Grid, index: int, col: int | None = None) -> tuple[float, float]:
+    if g.layout == "gutterfold":
+        row = index
+        col = col or 0
+    else:
+        row, col = divmod(index, COLS)
+    w, h = g.cell
+    x = g.x0 + col * (w + g.gutter[0])
+    y = g.y0 + (g.rows - 1 - row) * (h + g.gutter[1])
     return x, y
 
 
+def _clip(g: Grid, x: float, y: float, w: float, h: float, bleed: tuple[float, float, float, float],
+          rot: int = 0) -> Slot:
+    """The slot with its bleed cut back to the printable area (butted edges stay 0)."""
+    pw, ph = g.size
+    room = (x - PRINT_LIMIT, y - PRINT_LIMIT, pw - PRINT_LIMIT - x - w, ph - PRINT_LIMIT - y - h)
+    kept = tuple(b if b == 0 else max(MIN_BLEED, min(b, r)) for b, r in zip(bleed, room))
+    return Slot(x, y, w, h, kept, rot)  # type: ignore[arg-type]
+
+
 @lru_cache(maxsize=4096)
-def slot(g: Grid, index: int, back: bool = False, filled: int = PER_PAGE) -> Slot:
-    """Slot `index` (0..8, reading order) of a page holding `filled` cards; `back` for the
-    other side of the sheet. An edge with no card beside it gets the full bleed; between two
-    cards each fills half the gutter (or none, butted)."""
+def slot(g: Grid, index: int, back: bool = False, filled: int | None = None) -> Slot:
+    """Slot `index` (reading order) of a page holding `filled` cards (default: full); `back`
+    for the other side of the sheet (gutterfold: the right column, the same side). An edge
+    with no card beside it gets the full bleed, as far as the printable area allows; between
+    two cards each fills half the gutter (or none, butted)."""
+    filled = g.per_page if filled is None else filled
+    if g.layout == "gutterfold":
+        return _fold_slot(g, index, back, filled)
     row, col = divmod(index, COLS)
     has = {
         "l": col > 0,
@@ -193,18 +233,33 @@ def slot(g: Grid, index: int, back: bool = False, filled: int = PER_PAGE) -> Slo
     bottom, top = (half[1] if has["b"] else BLEED), (half[1] if has["t"] else BLEED)
     x, y = _front_rect(g, index)
     if not back:
-        return Slot(x, y, CARD_W, CARD_H, (left, bottom, right, top))
+        return _clip(g, x, y, CARD_W, CARD_H, (left, bottom, right, top))
     mx, my = g.mirror(x, y)
     if g.duplex == "long":
-        return Slot(mx - CARD_W, my, CARD_W, CARD_H, (right, bottom, left, top))
-    return Slot(mx, my - CARD_H, CARD_W, CARD_H, (left, top, right, bottom))
+        return _clip(g, mx - CARD_W, my, CARD_W, CARD_H, (right, bottom, left, top))
+    return _clip(g, mx, my - CARD_H, CARD_W, CARD_H, (left, top, right, bottom))
+
+
+def _fold_slot(g: Grid, index: int, back: bool, filled: int) -> Slot:
+    """gutterfold: card `index` (its row) in the fronts' column, or its back in the other one.
+    The front lies on its side with its top to the outer (left) edge, turned 90°; the back
+    turns the other way (270°), so folded over the middle line it stands behind its front the
+    way a card's back does (the front's right edge behind the back's left)."""
+    w, h = g.cell
+    x, y = _front_rect(g, index, 1 if back else 0)
+    half = min(BLEED, g.gutter[1] / 2)
+    bottom = half if index + 1 < filled else BLEED
+    top = half if index > 0 else BLEED
+    return _clip(g, x, y, w, h, (BLEED, bottom, BLEED, top), 270 if back else 90)
 
 
 def _rects(g: Grid, back: bool) -> list[tuple[float, float, float, float]]:
     out = []
-    for i in range(PER_PAGE):
-        s = slot(g, i, back)
-        out.append((s.x, s.y, s.x + s.w, s.y + s.h))
+    sides = (False, True) if g.layout == "gutterfold" else (back,)
+    for side in sides:
+        for i in range(g.per_page):
+            s = slot(g, i, side)
+            out.append((s.x, s.y, s.x + s.w, s.y + s.h))
     return out
 
 
@@ -233,19 +288,24 @@ def _lines(g: Grid, back: bool) -> tuple[list[float], list[float]]:
 
 
 def _candidates(g: Grid, back: bool) -> list[tuple[str, float, float, float, str]]:
-    """Every possible mark: (axis 'v' or 'h', line, start, end, where), where is a margin
-    ('left', 'right', 'top', 'bottom') or 'gutter'."""
+    """Every mark: (axis 'v' or 'h', line, start, end, where), where is a margin ('left',
+    'right', 'top', 'bottom': the line's two ends) or 'gutter' (between two cards; a
+    gutterfold's fold gutter holds one on each side of the fold)."""
     pw, ph = g.size
     rects = _rects(g, back)
     xs, ys = _lines(g, back)
+    fold = g.fold()
     out = []
     for axis, lines, length in (("v", xs, ph), ("h", ys, pw)):
         lo, hi = PRINT_LIMIT, length - PRINT_LIMIT
         for line in lines:
             for a, b, card_a, card_b in _free(line, rects, 0 if axis == "v" else 1, lo, hi):
                 if card_a and card_b:
-                    gap = gutter_gap(b - a)
-                    start, end, where = a + gap, b - gap, "gutter"
+                    if axis == "h" and fold is not None and a < fold < b:
+                        out.append((axis, line, a + MARK_GAP, min(a + MARK_GAP + MARK_MAX, fold - MARK_GAP), "gutter"))
+                        out.append((axis, line, max(b - MARK_GAP - MARK_MAX, fold + MARK_GAP), b - MARK_GAP, "gutter"))
+                        continue
+                    start, end, where = a + MARK_GAP, b - MARK_GAP, "gutter"
                 elif card_b:  # the low margin
                     end = b - MARK_GAP
                     start, where = max(a, end - MARK_MAX), ("bottom" if axis == "v" else "left")
@@ -260,76 +320,90 @@ def _candidates(g: Grid, back: bool) -> list[tuple[str, float, float, float, str
 
 
 def unmarked_lines(g: Grid, back: bool = False) -> list[tuple[str, float]]:
-    """Cut lines that no mark could serve (none for a grid that grid() returned)."""
+    """Cut lines without a mark at both ends (none for a grid that grid() returned)."""
     xs, ys = _lines(g, back)
-    have = {(c[0], c[1]) for c in _candidates(g, back) if c[3] - c[2] >= MARK_MIN - 1e-6}
-    return [(a, v) for a, vs in (("v", xs), ("h", ys)) for v in vs if (a, v) not in have]
+    have = {(c[0], c[1], c[4]) for c in _candidates(g, back)}
+    ends = {"v": ("bottom", "top"), "h": ("left", "right")}
+    return [(a, v) for a, vs in (("v", xs), ("h", ys)) for v in vs
+            if not all((a, v, end) in have for end in ends[a])]
 
 
 def _bands(g: Grid, back: bool) -> dict[str, float]:
-    """Free room in each margin, between the bleed and the printable limit."""
+    """Free room in each margin between the printable limit and whatever is nearer the edge:
+    the bleed, or the marks (they reach MARK_GAP + MARK_MAX out from the trims)."""
     pw, ph = g.size
     rects = _rects(g, back)
+    out = max(BLEED, MARK_GAP + MARK_MAX)
     return {
-        "left": min(r[0] for r in rects) - BLEED - PRINT_LIMIT,
-        "right": pw - PRINT_LIMIT - max(r[2] for r in rects) - BLEED,
-        "bottom": min(r[1] for r in rects) - BLEED - PRINT_LIMIT,
-        "top": ph - PRINT_LIMIT - max(r[3] for r in rects) - BLEED,
+        "left": min(r[0] for r in rects) - out - PRINT_LIMIT,
+        "right": pw - PRINT_LIMIT - max(r[2] for r in rects) - out,
+        "bottom": min(r[1] for r in rects) - out - PRINT_LIMIT,
+        "top": ph - PRINT_LIMIT - max(r[3] for r in rects) - out,
     }
 
 
 def footer_side(g: Grid, back: bool = False) -> str:
-    """The widest margin between the bleed and the printable limit: the footer goes there."""
+    """The widest margin free of bleed and marks: the footer goes there (gutterfold: the bottom
+    margin, under the fronts, so it never crosses the fold)."""
+    if g.layout == "gutterfold":
+        return "bottom"
     bands = _bands(g, back)
     return max(bands, key=lambda k: (round(bands[k], 3), k in ("bottom", "left")))
 
 
 def crop_marks(g: Grid, back: bool = False) -> list[tuple[float, float, float, float]]:
-    """Line segments (x0, y0, x1, y1): a mark on every cut line in every place there is room,
-    except the footer's margin when the opposite margin marks the same lines."""
-    cands = _candidates(g, back)
-    foot = footer_side(g, back)
-    opposite = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}[foot]
-    served = {(c[0], c[1]) for c in cands if c[4] == opposite and c[3] - c[2] >= MARK_MIN - 1e-6}
-    marks = []
-    for axis, line, a, b, where in cands:
-        if where == foot and (axis, line) in served:
-            continue
-        marks.append((line, a, line, b) if axis == "v" else (a, line, b, line))
-    return sorted(marks)
+    """Line segments (x0, y0, x1, y1): a mark at both ends of every cut line, in the margins,
+    and in every gutter with room for one."""
+    return sorted((line, a, line, b) if axis == "v" else (a, line, b, line)
+                  for axis, line, a, b, _ in _candidates(g, back))
+
+
+def fold_line(g: Grid) -> tuple[float, float, float, float] | None:
+    """gutterfold: the fold line (x0, y0, x1, y1), dashed along the fold gutter from the
+    bottom row's trim to the top row's, and on into the margins as far as the marks go."""
+    fold = g.fold()
+    if fold is None:
+        return None
+    rects = _rects(g, False)
+    reach = MARK_GAP + MARK_MAX
+    return (fold, min(r[1] for r in rects) - reach, fold, max(r[3] for r in rects) + reach)
 
 
 @lru_cache(maxsize=256)
 def footer_place(g: Grid, back: bool = False) -> tuple[float, float, int] | None:
     """Where the footer goes: (x, y of its baseline's middle, rotation); None when no margin
-    has room for it (a wide gutter on Letter): the test page still names the file."""
+    has room for it: the test page still names the file. A gutterfold footer sits under the
+    fronts' column."""
     pw, ph = g.size
     rects = _rects(g, back)
     side = footer_side(g, back)
     if _bands(g, back)[side] < FOOTER_SIZE * 1.2:
         return None
     lift = FOOTER_SIZE * 0.3  # centre the text's body, not its baseline
+    out = max(BLEED, MARK_GAP + MARK_MAX)
+    mid_x = pw / 2 if g.layout == "duplex" else g.x0 + g.cell[0] / 2
     if side == "bottom":
-        return pw / 2, (PRINT_LIMIT + min(r[1] for r in rects) - BLEED) / 2 - lift, 0
+        return mid_x, (PRINT_LIMIT + min(r[1] for r in rects) - out) / 2 - lift, 0
     if side == "top":
-        return pw / 2, (ph - PRINT_LIMIT + max(r[3] for r in rects) + BLEED) / 2 - lift, 0
+        return mid_x, (ph - PRINT_LIMIT + max(r[3] for r in rects) + out) / 2 - lift, 0
     if side == "left":
-        return (PRINT_LIMIT + min(r[0] for r in rects) - BLEED) / 2 + lift, ph / 2, 90
-    return (pw - PRINT_LIMIT + max(r[2] for r in rects) + BLEED) / 2 - lift, ph / 2, 270
+        return (PRINT_LIMIT + min(r[0] for r in rects) - out) / 2 + lift, ph / 2, 90
+    return (pw - PRINT_LIMIT + max(r[2] for r in rects) + out) / 2 - lift, ph / 2, 270
 
 
 @dataclass(frozen=True)
 class Page:
-    """Up to nine cards of one set."""
+    """The cards of one page (nine duplex, four gutterfold), all of one set."""
 
     set: str
     codes: tuple[str, ...]
 
 
-def pages(deck: Deck, cards: list[CardType]) -> list[Page]:
-    """Card instances (copies expanded) on pages, each set on its own pages, sets in manifest order."""
+def pages(deck: Deck, cards: list[CardType], per_page: int = PER_PAGE) -> list[Page]:
+    """Card instances (copies expanded) on pages of `per_page`, each set on its own pages, sets in
+    manifest order."""
     out: list[Page] = []
     for s in deck.sets:
         codes = [c.code for c in cards if c.set == s.key for _ in range(c.copies)]
-        out += [Page(s.key, tuple(codes[i:i + PER_PAGE])) for i in range(0, len(codes), PER_PAGE)]
+        out += [Page(s.key, tuple(codes[i:i + per_page])) for i in range(0, len(codes), per_page)]
     return out

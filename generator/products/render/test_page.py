@@ -1,5 +1,6 @@
 """The test page that leads every print-and-play file: how to print it, two rulers to check the
-scale, and duplex registration marks to measure a printer's front-to-back drift.
+scale, and duplex registration marks to measure a printer's front-to-back drift (a gutterfold
+file, printed one-sided, has no registration marks: its test page says how to fold instead).
 
 The front carries crosses; the back carries a millimetre scale behind each cross (placed by
 the same mirror as the card backs, offset included). Held up to a light, each front cross
@@ -35,7 +36,12 @@ def instructions(g: sheets.Grid, mode: str, filename: str) -> list[str]:
     """The lines at the top of the front: how to print this file."""
     edge = "long" if g.duplex == "long" else "short"
     lines = ["Print at 100% / Actual size: turn off \u201cFit to page\u201d and \u201cShrink oversized pages\u201d."]
-    if mode == "duplex":
+    if mode == "gutterfold":
+        lines += ["Print one-sided: no duplex needed. Each sheet holds four cards on their side, the fronts on the left "
+                  "and each one's back beside it on the right.",
+                  "Fold each sheet along the dashed middle line, printed side out, and glue or tape the halves "
+                  "together. Then cut through both layers along the crop marks; the fold edge is cut away too."]
+    elif mode == "duplex":
         lines.append(f"Print double-sided (duplex), flip on the {edge} edge. Then cut along the crop marks.")
     elif mode == "fronts":
         lines.append(f"One-sided: print this file, turn the stack over (flip on the {edge} edge) and print the "
@@ -109,6 +115,8 @@ def _front(c: Canvas, g: sheets.Grid, mode: str, filename: str) -> None:
     _ruler(c, left, y, inch(2), [(inch(k / 8), 10 if k % 8 == 0 else (7 if k % 4 == 0 else 4),
                                   str(k // 8) if k % 8 == 0 else "") for k in range(17)], "2 in")
     y -= mm(12)
+    if mode == "gutterfold":  # one-sided: nothing to register front to back
+        return
     for line in reading_lines(g):
         y = _wrapped(c, line, left, y, width, TEXT_SIZE) - 3
     c.setStrokeColor(INK)

@@ -56,3 +56,7 @@ PAPERS: dict[str, tuple[float, float]] = {
     "letter": (inch(8.5), inch(11)),
     "a4": (mm(210), mm(297)),
 }
+
+#: The print-and-play layouts (--layout), the default first: duplex sheets (3×3 a side) and
+#: gutterfold sheets (one-sided, fronts beside their backs, folded in the middle).
+LAYOUTS: tuple[str, ...] = ("duplex", "gutterfold")

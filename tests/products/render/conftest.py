@@ -20,7 +20,8 @@ def run_build(deck, out: Path, **kw) -> Built:
 
 @pytest.fixture(scope="session")
 def built(deck, tmp_path_factory) -> Path:
-    """output/ of a full card build (plus one edition's print files)."""
+    """output/ of a full card build (plus one edition's print files), the print sheets in both
+    layouts."""
     out = tmp_path_factory.mktemp("render") / "output"
-    run_build(deck, out, editions=("keep-it-simple",))
+    run_build(deck, out, editions=("keep-it-simple",), layouts=("duplex", "gutterfold"))
     return out

@@ -28,6 +28,20 @@ def cards_on(page) -> list[tuple[float, float, float, float]]:
     return sorted(rects, key=lambda r: (-r[1], r[0]))
 
 
+def trims_on(page) -> list[tuple[tuple[float, float, float, float], int]]:
+    """(trim rectangle, rotation in degrees counter-clockwise) of every card form on a page,
+    upright or turned on its side: the form's drawn box less its bleed, the turn read off its
+    matrix."""
+    out = []
+    for obj in page.get_objects(max_depth=0):
+        if obj.type == raw.FPDF_PAGEOBJ_FORM:
+            left, bottom, right, top = obj.get_bounds()
+            m = obj.get_matrix()
+            rot = {(1, 0): 0, (0, 1): 90, (-1, 0): 180, (0, -1): 270}[(round(m.a), round(m.b))]
+            out.append(((left + BLEED, bottom + BLEED, right - BLEED, top - BLEED), rot))
+    return sorted(out, key=lambda t: (-t[0][1], t[0][0]))
+
+
 def paths_on(page) -> list[tuple[float, float, float, float]]:
     return [obj.get_bounds() for obj in page.get_objects(max_depth=0) if obj.type == raw.FPDF_PAGEOBJ_PATH]
 
@@ -46,8 +60,8 @@ def test_nine_cards_at_exact_trim_positions(built, paper):
     assert [b - a for a, b in zip(ys, ys[1:])] == pytest.approx([CARD_H] * 2, abs=TOL)
     assert xs[0] >= mm(4.2) and xs[-1] + CARD_W <= pw - mm(4.2)
     assert ys[0] >= mm(4.2) and ys[-1] + CARD_H <= ph - mm(4.2)
-    if paper == "letter":  # known numbers: centred across, the rows down against the bottom limit
-        assert rects[0][:2] == pytest.approx((inch(0.5), mm(4.2) + 0.5 + 2 * CARD_H), abs=TOL)
+    if paper == "letter":  # known numbers: centred both ways, 1/2 in across and 1/4 in at top and bottom
+        assert rects[0][:2] == pytest.approx((inch(0.5), inch(0.25) + 2 * CARD_H), abs=TOL)
     pdf.close()
 
 
@@ -125,11 +139,23 @@ def test_every_pdf_opens_and_rasterizes(built):
 
 
 def test_bleed_on_every_edge_without_a_neighbour():
-    g = sheets.grid("letter")
+    g = sheets.grid("a4")
     b = sheets.BLEED
     # a page with two cards: the second has no card to its right or below it
     assert sheets.slot(g, 1, filled=2).bleed == (0, b, b, b)
     assert sheets.slot(g, 1, back=True, filled=2).bleed == (b, b, 0, b)
     assert sheets.slot(g, 4).bleed == (0, 0, 0, 0)
-    short = sheets.grid("letter", 0, "short")
+    short = sheets.grid("a4", 0, "short")
     assert sheets.slot(short, 1, back=True, filled=2).bleed == (0, b, b, b)  # rows turn over, not columns
+
+
+def test_bleed_stops_at_the_printable_area():
+    """Letter is 1/2 in taller than three cards: the top and bottom rows keep 1/4 in (6.35 mm) to
+    the paper's edge, and their bleed there stops 4.2 mm from it (mm 4.2 plus half a point)."""
+    g = sheets.grid("letter")
+    _, ph = PAPERS["letter"]
+    kept = inch(0.25) - sheets.PRINT_LIMIT
+    top, bottom = sheets.slot(g, 1), sheets.slot(g, 7)
+    assert top.bleed == pytest.approx((0, 0, 0, kept)) and bottom.bleed == pytest.approx((0, kept, 0, 0))
+    assert top.y + top.h + top.bleed[3] == pytest.approx(ph - sheets.PRINT_LIMIT)
+    assert sheets.slot(g, 3).bleed == pytest.approx((BLEED, 0, 0, 0))  # 1/2 in across: the full bleed

@@ -16,7 +16,7 @@ from generator.products.render import sheets
 from generator.products.render.units import PAPERS, mm
 from tests.products.render.conftest import ROOT, run_build
 from tests.ghostscript import need_ghostscript
-from tests.products.render.test_pdf_geometry import CARD_H, CARD_W, cards_on
+from tests.products.render.test_pdf_geometry import CARD_H, CARD_W, cards_on, trims_on
 
 EDGE = mm(4.2)  #: home printers print nothing closer to the paper's edge
 BASE14 = {"Courier", "Courier-Bold", "Courier-Oblique", "Courier-BoldOblique", "Helvetica", "Helvetica-Bold",
@@ -53,15 +53,22 @@ def crosses_a_card(mark, cards) -> bool:
     return False
 
 
+CUT_EDGE = mm(6.0)  #: every cut line keeps this far from every paper edge
+END_MARK = mm(1.0)  #: the mark at each end of a cut line is at least this long where it prints
+
+
 def check_marks(path: Path, paper: str, skip: int, step: int = 1) -> int:
-    """Every cut line of every card page has a mark with >= 3 mm inside the printable area,
-    outside every card's trim; no mark comes nearer than 4.2 mm to the paper's edge."""
+    """Every cut line of every card page keeps at least 6 mm from every paper edge and has a mark
+    at both ends, beyond every card (below and above them for a vertical line, left and right of
+    them for a horizontal one), each at least 1 mm long inside the printable area and outside
+    every card's trim; no mark comes nearer than 4.2 mm to the paper's edge. So once a margin
+    strip is cut off, every line still has its other end marked."""
     pw, ph = PAPERS[paper]
     doc, plumb = pdfium.PdfDocument(path), pdfplumber.open(path)
     checked = 0
     try:
         for i in range(skip, len(doc), step):
-            cards = cards_on(doc[i])
+            cards = [r for r, _ in trims_on(doc[i])]
             marks = black_lines(plumb.pages[i])
             assert marks, i
             for m in marks:
@@ -70,12 +77,18 @@ def check_marks(path: Path, paper: str, skip: int, step: int = 1) -> int:
                 assert not crosses_a_card(m, cards), (i, m)
             xs = {round(v, 2) for r in cards for v in (r[0], r[2])}
             ys = {round(v, 2) for r in cards for v in (r[1], r[3])}
+            low_x, high_x = min(r[0] for r in cards), max(r[2] for r in cards)
+            low_y, high_y = min(r[1] for r in cards), max(r[3] for r in cards)
             for x in xs:
-                on = [m for m in marks if m[0] == m[2] and abs(m[0] - x) < 0.02]
-                assert any(printable_length(m, pw, ph) >= mm(3) for m in on), (path.name, i, "x", x)
+                assert CUT_EDGE - 0.01 <= x <= pw - CUT_EDGE + 0.01, (path.name, i, "x", x)
+                on = [m for m in marks if m[0] == m[2] and abs(m[0] - x) < 0.02 and printable_length(m, pw, ph) >= END_MARK]
+                assert any(max(m[1], m[3]) <= low_y + 0.01 for m in on), (path.name, i, "no mark below x", x)
+                assert any(min(m[1], m[3]) >= high_y - 0.01 for m in on), (path.name, i, "no mark above x", x)
             for y in ys:
-                on = [m for m in marks if m[1] == m[3] and abs(m[1] - y) < 0.02]
-                assert any(printable_length(m, pw, ph) >= mm(3) for m in on), (path.name, i, "y", y)
+                assert CUT_EDGE - 0.01 <= y <= ph - CUT_EDGE + 0.01, (path.name, i, "y", y)
+                on = [m for m in marks if m[1] == m[3] and abs(m[1] - y) < 0.02 and printable_length(m, pw, ph) >= END_MARK]
+                assert any(max(m[0], m[2]) <= low_x + 0.01 for m in on), (path.name, i, "no mark left of y", y)
+                assert any(min(m[0], m[2]) >= high_x - 0.01 for m in on), (path.name, i, "no mark right of y", y)
             checked += len(xs) + len(ys)
     finally:
         doc.close()
@@ -84,9 +97,42 @@ def check_marks(path: Path, paper: str, skip: int, step: int = 1) -> int:
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
-@pytest.mark.parametrize("tail,skip", [("", 2), ("-fronts", 1), ("-backs", 1)])
+@pytest.mark.parametrize("tail,skip", [("", 2), ("-fronts", 1), ("-backs", 1), ("-gutterfold", 1)])
 def test_every_cut_line_is_marked_where_a_home_printer_prints(built, paper, tail, skip):
     assert check_marks(built / "print" / f"county-uppy-{paper}{tail}.pdf", paper, skip) > 0
+
+
+def ink_near_the_edge(path: Path, pages: list[int], dpi: int = 150) -> list[tuple[int, tuple[int, int]]]:
+    """(page, pixel) of every non-white pixel of `pages` within 4.2 mm of the paper's edge (less a
+    pixel for anti-aliasing), rendered as a printer would."""
+    doc = pdfium.PdfDocument(path)
+    found = []
+    try:
+        for n in pages:
+            image = doc[n].render(scale=dpi / 72).to_pil().convert("L")
+            w, h = image.size
+            band = int(EDGE * dpi / 72) - 1
+            px = image.load()
+            for y in range(h):
+                xs = range(w) if y < band or y >= h - band else [*range(band), *range(w - band, w)]
+                found += [(n, (x, y)) for x in xs if px[x, y] < 255]
+                if len(found) > 20:
+                    return found
+    finally:
+        doc.close()
+    return found
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+@pytest.mark.parametrize("tail", ["", "-gutterfold"])
+def test_nothing_prints_in_the_edge_a_home_printer_leaves(built, paper, tail):
+    """Cards, bleed, marks, fold line and footer, fronts and backs: nothing within 4.2 mm of the
+    paper's edge (read from the rendered pages of each set's first sheets, and the last)."""
+    path = built / "print" / f"county-uppy-{paper}{tail}.pdf"
+    doc = pdfium.PdfDocument(path)
+    n = len(doc)
+    doc.close()
+    assert ink_near_the_edge(path, sorted({0, 1, 2, 3, n - 2, n - 1})) == []
 
 
 def test_print_hints_in_every_file(built):
@@ -94,13 +140,13 @@ def test_print_hints_in_every_file(built):
         with pikepdf.open(path) as pdf:
             prefs = pdf.Root.ViewerPreferences
             assert prefs.PrintScaling == pikepdf.Name("/None"), path.name
-            duplex = path.stem.endswith(("-fronts", "-backs"))
-            assert prefs.Duplex == (pikepdf.Name.Simplex if duplex else pikepdf.Name.DuplexFlipLongEdge), path.name
+            simplex = path.stem.endswith(("-fronts", "-backs", "-gutterfold"))
+            assert prefs.Duplex == (pikepdf.Name.Simplex if simplex else pikepdf.Name.DuplexFlipLongEdge), path.name
         doc = pdfium.PdfDocument(path)
         first = doc[0].get_textpage().get_text_range()
         doc.close()
         assert "Print at 100% / Actual size" in first, path.name
-        if not path.stem.endswith(("-fronts", "-backs")):
+        if not path.stem.endswith(("-fronts", "-backs", "-gutterfold")):
             assert "Print double-sided (duplex), flip on the long edge" in first
 
 
@@ -197,7 +243,7 @@ def test_test_page_names_the_version_and_the_manifest(built):
 @pytest.fixture(scope="module")
 def optioned(deck, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("options") / "out"
-    run_build(deck, out, only=("print",), gutter=5.0, duplex="short", back_offset=(1.5, -1.0))
+    run_build(deck, out, only=("print",), gutter=3.0, duplex="short", back_offset=(1.5, -1.0))
     return out
 
 
@@ -226,8 +272,8 @@ def test_gutter_spaces_the_cards_with_marks_in_the_gutters(optioned):
     rects = cards_on(doc[1])
     doc.close()
     xs, ys = sorted({round(r[0], 3) for r in rects}), sorted({round(r[1], 3) for r in rects})
-    assert [b - a for a, b in zip(xs, xs[1:])] == pytest.approx([CARD_W + mm(5)] * 2, abs=0.01)
-    assert [b - a for a, b in zip(ys, ys[1:])] == pytest.approx([CARD_H + mm(5)] * 2, abs=0.01)
+    assert [b - a for a, b in zip(xs, xs[1:])] == pytest.approx([CARD_W + mm(3)] * 2, abs=0.01)
+    assert [b - a for a, b in zip(ys, ys[1:])] == pytest.approx([CARD_H + mm(3)] * 2, abs=0.01)
     with pdfplumber.open(path) as pdf:
         page = pdf.pages[1]
         marks = black_lines(page)
@@ -240,18 +286,16 @@ def test_gutter_spaces_the_cards_with_marks_in_the_gutters(optioned):
     rects = cards_on(doc[1])
     doc.close()
     xs, ys = sorted({round(r[0], 3) for r in rects}), sorted({round(r[1], 3) for r in rects})
-    assert xs[1] - xs[0] == pytest.approx(CARD_W + mm(5), abs=0.01)
+    assert xs[1] - xs[0] == pytest.approx(CARD_W + mm(3), abs=0.01)
     assert ys[1] - ys[0] == pytest.approx(CARD_H, abs=0.01)
     assert check_marks(optioned / "print" / "county-uppy-a4-fronts.pdf", "a4", 1) > 0
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_the_gutters_a_paper_takes_run_from_0_to_the_widest_it_names(paper):
-    """Every gutter from 0 mm to the paper's widest is accepted, with a mark of at least 3 mm
-    on every cut line, outside every trim and inside the printable area; every wider one is
-    refused with a message naming that widest. (A4 once refused 3.7-4.0 mm while accepting
-    4.1-5.3 mm, saying "at most 5.3 mm": between marks in the margins and marks in the
-    gutters there was a hole.)"""
+    """Every gutter from 0 mm to the paper's widest is accepted, every cut line at least 6 mm from
+    the paper's edges and marked at both ends, marks outside every trim and inside the printable
+    area; every wider one is refused with a message naming that widest."""
     pw, ph = PAPERS[paper]
     accepted, refused = [], []
     for tenths in range(0, 201):
@@ -265,6 +309,8 @@ def test_the_gutters_a_paper_takes_run_from_0_to_the_widest_it_names(paper):
         for back in (False, True):
             assert sheets.unmarked_lines(g, back) == [], (gutter, back)
             trims = [sheets.slot(g, i, back) for i in range(sheets.PER_PAGE)]
+            for s in trims:
+                assert min(s.x, s.y, pw - s.x - s.w, ph - s.y - s.h) >= mm(6) - 0.01, (gutter, back, s)
             for x0, y0, x1, y1 in sheets.crop_marks(g, back):
                 assert min(x0, x1) >= sheets.PRINT_LIMIT - 0.01 and max(x0, x1) <= pw - sheets.PRINT_LIMIT + 0.01
                 assert min(y0, y1) >= sheets.PRINT_LIMIT - 0.01 and max(y0, y1) <= ph - sheets.PRINT_LIMIT + 0.01
@@ -274,23 +320,30 @@ def test_the_gutters_a_paper_takes_run_from_0_to_the_widest_it_names(paper):
                     assert not (inside_x and inside_y), (gutter, back, (x0, y0, x1, y1))
     widest = accepted[-1]
     assert accepted == [t / 10 for t in range(0, round(widest * 10) + 1)], f"a hole in {paper}'s gutters"
-    assert widest == {"letter": 8.3, "a4": 5.3}[paper]
+    assert widest == {"letter": 6.7, "a4": 3.7}[paper]
     assert refused and all(gutter > widest for gutter, _ in refused)
     for gutter, message in refused:
         assert message == f"--gutter {gutter:g} mm does not fit three cards across {paper} (at most {widest:.1f} mm)"
 
 
-def test_a_gutter_between_margin_marks_and_full_gutter_marks_builds_marked(deck, tmp_path):
-    """--gutter 3.8 on A4: too wide for the marks to sit in the margins, and it holds a full
-    3 mm mark only by keeping less than the usual gap from the trims; read back from the PDF."""
+def test_a_gutter_wide_enough_holds_marks_between_the_cards(deck, tmp_path):
+    """--gutter 2.5 on A4: besides the marks at both ends of every line, a mark of at least 1 mm
+    in every gutter on each line crossing it, read back from the PDF."""
     out = tmp_path / "out"
-    run_build(deck, out, only=("print",), papers=("a4",), gutter=3.8)
+    run_build(deck, out, only=("print",), papers=("a4",), gutter=2.5)
     path = out / "print" / "county-uppy-a4-fronts.pdf"
     assert check_marks(path, "a4", 1) > 0
     doc = pdfium.PdfDocument(path)
-    xs = sorted({round(r[0], 3) for r in cards_on(doc[1])})
+    rects = cards_on(doc[1])
     doc.close()
-    assert [b - a for a, b in zip(xs, xs[1:])] == pytest.approx([CARD_W + mm(3.8)] * 2, abs=0.01)
+    xs = sorted({round(r[0], 3) for r in rects})
+    assert [b - a for a, b in zip(xs, xs[1:])] == pytest.approx([CARD_W + mm(2.5)] * 2, abs=0.01)
+    with pdfplumber.open(path) as pdf:
+        marks = black_lines(pdf.pages[1])
+    for left in xs[:2]:
+        gap = (left + CARD_W, left + CARD_W + mm(2.5))
+        inside = [m for m in marks if m[1] == m[3] and m[0] >= gap[0] and m[2] <= gap[1] and m[2] - m[0] >= mm(1)]
+        assert len({round(m[1], 2) for m in inside}) == 6  # three rows, two cut lines each
 
 
 @pytest.mark.parametrize("args,message", [
