@@ -45,11 +45,15 @@ class Product:
 #: Every product, in build order: those that hand their work to workers first.
 PRODUCTS: tuple[Product, ...] = (
     Product("deck", "generator.products.deck_json:build_deck_json", "deck.json, the deck as data"),
-    Product("print", "generator.products.print_and_play:build_print", "print-and-play PDF sheets and the test page",
+    Product("print", "generator.products.print_and_play:build_print",
+            "print-and-play PDF sheets with their test page, and the card-count sheet",
             folder="print", background=True),
     Product("pod", "generator.products.pod:build_pod", "print-shop files, one set per shop (--pod): PDF/X-1a files, MakePlayingCards images",
             folder="pod", images="mpc", image_faces="generator.products.pod:mpc_faces", background=True),
     Product("rulebook", "generator.products.rulebook.page:build_rulebook", "rulebook.html with the quick reference",
+            images="rulebook", image_faces="generator.products.rulebook.images:rulebook_faces", background=True),
+    Product("rulebook-pdf", "generator.products.rulebook.pdf:build_rulebook_pdf",
+            "rulebook-PAPER.pdf, the rulebook printed by headless Chromium in the cards' typeface",
             images="rulebook", image_faces="generator.products.rulebook.images:rulebook_faces", background=True),
     Product("tts", "generator.products.tts:build_tts", "Tabletop Simulator deck sheets and saved object",
             folder="tts", images="tts", background=True),

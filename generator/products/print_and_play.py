@@ -1,13 +1,13 @@
 """output/print/: print-and-play PDF sheets, the complete printed set and each edition asked for,
 on every paper, in every layout asked for: duplex (with fronts-only and backs-only files) and
-gutterfold."""
+gutterfold; and on every paper the card-count sheet (render/card_count.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Callable
 
-from generator.products.render import sheets
+from generator.products.render import card_count, sheets
 from generator.products.pipeline.context import BuildContext
 from generator.products.pipeline.keys import code_version, key
 from generator.products.output.outputs import Artifact
@@ -20,6 +20,11 @@ def _sheet_job(ops: dict[str, bytes], pages: list[sheets.Page], set_names: dict[
     from generator.products.render import pdf  # lazy: reportlab, only for a file the cache lacks
 
     return pdf.sheet_pdf(ops, pages, set_names, g, mode, filename, charset_, stamp_)
+
+
+def _count_job(editions: tuple[str, ...], tables: tuple, paper: str, filename: str, charset_: str,
+               stamp_: Stamp) -> tuple[bytes, int]:
+    return card_count.card_count_pdf(editions, tables, paper, filename, charset_, stamp_)
 
 
 def grids(ctx: BuildContext) -> dict[tuple[str, str], sheets.Grid]:
@@ -49,8 +54,9 @@ def print_sets(ctx: BuildContext) -> list[tuple[str, list]]:
 
 
 def build_print(ctx: BuildContext) -> Callable[[], list[Artifact]]:
-    """output/print/county-uppy-PAPER[-EDITION][-fronts|-backs|-gutterfold].pdf: the PDFs the cache
-    lacks are made by workers; the function returned waits for them and writes the files."""
+    """output/print/county-uppy-PAPER[-EDITION][-fronts|-backs|-gutterfold].pdf and
+    county-uppy-PAPER-card-count.pdf: the PDFs the cache lacks are made by workers; the function
+    returned waits for them and writes the files."""
     light = ctx.request.ink_saver
     ops, keys, cs, store, made_by = pdf_forms(ctx, light), form_keys(ctx, light), chars(ctx), cache(ctx), stamp(ctx)
     here = code_version(Path(__file__).resolve())
@@ -72,12 +78,31 @@ def build_print(ctx: BuildContext) -> Callable[[], list[Artifact]]:
                 if data is None:
                     jobs.append(({u: ops[u] for u in needs}, pages, set_names, g, mode, name, cs, made_by))
                 meta.append((name, count, (len(pages) + 1) * (2 if mode == "duplex" else 1), k, data))
+    counted = card_count.tables(ctx.deck)
+    count_jobs, count_meta = [], []
+    for paper in ctx.papers:
+        name = f"county-uppy-{paper}-card-count.pdf"
+        k = key("pdf", here, counted, paper, name, cs, made_by)
+        data = store.get("pdf", k)
+        if data is None:
+            count_jobs.append((*counted, paper, name, cs, made_by))
+        count_meta.append((name, ctx.deck.printed, k, data))
     # one process: a file takes milliseconds (pdf_file.py), less than starting a second would cost
     pending = background(ctx, _sheet_job, jobs, "print sheets", processes=1)
+    pending_counts = background(ctx, _count_job, count_jobs, "card-count sheets", processes=1)
 
     def finish() -> list[Artifact]:
-        results = iter(pending())
+        counts = iter(pending_counts())
         arts = []
+        for name, n_cards, k, data in count_meta:
+            if data is None:  # kept with its page count in front: b"PAGES\n" + the file
+                data, n_pages = next(counts)
+                store.put("pdf", k, b"%d\n" % n_pages + data)
+            else:
+                head, _, data = data.partition(b"\n")
+                n_pages = int(head)
+            arts.append(ctx.target.write(f"print/{name}", data, "pdf", cards=n_cards, pages=n_pages))
+        results = iter(pending())
         for name, count, n_pages, k, data in meta:
             if data is None:
                 data, made = next(results)

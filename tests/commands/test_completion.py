@@ -83,11 +83,12 @@ def test_bash_completes_editions_products_papers_and_bots(capsys, tmp_path):
     assert complete(path, "build", "--manifest", str(other), "--edition", "the-") == ["the-new-og"]
     assert complete(path, "build", "--edition", "", cwd=tmp_path) == []  # no cards.yaml here: nothing
     # products, one by one or as a comma-separated list
-    assert complete(path, "build", "--only", "") == ["deck", "print", "pod", "rulebook", "tts", "cards"]
-    assert complete(path, "watch", "--only", "r") == ["rulebook"]
+    assert complete(path, "build", "--only", "") == ["deck", "print", "pod", "rulebook", "rulebook-pdf", "tts", "cards"]
+    assert complete(path, "watch", "--only", "r") == ["rulebook", "rulebook-pdf"]
     assert complete(path, "build", "--only", "deck,p") == ["deck,print", "deck,pod"]
     # papers
     assert complete(path, "build", "--paper", "") == ["letter", "a4"]
+    assert complete(path, "build", "--layout", "") == ["duplex", "gutterfold"]
     # bots, for every command that plays, also inside a list
     for command in ("simulate", "report", "sweep", "play"):
         assert complete(path, command, "--bots", "") == ["random", "greedy", "search"], command

@@ -90,7 +90,7 @@ def test_the_docs_list_every_product_as_its_record_says():
     """docs/commands.md's table of products is the records' (name, folder, what it makes), and
     its `--only` example names them all, in build order."""
     text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
-    rows = re.findall(r"^\| `(\w+)` \| (`[^`]*/`|—) \| ([^|]+) \|$", text, flags=re.M)
+    rows = re.findall(r"^\| `([\w-]+)` \| (`[^`]*/`|—) \| ([^|]+) \|$", text, flags=re.M)
     assert rows == [(p.name, f"`{p.folder}/`" if p.folder else "—", p.summary) for p in products.PRODUCTS]
     assert f"# products: {', '.join(products.names())}" in text
     recipe = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -87,6 +88,16 @@ def listing(paths: list[str]) -> str:
     return shown + (f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else "")
 
 
+#: The files made for one paper: the print sheets and card-count sheets, the rulebook PDFs.
+_PAPER_FILE = re.compile(r"^(?:print/county-uppy-|rulebook-)([a-z0-9]+)[-.]")
+
+
+def _paper(path: str) -> str:
+    """The paper a file is made for ("" for a file of no paper)."""
+    found = _PAPER_FILE.match(path)
+    return found.group(1) if found else ""
+
+
 def _layout(path: str) -> str:
     """The print-and-play layout a print file is of (its name's tail says)."""
     return "gutterfold" if path.endswith("-gutterfold.pdf") else "duplex"
@@ -98,16 +109,15 @@ def messages(mirror: Mirror, out: Path, editions: tuple[str, ...], papers: tuple
     `layouts`: those this build made print sheets for, so files of another paper or layout are
     said to go for that reason."""
     lines = []
-    other_paper = [r for r in mirror.remove if papers and r.startswith("print/county-uppy-")
-                   and r.split("/", 1)[1].split("-")[2].removesuffix(".pdf") not in papers]
+    other_paper = [r for r in mirror.remove if papers and _paper(r) and _paper(r) not in papers]
     if other_paper:
-        gone = sorted({r.split("/", 1)[1].split("-")[2].removesuffix(".pdf") for r in other_paper})
+        gone = sorted({_paper(r) for r in other_paper})
         n = len(other_paper)
         lines.append(f"removed {n} print file{'s' * (n != 1)} for {' and '.join(gone)} paper, which this build was not "
                      f"asked for (--paper {' --paper '.join(papers)}; every build makes only the papers it is given: "
                      f"list them under build: papers: in cards.yaml to keep them): {listing(other_paper)}")
     other_layout = [r for r in mirror.remove if layouts and r.startswith("print/county-uppy-") and r not in other_paper
-                    and _layout(r) not in layouts]
+                    and not r.endswith("-card-count.pdf") and _layout(r) not in layouts]
     if other_layout:
         gone = sorted({_layout(r) for r in other_layout})
         n = len(other_layout)

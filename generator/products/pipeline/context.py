@@ -58,6 +58,9 @@ class BuildState:
     redrawn: dict[str, list[str]] = field(default_factory=dict)
     #: worker pools running while the build goes on (rendered.started), stopped when it ends
     pools: list[WorkerPool] = field(default_factory=list)
+    #: work two products share by name, made by the first that asks (the rulebook's page, for
+    #: rulebook.html and its PDFs)
+    shared: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass

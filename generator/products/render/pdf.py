@@ -207,7 +207,7 @@ def _viewer(duplex: str) -> str:
     return f"/ViewerPreferences << /PrintScaling /None /Duplex /{side} >> "
 
 
-def _info(title: str, subject: str, stamp: Stamp, **extra: str) -> dict[str, str]:
+def info_entries(title: str, subject: str, stamp: Stamp, **extra: str) -> dict[str, str]:
     """The document information: what the file is, the version that made it and from which
     manifest (`stamp`), dated from its inputs, never from the clock."""
     made = stamp.producer or "county-uppy"
@@ -284,7 +284,7 @@ def sheet_pdf(forms_in: dict[str, bytes], pages: list[sheets.Page], set_names: d
             ops.append(_footer(f.doc, g, is_back, f"{filename} · {set_names[page.set]} · {side} · page {n} of {total}"))
             contents.append("\n".join(ops))
     tree = f.page_tree([c.encode("latin-1") for c in contents], g.size, resources)
-    info = _info(filename, f"County Uppy print sheets, {g.paper}, {mode}", stamp)
+    info = info_entries(filename, f"County Uppy print sheets, {g.paper}, {mode}", stamp)
     return f.finish(tree, info, _viewer(g.duplex if mode == "duplex" else "")), total
 
 
@@ -311,7 +311,7 @@ def faces_pdf(faces: list[Face], chars: str) -> bytes:
     forms_in = format_forms(form_ops(faces, chars))
     f = PdfFile(chars, FACE_PAGE)
     tree = _face_pages(f, forms_in, list(forms_in))
-    return f.finish(tree, _info("faces", "County Uppy faces for rasterizing", NONE), _viewer(""))
+    return f.finish(tree, info_entries("faces", "County Uppy faces for rasterizing", NONE), _viewer(""))
 
 
 #: A shop's page order (shops.ORDERS) in words, for the file's Subject.
@@ -365,7 +365,7 @@ def shop_pdf(forms_in: dict[str, bytes], codes: list[str], shop: Shop, filename:
     intent = (f"<< /Type /OutputIntent /S /GTS_PDFX /OutputConditionIdentifier {text_string(c.identifier)} "
               f"/OutputCondition {text_string(c.info)} /RegistryName (http://www.color.org) "
               f"/Info {text_string(c.info)} >>")
-    info = _info(filename, f"County Uppy cards for {shop.title}: {ORDER_WORDS[shop.order]}", stamp,
+    info = info_entries(filename, f"County Uppy cards for {shop.title}: {ORDER_WORDS[shop.order]}", stamp,
                  GTS_PDFXVersion=text_string(PDFX_VERSION))
     # no /ViewerPreferences: PDF/X-1a:2003 is PDF 1.4, which has neither /PrintScaling (1.6) nor /Duplex (1.7)
     return f.finish(tree, info, f"/OutputIntents [ {intent} ] "), len(keys)

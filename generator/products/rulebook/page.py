@@ -359,39 +359,59 @@ def page_key(ctx: "BuildContext") -> str:
                inline_html.files_key(ctx.deck))
 
 
-def build_rulebook(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
-    """output/rulebook.html: from the face cache when nothing it is made of changed; else a worker
+def rulebook_html(ctx: "BuildContext") -> Callable[[], tuple[bytes, list[str], list[str]]]:
+    """The page as a build makes it, once per build whichever product asks first (rulebook.html,
+    the rulebook PDFs): from the face cache when nothing it is made of changed; else a worker
     process plays the examples and renders the page with a slot for each picture
-    (page_with_slots), while the pictures are drawn; the function returned fills the slots and
-    writes the page."""
+    (page_with_slots), while the pictures are drawn. The function returned fills the slots and
+    returns (the page, the lines about examples left out, the lines about unworded options)."""
+    made = ctx.state.shared.get(AREA)
+    if made is not None:
+        return made  # type: ignore[return-value]
     store, k = cache(ctx), page_key(ctx)
     kept = store.get(AREA, k)
     store.prune(AREA)
+    done: list[tuple[bytes, list[str], list[str]]] = []
     if kept is not None:
         head, _, html_bytes = kept.partition(b"\n")
-        ctx.notes.extend(json.loads(head))
-        art = ctx.target.write(RULEBOOK, html_bytes, "html", cards=ctx.deck.printed)
-        return lambda: [art]
-    codes = rulebook_codes(ctx.deck)
-    at = len(ctx.notes)  # the page's notes go here, in the order the products began
-    # at the build's own priority: a rebuild after a one-card edit waits for this page last
-    pending = background(ctx, page_with_slots, [(ctx.deck, codes)], "rulebook", processes=1, niceness=0)
+        done.append((html_bytes, json.loads(head), []))
+        pending = None
+    else:
+        codes = rulebook_codes(ctx.deck)
+        # at the build's own priority: a rebuild after a one-card edit waits for this page last
+        pending = background(ctx, page_with_slots, [(ctx.deck, codes)], "rulebook", processes=1, niceness=0)
+
+    def get() -> tuple[bytes, list[str], list[str]]:
+        if not done:
+            assert pending is not None
+            (slotted, left_out, unworded), = pending()
+            pictures = {code: card_image(data) for code, data in rasters.images(ctx, "rulebook").items()}
+            if set(pictures) == set(rulebook_codes(ctx.deck)):
+                html = fill_slots(slotted, pictures)
+            else:  # a picture the worker did not expect: rendered here with the pictures there are
+                left_out, unworded = [], []
+                html = _prepared(ctx.deck, left_out, unworded)(pictures)
+            notes = [f"rulebook: {why}; the example is left out" for why in left_out]
+            more = [unworded_note(name) for name in dict.fromkeys(unworded)]
+            data = html.encode("utf-8")
+            store.put(AREA, k, json.dumps(notes + more).encode("utf-8") + b"\n" + data)
+            done.append((data, notes, more))
+        return done[0]
+    ctx.state.shared[AREA] = get
+    return get
+
+
+def build_rulebook(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
+    """output/rulebook.html (rulebook_html): the function returned waits for the page and writes
+    it; the lines about it go where the products began (examples) and at the end (options)."""
+    page = rulebook_html(ctx)
+    at = len(ctx.notes)
 
     def finish() -> list[Artifact]:
-        (slotted, left_out, unworded), = pending()
-        pictures = {code: card_image(data) for code, data in rasters.images(ctx, "rulebook").items()}
-        if set(pictures) == set(codes):
-            html = fill_slots(slotted, pictures)
-        else:  # a picture the worker did not expect: rendered here with the pictures there are
-            left_out, unworded = [], []
-            html = _prepared(ctx.deck, left_out, unworded)(pictures)
-        notes = [f"rulebook: {why}; the example is left out" for why in left_out]
-        more = [unworded_note(name) for name in dict.fromkeys(unworded)]
+        html, notes, more = page()
         ctx.notes[at:at] = notes
         ctx.notes.extend(more)
-        data = html.encode("utf-8")
-        store.put(AREA, k, json.dumps(notes + more).encode("utf-8") + b"\n" + data)
-        return [ctx.target.write(RULEBOOK, data, "html", cards=ctx.deck.printed)]
+        return [ctx.target.write(RULEBOOK, html, "html", cards=ctx.deck.printed)]
     return finish
 
 

@@ -133,7 +133,8 @@ def test_a_one_off_edition_is_removed_by_the_next_plain_build(tmp_path, capsys):
             "print/county-uppy-a4-keep-it-simple-fronts.pdf, print/county-uppy-a4-keep-it-simple.pdf\n") in stdout
     assert "list it under build: editions: in cards.yaml" in stdout
     assert {p.relative_to(out).as_posix() for p in out.rglob("*.pdf")} == {
-        "print/county-uppy-a4.pdf", "print/county-uppy-a4-fronts.pdf", "print/county-uppy-a4-backs.pdf"}
+        "print/county-uppy-a4.pdf", "print/county-uppy-a4-fronts.pdf", "print/county-uppy-a4-backs.pdf",
+        "print/county-uppy-a4-card-count.pdf"}
     assert unlisted_and_wrong(out) == ([], [])
 
 
@@ -146,7 +147,7 @@ def test_the_manifest_names_editions_and_papers_every_build_makes(tmp_path, caps
     made = {p.name for p in (out / "print").iterdir()}
     assert made == {"county-uppy-letter.pdf", "county-uppy-letter-fronts.pdf", "county-uppy-letter-backs.pdf",
                     "county-uppy-letter-keep-it-simple.pdf", "county-uppy-letter-keep-it-simple-fronts.pdf",
-                    "county-uppy-letter-keep-it-simple-backs.pdf"}
+                    "county-uppy-letter-keep-it-simple-backs.pdf", "county-uppy-letter-card-count.pdf"}
     # --edition adds to the manifest's editions for one build; the next plain build keeps keep-it-simple
     assert run(capsys, "build", "--manifest", str(manifest), "--out", str(out), "--only", "print",
                "--edition", "only-chaos")[0] == 0
@@ -208,5 +209,5 @@ def test_a_build_for_one_paper_says_the_option_removed_the_others_files(tmp_path
     assert status == 0
     assert not list((out / "print").glob("county-uppy-letter*.pdf")) and list((out / "print").glob("county-uppy-a4*.pdf"))
     (line,) = [ln for ln in stdout.splitlines() if ln.startswith("removed")]
-    assert line.startswith("removed 3 print files for letter paper, which this build was not asked for (--paper a4;")
+    assert line.startswith("removed 4 print files for letter paper, which this build was not asked for (--paper a4;")
     assert "no longer makes" not in stdout

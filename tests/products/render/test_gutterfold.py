@@ -99,12 +99,13 @@ def test_layout_option_builds_and_a_later_build_says_why_files_went(tmp_path, ca
     out = tmp_path / "out"
     args = ["build", "--manifest", str(MANIFEST), "--out", str(out), "--only", "print", "--paper", "a4"]
     assert main([*args, "--layout", "gutterfold"]) == 0
-    assert sorted(p.name for p in (out / "print").iterdir()) == ["county-uppy-a4-gutterfold.pdf"]
+    assert sorted(p.name for p in (out / "print").iterdir()) == ["county-uppy-a4-card-count.pdf",
+                                                              "county-uppy-a4-gutterfold.pdf"]
     capsys.readouterr()
     assert main(args) == 0  # the default layout: duplex
     said = capsys.readouterr().out
     assert sorted(p.name for p in (out / "print").iterdir()) == [
-        "county-uppy-a4-backs.pdf", "county-uppy-a4-fronts.pdf", "county-uppy-a4.pdf"]
+        "county-uppy-a4-backs.pdf", "county-uppy-a4-card-count.pdf", "county-uppy-a4-fronts.pdf", "county-uppy-a4.pdf"]
     assert ("removed 1 print file of the gutterfold layout, which this build was not asked for (--layout duplex; "
             "every build makes only the layouts it is given): print/county-uppy-a4-gutterfold.pdf") in said
     assert "no longer makes" not in said

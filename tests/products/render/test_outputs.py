@@ -93,12 +93,12 @@ def test_tts_deck_lists_every_card_with_its_copies(built, deck):
 
 def test_rebuild_is_byte_identical_and_cached(built, deck, tmp_path):
     out = tmp_path / "again"
-    made = run_build(deck, out, editions=("keep-it-simple",), jobs=1)
+    made = run_build(deck, out, editions=("keep-it-simple",), jobs=1, layouts=("duplex", "gutterfold"))
     first = json.loads((built / "build.json").read_text())["artifacts"]
     second = json.loads((out / "build.json").read_text())["artifacts"]
     assert first == second  # a fresh, single-process build in another folder gives the same bytes
     assert len(made.redrawn["tgc"]) == 99
-    again = run_build(deck, out, editions=("keep-it-simple",), jobs=1)
+    again = run_build(deck, out, editions=("keep-it-simple",), jobs=1, layouts=("duplex", "gutterfold"))
     assert again.redrawn == {"tgc": [], "mpc": [], "tts": []}  # everything came from the cache
     rebuilt = json.loads((out / "build.json").read_text())["artifacts"]
     assert [a for a in rebuilt if a["path"] != "changes.json"] == [a for a in first if a["path"] != "changes.json"]
