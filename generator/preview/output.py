@@ -123,10 +123,12 @@ def _editions(deck: Mapping[str, Any]) -> list[dict[str, Any]]:
     return sorted(found, key=lambda e: (str(e["name"]).lower(), e["key"]))
 
 
-def _sheet_order(item: tuple[str, Any]) -> tuple[bool, str]:
-    """The two-sided files first (the page opens the first), then the fronts-only and backs-only ones."""
+def _sheet_order(item: tuple[str, Any]) -> tuple[int, str]:
+    """The two-sided files first (the page opens the first), then the gutterfold ones, the
+    fronts-only and backs-only ones, and the card-count sheets."""
     path = item[0]
-    return (path.endswith(("-fronts.pdf", "-backs.pdf")), path)
+    tails = ("-gutterfold.pdf", ("-fronts.pdf", "-backs.pdf"), "-card-count.pdf")
+    return (next((n for n, tail in enumerate(tails, 1) if path.endswith(tail)), 0), path)
 
 
 def _sheet(path: str, artifact: Mapping[str, Any]) -> dict[str, Any]:
