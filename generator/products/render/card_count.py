@@ -116,7 +116,7 @@ def card_count_pdf(editions: tuple[str, ...], tables_: tuple[Table, ...], paper:
                    stamp: Stamp = NONE) -> tuple[bytes, int]:
     """The sheet as a PDF on `paper`: a page per set (more when a set's rows need them), each with
     its totals; the last page adds the whole printed set's. Returns (bytes, pages)."""
-    from generator.products.render.pdf import info_entries  # lazy: reportlab, only for a file the cache lacks
+    from generator.products.render.pdf import info_entries, viewer  # lazy: reportlab, only for a file the cache lacks
     from generator.products.render.pdf_file import PdfFile  # lazy: as above
 
     pw, ph = PAPERS[paper]
@@ -140,7 +140,8 @@ def card_count_pdf(editions: tuple[str, ...], tables_: tuple[Table, ...], paper:
                 y -= TEXT_SIZE * 2
                 c.setFont(tf.pdf_font(False), TEXT_SIZE)
                 for line in tf.wrap("Every card of the complete printed set, its copies, and how many of them each "
-                                    f"edition takes ({NONE_MARK}: none). Tick each card as you count it.",
+                                    f"edition takes ({NONE_MARK}: none). Tick each card as you count it. "
+                                    "Print at 100% / Actual size.",
                                     TEXT_SIZE, width):
                     c.drawString(MARGIN, y, line)
                     y -= TEXT_SIZE * 1.3
@@ -165,4 +166,4 @@ def card_count_pdf(editions: tuple[str, ...], tables_: tuple[Table, ...], paper:
                 break
     tree = f.page_tree([c.encode("latin-1") for c in contents], (pw, ph), f.resources({}))
     info = info_entries(filename, "County Uppy card count: every card and its copies in each edition", stamp)
-    return f.finish(tree, info, "/ViewerPreferences << /PrintScaling /None >> "), len(contents)
+    return f.finish(tree, info, viewer("")), len(contents)

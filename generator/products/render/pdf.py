@@ -200,7 +200,7 @@ def _add_forms(f: PdfFile, formatted: dict[str, bytes]) -> tuple[dict[str, str],
     return names, {names[k]: f.add_form(body) for k, body in formatted.items()}
 
 
-def _viewer(duplex: str) -> str:
+def viewer(duplex: str) -> str:
     """Viewers and printer drivers read /PrintScaling /None (print at 100%) and the duplex
     preference: `duplex` "long" or "short" for a double-sided file, "" for one-sided."""
     side = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}.get(duplex, "Simplex")
@@ -285,7 +285,7 @@ def sheet_pdf(forms_in: dict[str, bytes], pages: list[sheets.Page], set_names: d
             contents.append("\n".join(ops))
     tree = f.page_tree([c.encode("latin-1") for c in contents], g.size, resources)
     info = info_entries(filename, f"County Uppy print sheets, {g.paper}, {mode}", stamp)
-    return f.finish(tree, info, _viewer(g.duplex if mode == "duplex" else "")), total
+    return f.finish(tree, info, viewer(g.duplex if mode == "duplex" else "")), total
 
 
 PDFX_VERSION = "PDF/X-1a:2003"
@@ -311,7 +311,7 @@ def faces_pdf(faces: list[Face], chars: str) -> bytes:
     forms_in = format_forms(form_ops(faces, chars))
     f = PdfFile(chars, FACE_PAGE)
     tree = _face_pages(f, forms_in, list(forms_in))
-    return f.finish(tree, info_entries("faces", "County Uppy faces for rasterizing", NONE), _viewer(""))
+    return f.finish(tree, info_entries("faces", "County Uppy faces for rasterizing", NONE), viewer(""))
 
 
 #: A shop's page order (shops.ORDERS) in words, for the file's Subject.
