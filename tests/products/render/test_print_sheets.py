@@ -140,13 +140,13 @@ def test_print_hints_in_every_file(built):
         with pikepdf.open(path) as pdf:
             prefs = pdf.Root.ViewerPreferences
             assert prefs.PrintScaling == pikepdf.Name("/None"), path.name
-            simplex = path.stem.endswith(("-fronts", "-backs", "-gutterfold"))
+            simplex = path.stem.endswith(("-fronts", "-backs", "-gutterfold", "-card-count"))
             assert prefs.Duplex == (pikepdf.Name.Simplex if simplex else pikepdf.Name.DuplexFlipLongEdge), path.name
         doc = pdfium.PdfDocument(path)
         first = doc[0].get_textpage().get_text_range()
         doc.close()
         assert "Print at 100% / Actual size" in first, path.name
-        if not path.stem.endswith(("-fronts", "-backs", "-gutterfold")):
+        if not path.stem.endswith(("-fronts", "-backs", "-gutterfold", "-card-count")):
             assert "Print double-sided (duplex), flip on the long edge" in first
 
 
