@@ -233,7 +233,13 @@ def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
 
 
 def _page_count(pdf: bytes) -> int:
-    import pypdfium2 as pdfium  # lazy: only when a rulebook PDF is written
+    """The pages of the PDF: its page tree's root /Count, read from the bytes (a rebuild that takes
+    the file from the cache loads no PDF library); PDFium where the tree is not written plainly."""
+    counts = [int(c) for d in re.findall(rb"<<[^<>]*/Type\s*/Pages\b[^<>]*>>", pdf)
+              for c in re.findall(rb"/Count\s+(\d+)", d)]
+    if counts:
+        return max(counts)
+    import pypdfium2 as pdfium  # lazy: only for a file whose page tree the pattern above misses
 
     doc = pdfium.PdfDocument(pdf)
     try:
