@@ -122,18 +122,7 @@ def wrap(text: str, size: float, box_w: float, bold: bool = False, icons: Icons 
     are marked texts."""
     if not marks.has_marks(text):
         return tf.wrap(text, size, box_w, bold, **_font(font))
-    lines: list[str] = []
-    for para in text.split("\n"):
-        line = ""
-        for word in para.split():
-            trial = f"{line} {word}" if line else word
-            if line and width(trial, size, bold, icons, font) > box_w:
-                lines.append(line)
-                line = word
-            else:
-                line = trial
-        lines.append(line)
-    return lines
+    return tf.wrap_words(text, lambda line: width(line, size, bold, icons, font) > box_w)
 
 
 def fit_paragraph(text: str, box_w: float, box_h: float, max_size: float, min_size: float = 1.0,
@@ -142,13 +131,9 @@ def fit_paragraph(text: str, box_w: float, box_h: float, max_size: float, min_si
     """Shrink from `max_size` until the wrapped marked text fits the box; return size and lines."""
     if not marks.has_marks(text):
         return tf.fit_paragraph(text, box_w, box_h, max_size, min_size, leading, bold, **_font(font))
-    size = max_size
-    while True:
-        lines = wrap(text, size, box_w, bold, icons, font)
-        widest = max((width(line, size, bold, icons, font) for line in lines), default=0.0)
-        if (len(lines) * size * leading <= box_h and widest <= box_w) or size <= min_size:
-            return size, lines
-        size = round(size * 0.95, 2)
+    return tf.shrink_to_fit(lambda size: wrap(text, size, box_w, bold, icons, font),
+                            lambda line, size: width(line, size, bold, icons, font), box_w, box_h, max_size, min_size,
+                            leading)
 
 
 def words_in(line: str) -> int:

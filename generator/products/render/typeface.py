@@ -14,12 +14,13 @@ or bold `bold` picks.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable
 
 from generator.products.render import font_files
 from generator.products.render.font_metrics import FILES, FONT_DIR, metrics
 
 __all__ = ["ASCENT", "DESCENT", "FILES", "FONT_DIR", "PDF_NAMES", "extent", "fit_paragraph", "fit_size", "has_glyph",
-           "pdf_font", "width", "wrap"]
+           "pdf_font", "shrink_to_fit", "width", "wrap", "wrap_words"]
 
 PDF_NAMES = {False: "CountyUppySans", True: "CountyUppySans-Bold"}
 #: Ascent and descent of the face, as fractions of the font size (for bounding boxes).
@@ -74,12 +75,18 @@ def fit_size(text: str, box_w: float, max_size: float, bold: bool = False, font:
 
 def wrap(text: str, size: float, box_w: float, bold: bool = False, font: str = "") -> list[str]:
     """Greedy word wrap; a word longer than the line stays whole (fit_paragraph shrinks it)."""
+    return wrap_words(text, lambda line: width(line, size, bold, font=font) > box_w)
+
+
+def wrap_words(text: str, too_wide: Callable[[str], bool]) -> list[str]:
+    """Greedy word wrap of each paragraph of `text`; `too_wide(line)` says whether a line passes
+    the box (inline.py measures its icons in it)."""
     lines: list[str] = []
     for para in text.split("\n"):
         line = ""
         for word in para.split():
             trial = f"{line} {word}" if line else word
-            if line and width(trial, size, bold, font=font) > box_w:
+            if line and too_wide(trial):
                 lines.append(line)
                 line = word
             else:
@@ -91,10 +98,18 @@ def wrap(text: str, size: float, box_w: float, bold: bool = False, font: str = "
 def fit_paragraph(text: str, box_w: float, box_h: float, max_size: float, min_size: float = 1.0,
                   leading: float = 1.22, bold: bool = False, font: str = "") -> tuple[float, list[str]]:
     """Shrink from `max_size` until the wrapped text fits the box; return size and lines."""
+    return shrink_to_fit(lambda size: wrap(text, size, box_w, bold, font=font),
+                         lambda line, size: width(line, size, bold, font=font), box_w, box_h, max_size, min_size, leading)
+
+
+def shrink_to_fit(lay: Callable[[float], list[str]], measure: Callable[[str, float], float], box_w: float,
+                  box_h: float, max_size: float, min_size: float, leading: float) -> tuple[float, list[str]]:
+    """The size, 5% smaller at each step from `max_size` down to `min_size`, at which the lines
+    `lay(size)` fit the box (`measure(line, size)`: a line's width), and those lines."""
     size = max_size
     while True:
-        lines = wrap(text, size, box_w, bold, font=font)
-        widest = max((width(line, size, bold, font=font) for line in lines), default=0.0)
+        lines = lay(size)
+        widest = max((measure(line, size) for line in lines), default=0.0)
         if (len(lines) * size * leading <= box_h and widest <= box_w) or size <= min_size:
             return size, lines
         size = round(size * 0.95, 2)
