@@ -18,15 +18,14 @@ the file's content.
 
 from __future__ import annotations
 
-import hashlib
 import io
-import os
 import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 from generator.deck.input_file import read_asset
+from generator.products.render.file_digests import Digests
 
 MAX_BYTES = 40 << 20  #: a picture file larger than this is refused (40 MB)
 MAX_SIDE = 12000  #: pixels on either side of a raster picture
@@ -231,26 +230,22 @@ def dpi_warning(name: str, info: PictureInfo, box_w: float, box_h: float, fit: s
 
 # --- sizes for layout, by content ------------------------------------------------------------
 
-_SEEN: dict[str, tuple[tuple[int, int], str]] = {}
+_DIGESTS = Digests()
 _INFO: dict[str, PictureInfo] = {}
 
 
 def digest(path: Path | str) -> str:
     """The SHA-256 of the file's bytes, hashed again only when its size or time changes."""
     path = str(path)
-    try:
-        st = os.stat(path)
-    except OSError:
-        raise ArtError(f"{Path(path).name}: no such picture file ({path})") from None
-    stamp = (st.st_mtime_ns, st.st_size)
-    seen = _SEEN.get(path)
-    if seen is None or seen[0] != stamp:
-        data = _read(Path(path))
-        sha = hashlib.sha256(data).hexdigest()
+
+    def keep(sha: str, data: bytes) -> None:
         if sha not in _INFO:
             _INFO[sha] = _inspect_bytes(Path(path).name, data)
-        _SEEN[path] = seen = (stamp, sha)
-    return seen[1]
+
+    try:
+        return _DIGESTS.of(path, lambda: _read(Path(path)), keep)
+    except OSError:
+        raise ArtError(f"{Path(path).name}: no such picture file ({path})") from None
 
 
 def picture_size(path: Path | str) -> tuple[float, float]:

@@ -18,14 +18,13 @@ What a font must be (`inspect_font` raises FontError saying which rule a file br
 
 from __future__ import annotations
 
-import hashlib
 import io
-import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from generator.deck.input_file import read_asset
+from generator.products.render.file_digests import Digests
 
 MAX_BYTES = 20 << 20  #: a font file larger than this is refused (20 MB)
 
@@ -130,29 +129,24 @@ def _parse(path: Path, data: bytes):
 
 # --- measuring ------------------------------------------------------------------------------
 
-#: path -> ((mtime, size), digest): a file is hashed again only when it changes
-_SEEN: dict[str, tuple[tuple[int, int], str]] = {}
+#: a font file is hashed again only when it changes
+_DIGESTS = Digests()
 #: digest -> the path it was last read from (the PDF backend embeds the font from there)
 _PATHS: dict[str, str] = {}
 
 
 def metrics(font: str) -> Metrics:
     """The measures of the font file at `font` (an absolute path), kept by its content."""
-    try:
-        st = os.stat(font)
-    except OSError:
-        raise FontError(f"{Path(font).name}: no such font file ({font})") from None
-    stamp = (st.st_mtime_ns, st.st_size)
-    seen = _SEEN.get(font)
-    if seen is None or seen[0] != stamp:
-        data = _read(Path(font))
-        digest = hashlib.sha256(data).hexdigest()
-        _SEEN[font] = seen = (stamp, digest)
-        _PATHS[digest] = font
+    def keep(digest: str, data: bytes) -> None:
         if digest not in _BY_DIGEST:
             inspect_font(font)
             _BY_DIGEST[digest] = _measure(font, data, digest)
-    return _BY_DIGEST[seen[1]]
+        _PATHS[digest] = font
+
+    try:
+        return _BY_DIGEST[_DIGESTS.of(font, lambda: _read(Path(font)), keep)]
+    except OSError:
+        raise FontError(f"{Path(font).name}: no such font file ({font})") from None
 
 
 _BY_DIGEST: dict[str, Metrics] = {}

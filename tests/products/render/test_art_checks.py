@@ -139,3 +139,14 @@ def test_picture_size_follows_the_file_content(tmp_path):
 
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
     assert picture_size(path) == (64, 48)
+
+
+def test_a_picture_refused_then_mended_in_place_is_read_again(tmp_path):
+    """`watch` keeps running while the designer fixes a file: a refusal is not remembered."""
+    path = tmp_path / "steal.png"
+    path.write_text("not yet a picture")
+    with pytest.raises(ArtError, match="not a PNG, JPEG or SVG"):
+        picture_size(path)
+    PILImage.new("RGB", (30, 20), "red").save(path)
+    os.utime(path, ns=(1, 1))  # even with a stamp the first one could have had
+    assert picture_size(path) == (30, 20)

@@ -166,3 +166,15 @@ def test_a_font_over_the_size_limit_is_refused_unread(tmp_path, monkeypatch):
     monkeypatch.setattr(font_files, "MAX_BYTES", 1000)
     with pytest.raises(FontError, match="over the limit"):
         inspect_font(tf.FILES[False])
+
+
+def test_a_font_refused_then_mended_in_place_is_measured(tmp_path):
+    """`watch` keeps running while the designer fixes a file: a refusal is not remembered."""
+    path = tmp_path / "Deck.ttf"
+    path.write_bytes(b"not a font at all")
+    for _ in range(2):  # asked again (the next rebuild), the same refusal
+        with pytest.raises(FontError):
+            font_files.metrics(str(path))
+    shutil.copy(tf.FILES[False], path)
+    assert font_files.metrics(str(path)) is not None
+    assert tf.width("Skip", 100.0, font=str(path)) == pytest.approx(tf.width("Skip", 100.0))
