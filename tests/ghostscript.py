@@ -30,8 +30,8 @@ def need_ghostscript() -> str:
 
 
 def need_press_profile():
-    """The SWOP press profile (render/cmyk.py); skip (or fail) when the machine has none."""
-    from generator.products.render.cmyk import press_profile
+    """The SWOP press profile (render/press/cmyk.py); skip (or fail) when the machine has none."""
+    from generator.products.render.press.cmyk import press_profile
 
     found = press_profile()
     if found is None:

@@ -56,7 +56,7 @@ def test_the_wheel_holds_the_types_marker_licences_templates_and_fonts(tmp_path)
     assert "generator/products/render/fonts/DejaVuSans.ttf" in names and "generator/products/render/fonts/LICENSE-DejaVu.txt" in names
     assert "generator/products/render/fonts/metrics.json" in names  # the widths layout measures with
     # MB Print's FOGRA39 press profile and the note of its origin and licence
-    assert {"generator/products/render/icc/FOGRA39L.icc", "generator/products/render/icc/FOGRA39L.txt"} <= names
+    assert {"generator/products/render/press/icc/FOGRA39L.icc", "generator/products/render/press/icc/FOGRA39L.txt"} <= names
     assert "generator/templates/rulebook.html.j2" in names
     for package in CONFIG["packages"]:
         if package != "generator.templates":

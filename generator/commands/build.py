@@ -16,7 +16,7 @@ from generator.commands.common import load_printable_deck, report
 from generator.deck.problems import InputError, escape, one_line, suggest
 from generator import products
 from generator.products.pipeline.request import LAYOUTS, BuildRequest
-from generator.products.render import shops
+from generator.products.render.press import shops
 from generator.progress import is_terminal
 
 

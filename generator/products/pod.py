@@ -1,4 +1,4 @@
-"""output/pod/: the print-shop files, one per shop of render/shops.py that the build is asked for
+"""output/pod/: the print-shop files, one per shop of render/press/shops.py that the build is asked for
 (`--pod`): a PDF/X-1a file of one face per page for each CMYK shop, card images for the others
 (MakePlayingCards' in pod/mpc; The Game Crafter's are output/cards, the `cards` product)."""
 
@@ -13,10 +13,10 @@ from generator.products.pipeline.context import BuildContext
 from generator.products.pipeline.keys import code_version, key
 from generator.products.output.outputs import Artifact
 from generator.products.pipeline.rendered import cache, chars, face_keys, face_of, form_keys, pdf_forms, stamp
-from generator.products.render import cmyk, preflight
-from generator.products.render import shops as shop_records
+from generator.products.render.press import cmyk, preflight
+from generator.products.render.press import shops as shop_records
 from generator.products.render.profiles import PROFILES
-from generator.products.render.shops import Shop
+from generator.products.render.press.shops import Shop
 
 DTC_PDF = "county-uppy-drivethrucards.pdf"
 PROOF = "pod-proof"  #: the face cache's area for the colour proof lines

@@ -4,8 +4,8 @@ The manifest's `look:` may move, resize and add elements and put pictures and fo
 cards; these checks keep what it draws printable, each problem at the line of the element (or
 of the card, or of the file entry) that causes it:
 
-- every picture and font file the deck names can be read and used (render/art.py's `inspect`,
-  render/font_files.py's `inspect_font`: missing, unreadable, not a picture or a font, too large,
+- every picture and font file the deck names can be read and used (render/assets/art.py's `inspect`,
+  render/assets/font_files.py's `inspect_font`: missing, unreadable, not a picture or a font, too large,
   a licence that forbids embedding);
 - no text element set under 6.5 pt (the text a card actually prints is checked by printable.py);
 - nothing that must be read (texts: the corner, value, name, glyph, text, title, body, added
@@ -60,11 +60,11 @@ def small_elements(deck: Deck) -> list[Problem]:
 
 
 def warnings(deck: Deck) -> list[Problem]:
-    """Pictures that print below 300 dpi in their box, naming the effective dpi (render/art.py)."""
+    """Pictures that print below 300 dpi in their box, naming the effective dpi (render/assets/art.py)."""
     out: dict[tuple, Problem] = {}
     for who, lay, _, origin in _faces(deck):
         for el in _pictures(lay):
-            from generator.products.render import art  # lazy: only a deck with pictures asks
+            from generator.products.render.assets import art  # lazy: only a deck with pictures asks
 
             x0, y0, x1, y1 = art_box(el)
             message = art.dpi_warning(Path(el.file).name, art.picture_info(el.file), x1 - x0, y1 - y0, el.fit)
@@ -112,8 +112,8 @@ _CHECKED: dict[int, tuple[Deck, list[Problem]]] = {}
 
 def _file_problems(deck: Deck) -> list[Problem]:
     # lazy: PIL, the SVG reader and fontTools, only for decks with files
-    from generator.products.render import art
-    from generator.products.render.font_files import FontError, inspect_font
+    from generator.products.render.assets import art
+    from generator.products.render.assets.font_files import FontError, inspect_font
 
     named: dict[tuple[str, Path], list[Place | None]] = {}
 

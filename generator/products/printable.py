@@ -18,7 +18,7 @@ from generator.products import print_rules
 from generator.products.render import typeface as tf
 from generator.products.render import faces
 from generator.products.render.faces import MIN_TEXT, face
-from generator.products.render.shops import lowest_ink_limit
+from generator.products.render.press.shops import lowest_ink_limit
 from generator.products.render.units import dots_to_pt
 
 
@@ -73,7 +73,7 @@ def _typeface(lay: Layout, names: tuple[str, ...]) -> str:
 
 def _own_cmyk(deck: Deck) -> list[Problem]:
     """Colours whose own CMYK (`cmyk:`) no shop file could print as given: more total ink than
-    the CMYK shop with the lowest limit allows (render/shops.py), or another CMYK for the same
+    the CMYK shop with the lowest limit allows (render/press/shops.py), or another CMYK for the same
     print colour."""
     out: list[Problem] = []
     strictest = lowest_ink_limit()

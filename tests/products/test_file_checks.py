@@ -1,4 +1,4 @@
-"""`validate` checks the picture and font files the look names (render/art.py, font_files.py, run by
+"""`validate` checks the picture and font files the look names (render/assets/art.py, font_files.py, run by
 products/print_rules.py), at the line that names them, and checks glyphs and text fit with the
 font each text is drawn in: an SVG back art, a font that is no font, a picture over the size
 limit, a low-resolution picture, a font lacking the name's letters, a font too wide to fit."""
@@ -88,7 +88,7 @@ def test_an_svg_that_cannot_print_flat_is_an_error_at_the_back_art_line(tmp_path
 
 
 def test_a_picture_too_large_is_refused_at_the_card_that_names_it(tmp_path, capsys, monkeypatch):
-    from generator.products.render import art
+    from generator.products.render.assets import art
 
     path = manifest(tmp_path, steal_art="art/steal.png")
     PILImage.new("RGB", (1000, 800), "orange").save(tmp_path / "art" / "steal.png")

@@ -48,7 +48,7 @@ class BuildState:
     stamp: Stamp | None = None
     #: (ink-saver, CMYK conversion or None) -> card code -> its face as a formatted PDF form
     pdf_forms: dict[tuple[bool, object], dict[str, bytes]] = field(default_factory=dict)
-    #: every face's preflight measures (pod.measures: render/preflight.py), made once a build
+    #: every face's preflight measures (pod.measures: render/press/preflight.py), made once a build
     preflight: list[dict] | None = None
     #: the card images being drawn since the build began (rasters.start)
     drawing: Pending | None = None

@@ -20,7 +20,7 @@ from generator.products.pipeline.context import BuildContext
 from generator.products.pipeline.face_cache import RenderCache
 from generator.products.pipeline.keys import code_version, face_key, key
 from generator.products.pipeline.provenance import build_stamp
-from generator.products.render.cmyk import DEFAULT, Ink, profile_key
+from generator.products.render.press.cmyk import DEFAULT, Ink, profile_key
 from generator.products.render.faces import Face, back_face, charset, face
 from generator.products.render.stamp import Stamp
 from generator.progress import ProgressBar
@@ -92,7 +92,7 @@ def form_keys(ctx: BuildContext, light: bool = False, cmyk: Ink | bool | None = 
     """Card code (and "back") -> the cache key of its face's PDF form (pdf_forms): the face's key,
     the characters the files' fonts encode (the text's bytes depend on them), CMYK or not (and
     then the shop's conversion: its press profile's content, ink limit, rich black and the
-    designer's own CMYK colours: render/cmyk.py), and this module's code, which makes the forms."""
+    designer's own CMYK colours: render/press/cmyk.py), and this module's code, which makes the forms."""
     cmyk = _ink(cmyk)
     known = ctx.state.form_keys
     if (light, cmyk) not in known:
@@ -142,13 +142,15 @@ INKS = "cmyk"
 
 
 def recall_inks(ctx: BuildContext, light: bool = False, ink: Ink = DEFAULT) -> None:
-    """Have render/cmyk.py remember the CMYK of every colour the deck's faces print through a
+    """Have render/press/cmyk.py remember the CMYK of every colour the deck's faces print through a
     shop's conversion `ink`, from the face cache: keyed by those colours, the conversion
     (cmyk.profile_key: the press profile's content, limits, own colours) and the rendering core's
     code (cmyk.py is part of it, and Pillow's version, whose LittleCMS converts). Where the cache
     has no such entry, every conversion is made now (LittleCMS) and kept for the next build; a
     rebuild that redraws a face in CMYK then loads no LittleCMS."""
-    from generator.products.render import cmyk, pdf  # lazy: reportlab, only when a CMYK form is missing
+    # lazy: reportlab, only when a CMYK form is missing
+    from generator.products.render import pdf
+    from generator.products.render.press import cmyk
 
     inks = sorted(set().union(*(pdf.cmyk_inks(face_of(ctx, code, light)) for code in face_keys(ctx, light))))
     store, k = cache(ctx), key("cmyk", code_version(), cmyk.profile_key(ink), inks)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.deck.problems import suggest
-from generator.products.render import shops
+from generator.products.render.press import shops
 from generator.products.render.units import LAYOUTS
 
 if TYPE_CHECKING:  # the request is made at start-up, before the deck model is loaded
@@ -30,7 +30,7 @@ class BuildRequest:
     only: tuple[str, ...] = ()  #: the products asked for by name (--only); () for every product
     editions: tuple[str, ...] = ()  #: editions whose print files this build adds (--edition)
     papers: tuple[str, ...] = ()  #: paper sizes of the print sheets (--paper); (): the manifest's
-    #: the print shops to make files for (--pod; render/shops.py), by default those marked default
+    #: the print shops to make files for (--pod; render/press/shops.py), by default those marked default
     pod: tuple[str, ...] = field(default_factory=shops.defaults)
     tts_url: str = ""  #: where TTS loads the deck sheets from (--tts-url); "": file URI of OUT/tts
     gutter: float = 0.0  #: mm between neighbouring cards on the print sheets (--gutter)
@@ -81,7 +81,7 @@ class BuildRequest:
             if wrong:
                 return wrong
             if s.condition is not None and not s.condition.formula_fallback:
-                from generator.products.render.cmyk import press_profile  # lazy: only for a shop that needs it
+                from generator.products.render.press.cmyk import press_profile  # lazy: only for a shop that needs it
 
                 if press_profile(s.condition) is None:
                     named = os.environ.get(s.condition.env, "").strip()

@@ -27,7 +27,7 @@ from generator.deck import icons as marks
 from generator.deck.effects import CATALOGUE
 from generator.deck.icons import Mark
 from generator.products.render import typeface as tf
-from generator.products.render.icon_files import Picture, picture
+from generator.products.render.assets.icon_files import Picture, picture
 from generator.products.render.items import Item, Outline, Poly, Stroke, Text, shape_points
 
 #: A colour's shape inline: its radius and advance as fractions of the text's size. The shape

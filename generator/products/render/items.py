@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Union
 
-from generator.products.render import art
+from generator.products.render.assets import art
 from generator.products.render import typeface as tf
 from generator.products.render.units import TRIM_H, TRIM_W
 
@@ -57,7 +57,7 @@ class Text:
     rot180: bool = False
     stroke: float = 0.0  #: outline width around the glyphs (0: none)
     stroke_colour: str = ""
-    #: a font file's absolute path (TTF/OTF: render/font_files.py); "" is the built-in typeface,
+    #: a font file's absolute path (TTF/OTF: render/assets/font_files.py); "" is the built-in typeface,
     #: whose regular or bold face `bold` picks
     font: str = ""
 
@@ -80,7 +80,7 @@ class Text:
 
 @dataclass(frozen=True)
 class Outline:
-    """A one-colour SVG picture (an inline icon drawn in `currentColor`, render/icon_files.py) as
+    """A one-colour SVG picture (an inline icon drawn in `currentColor`, render/assets/icon_files.py) as
     vector outlines filled with `fill`: its viewBox scaled into the box (x0, y0)-(x1, y1), the
     contours filled together by the nonzero winding rule, so a glyph's counters stay open.
     `rot180` turns it half a turn about the box's centre (the bottom-right corner index)."""

@@ -13,12 +13,12 @@ from functools import lru_cache
 from reportlab.lib.rl_accel import fp_str
 
 from generator.products.render import pdf_fonts, pdf_pictures, sheets, test_page
-from generator.products.render.cmyk import DEFAULT, Ink, to_cmyk
+from generator.products.render.press.cmyk import DEFAULT, Ink, to_cmyk
 from generator.products.render import typeface as tf
 from generator.products.render.items import Face, Image, Outline, Poly, Stroke, Text
 from generator.products.render.pdf_file import PdfFile, array, encoding_canvas, form_body, text_run, text_string
 from generator.products.render.stamp import NONE, Stamp
-from generator.products.render.shops import Shop
+from generator.products.render.press.shops import Shop
 from generator.products.render.units import BLEED, TRIM_H, TRIM_W, dots_to_pt, mm
 
 FOOTER_INK = "#444444"
@@ -132,7 +132,7 @@ def _outline_ops(item: Outline, cmyk: Ink | None = None) -> str:
     """A one-colour SVG icon: its outlines (em units, y down) mapped onto its box, filled in its
     colour. Read from the file each time a face's form is made (cached by the file's bytes), so
     an edited icon is drawn afresh in a process that builds again (watch)."""
-    from generator.products.render.icon_files import contours  # lazy: fontTools, only a face with such an icon
+    from generator.products.render.assets.icon_files import contours  # lazy: fontTools, only a face with such an icon
 
     k = dots_to_pt(1.0)
     em = (item.y1 - item.y0) * k  # the viewBox's height, in points

@@ -17,7 +17,7 @@ import re
 
 from reportlab.lib.rl_accel import fp_str
 
-from generator.products.render import font_files
+from generator.products.render.assets import font_files
 from generator.products.render.pdf_objects import array, stream, subset_tag
 
 

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from generator.products.render import art
-from generator.products.render.cmyk import CAP, DEFAULT, Ink, press_image, to_cmyk
+from generator.products.render.assets import art
+from generator.products.render.press.cmyk import CAP, DEFAULT, Ink, press_image, to_cmyk
 from generator.products.render.units import TRIM_H, dots_to_pt
 
 MAX_PPI = 450  #: a raster is resampled down to at most this many pixels per inch where it prints

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.products.render.shops import shop
+from generator.products.render.press.shops import shop
 from generator.products.render.units import DPI, TRIM_H, TRIM_W
 
 

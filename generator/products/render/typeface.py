@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Callable
 
-from generator.products.render import font_files
+from generator.products.render.assets import font_files
 from generator.products.render.font_metrics import FILES, FONT_DIR, metrics
 
 __all__ = ["ASCENT", "DESCENT", "FILES", "FONT_DIR", "PDF_NAMES", "extent", "fit_paragraph", "fit_size", "has_glyph",

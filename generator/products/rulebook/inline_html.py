@@ -21,7 +21,7 @@ from markupsafe import escape as html_escape
 from generator.deck import icons as marks
 from generator.deck.icons import Mark
 from generator.deck.model import Deck
-from generator.products.render.icon_files import contours
+from generator.products.render.assets.icon_files import contours
 from generator.products.render.inline import SHAPE_ADVANCE, SHAPE_RADIUS, Icons, icons_of
 from generator.products.render.items import shape_points
 

@@ -1,4 +1,4 @@
-"""The picture checks (render/art.py): what `validate` and the build say of an art file."""
+"""The picture checks (render/assets/art.py): what `validate` and the build say of an art file."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from PIL import Image as PILImage
 
-from generator.products.render import art
-from generator.products.render.art import ArtError, PictureInfo, dpi_warning, effective_dpi, inspect, picture_size
+from generator.products.render.assets import art
+from generator.products.render.assets.art import ArtError, PictureInfo, dpi_warning, effective_dpi, inspect, picture_size
 
 
 def png_claiming(path: Path, w: int, h: int) -> Path:

@@ -11,8 +11,8 @@ import pikepdf
 import pytest
 from PIL import Image, ImageMath, ImageSequence
 
-from generator.products.render import cmyk
-from generator.products.render.cmyk import INK_LIMIT, RICH_BLACK, to_cmyk, total_ink
+from generator.products.render.press import cmyk
+from generator.products.render.press.cmyk import INK_LIMIT, RICH_BLACK, to_cmyk, total_ink
 from generator.products.render.units import inch
 from tests.conftest import ROOT
 from tests.ghostscript import need_ghostscript, need_press_profile

@@ -16,9 +16,10 @@ import pdfplumber
 import pikepdf
 import pytest
 
-from generator.products.render import font_files, pdf
+from generator.products.render.assets import font_files
+from generator.products.render import pdf
 from generator.products.render import typeface as tf
-from generator.products.render.font_files import FontError, inspect_font
+from generator.products.render.assets.font_files import FontError, inspect_font
 from generator.products.render.items import Face, Text
 
 WORDS = "Draw two, then play a card ±½"

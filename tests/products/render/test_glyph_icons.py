@@ -14,8 +14,8 @@ from PIL import Image, ImageChops
 from generator.deck.effects import CATALOGUE
 from generator.products.render import faces
 from generator.products.render import typeface as tf
-from generator.products.render.glyph_icons import glyph_svg
-from generator.products.render.icon_files import contours, picture
+from generator.products.render.assets.glyph_icons import glyph_svg
+from generator.products.render.assets.icon_files import contours, picture
 from generator.products.render.inline import glyph_sign
 from generator.products.render.items import Outline, Text
 from tests.conftest import ROOT
@@ -34,7 +34,7 @@ def test_one_icon_file_per_effect_made_from_the_glyph_outlines():
     assert sorted(p.stem for p in ICONS.glob("*.svg")) == sorted(CATALOGUE)
     for name in CATALOGUE:
         assert (ICONS / f"{name}.svg").read_text(encoding="utf-8") == glyph_svg(glyph_sign(name)), (
-            f"art/icons/{name}.svg is not the glyph's outline: python -m generator.products.render.glyph_icons art/icons")
+            f"art/icons/{name}.svg is not the glyph's outline: python -m generator.products.render.assets.glyph_icons art/icons")
 
 
 def test_an_icon_is_its_glyph_advance_wide_and_read_as_outlines():

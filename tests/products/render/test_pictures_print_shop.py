@@ -18,9 +18,9 @@ from PIL import Image as PILImage
 from PIL import ImageMath, ImageSequence
 
 from generator.products.render import pdf
-from generator.products.render.cmyk import INK_LIMIT, to_cmyk
+from generator.products.render.press.cmyk import INK_LIMIT, to_cmyk
 from generator.products.render.items import Face, Image, Poly, rect
-from generator.products.render.shops import shop
+from generator.products.render.press.shops import shop
 from generator.products.render.units import BLEED, TRIM_H, TRIM_W
 from tests.ghostscript import need_ghostscript
 

@@ -1,4 +1,4 @@
-"""Print shops as data (render/shops.py): each shop's file read back as its preflight reads it,
+"""Print shops as data (render/press/shops.py): each shop's file read back as its preflight reads it,
 a shop added by a record alone, the FOGRA39 shop through the profile the package ships, and
 the manifest's own CMYK colours."""
 
@@ -11,8 +11,8 @@ import pikepdf
 import pytest
 
 from generator.products.build import BuildRequest, build
-from generator.products.render import cmyk, shops
-from generator.products.render.shops import SWOP, Shop
+from generator.products.render.press import cmyk, shops
+from generator.products.render.press.shops import SWOP, Shop
 from generator.products.render.units import mm
 from tests.conftest import ROOT
 from tests.ghostscript import need_press_profile
@@ -266,7 +266,7 @@ def test_the_preflight_flags_each_limit_a_shop_sets(tmp_path):
     picture under its resolution, card images of the wrong size; a face within them passes."""
     from PIL import Image as PILImage
 
-    from generator.products.render import preflight
+    from generator.products.render.press import preflight
     from generator.products.render.items import Face, Image, Text
     from generator.products.render.units import pt_to_dots
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.deck.input_file import read_asset
-from generator.products.render.file_digests import Digests
+from generator.products.render.assets.file_digests import Digests
 
 MAX_BYTES = 40 << 20  #: a picture file larger than this is refused (40 MB)
 MAX_SIDE = 12000  #: pixels on either side of a raster picture

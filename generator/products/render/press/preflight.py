@@ -1,6 +1,6 @@
 """A print shop's preflight, run on the faces before their file is written: what a shop's
 checks would flag, measured on the display lists (render/items.py) against the shop's record
-(render/shops.py): the smallest text, text within the safe zone, the total ink of every colour
+(render/press/shops.py): the smallest text, text within the safe zone, the total ink of every colour
 the file prints, the resolution of every raster picture at its printed size, and the size of
 card images.
 
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.products.render.cmyk import Ink, to_cmyk
-from generator.products.render import art
+from generator.products.render.press.cmyk import Ink, to_cmyk
+from generator.products.render.assets import art
 from generator.products.render.items import Face, Image
-from generator.products.render.shops import MM_PER_IN, Shop
+from generator.products.render.press.shops import MM_PER_IN, Shop
 from generator.products.render.units import DPI, TRIM_H, TRIM_W, dots_to_pt
 
 

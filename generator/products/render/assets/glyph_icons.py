@@ -1,11 +1,11 @@
 """The wild glyphs as icon files: each catalogue effect's sign, from the typeface's own outlines.
 
-`python -m generator.products.render.glyph_icons art/icons` writes `<effect>.svg` for every
+`python -m generator.products.render.assets.glyph_icons art/icons` writes `<effect>.svg` for every
 effect of the catalogue (deck/effects.py): the sign of its glyph (`×{factor}` gives ×, the
 parameter stays text on the card) in the bold typeface the faces draw glyphs with, as one path
 filled with `currentColor`. The SVG's box is the glyph's advance wide and one em tall, the em's
 top at the font's ascent above the baseline (inline.ICON_TOP), so a face drawing the icon where
-it drew the glyph prints the same shape in the same place (render/icon_files.py reads it back as
+it drew the glyph prints the same shape in the same place (render/assets/icon_files.py reads it back as
 outlines in the text's ink). The shipped manifest declares these files (`look: icons:`); a
 designer may replace any of them with a drawing of their own.
 """

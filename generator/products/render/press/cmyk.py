@@ -1,7 +1,7 @@
 """The one RGB -> CMYK conversion of the print-shop files (DriveThruCards' PDF/X-1a), colour-managed.
 
 The manifest gives each colour as sRGB (`print: "#00A3D9"`); a print shop wants process CMYK
-for the printing condition its file declares, within its total ink limit (render/shops.py: for
+for the printing condition its file declares, within its total ink limit (render/press/shops.py: for
 DriveThruCards, CGATS TR 001, US Web Coated SWOP, 240%). One shop's conversion is an `Ink`: its
 condition, its limit, its rich black and the colours the designer gave as CMYK (`cmyk:` in the
 manifest, used as they are). Colours go through LittleCMS (Pillow's ImageCms): sRGB to the press
@@ -22,7 +22,7 @@ for SWOP) names another ICC file. Then:
 Without a SWOP profile on the machine the conversion falls back to a plain grey-component
 replacement (K = 1 - max(R, G, B), then C, M, Y), and `press_profile()` is None so the build
 can say so; a condition without that fallback (FOGRA39, whose profile the package ships in
-render/icc/) makes no file without its profile. Values are rounded to whole percent: the same
+render/press/icc/) makes no file without its profile. Values are rounded to whole percent: the same
 inputs (and profile) give the same bytes on every machine.
 """
 
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from generator.products.render.shops import SWOP, Condition, Shop, shop
+from generator.products.render.press.shops import SWOP, Condition, Shop, shop
 
 RICH_BLACK_MAX = 0x14  #: neutral fills this dark or darker print as rich black
 TEXT_BLACK_MAX = 0x40  #: neutral text this dark or darker prints as solid K100

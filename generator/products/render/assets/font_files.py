@@ -24,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from generator.deck.input_file import read_asset
-from generator.products.render.file_digests import Digests
+from generator.products.render.assets.file_digests import Digests
 
 MAX_BYTES = 20 << 20  #: a font file larger than this is refused (20 MB)
 
