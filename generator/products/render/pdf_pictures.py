@@ -18,12 +18,20 @@ only, no SMask, within the shop's 240%.
 SVG pictures: drawn by svglib into reportlab's PDF operators, paths and flat colours only (art.py
 refuses what would need more), each colour converted as the face's own colours are in the
 print-shop file (cmyk.to_cmyk).
+
+One picture object is a `variant` of its file: the file's content, and for a raster its box,
+fit and (CMYK) matte, and the colour space (none for RGB, else the shop's conversion,
+cmyk.profile_key). `prepare` makes the variants of one file together, the file decoded, turned,
+cropped and resampled once for all of them; a build keeps what it made in the face cache by
+the variant (pipeline/pictures.py, which prepares the missing ones on worker processes) and has
+this module `remember` them, so a form or a face's image takes its picture from there.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import json
 import math
 import re
 import zlib
@@ -32,7 +40,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from generator.products.render.assets import art
-from generator.products.render.press.cmyk import CAP, DEFAULT, Ink, press_image, to_cmyk
+from generator.products.render.press.cmyk import CAP, DEFAULT, Ink, press_image, profile_key, to_cmyk
 from generator.products.render.units import TRIM_H, dots_to_pt
 
 MAX_PPI = 450  #: a raster is resampled down to at most this many pixels per inch where it prints
@@ -86,18 +94,92 @@ def picture(item, cmyk: Ink | bool | None) -> tuple[Picture, str]:
     `cmyk`: a shop's conversion (cmyk.Ink; True: DriveThruCards'), or none for RGB."""
     cmyk = DEFAULT if cmyk is True else (cmyk or None)
     path = Path(item.path)
-    sha = art.digest(path)
-    info = art.picture_info(path)
+    v = variant(item, cmyk)
     box = box_pt(item.x0, item.y0, item.x1, item.y1)
     if box[2] <= 0 or box[3] <= 0:
         raise ValueError(f"{path.name}: the picture's box is empty")
-    if info.vector:
-        pic, (vw, vh) = _svg(str(path), sha, cmyk)
+    pic, geometry = _KEPT.get(v) or _make(item, cmyk)
+    if art.picture_info(path).vector:
+        vw, vh = geometry
         x, y, w, h = drawn_rect(vw, vh, box, item.fit)
         clip = f"{box[0]:.3f} {box[1]:.3f} {box[2]:.3f} {box[3]:.3f} re W n " if item.fit == "cover" else ""
         return pic, f"q {clip}{w / vw:.6f} 0 0 {h / vh:.6f} {x:.3f} {y:.3f} cm /{pic.name} Do Q"
-    pic, (x, y, w, h) = _raster(str(path), sha, box, item.fit, item.matte if cmyk else "", cmyk)
+    x, y, w, h = geometry
     return pic, f"q {w:.3f} 0 0 {h:.3f} {x:.3f} {y:.3f} cm /{pic.name} Do Q"
+
+
+Made = tuple  #: (Picture, geometry): a raster's drawn rectangle (x, y, w, h), an SVG's own (w, h), in points
+
+
+def variant(item, cmyk: Ink | bool | None) -> tuple:
+    """What the item's picture object is made from, besides this code: the file's content (its
+    SHA-256), for a raster its box in points, its fit and, in CMYK, its matte; and the colour space
+    (None for RGB, else the conversion's cmyk.profile_key)."""
+    cmyk = DEFAULT if cmyk is True else (cmyk or None)
+    path = Path(item.path)
+    sha = art.digest(path)
+    colour = profile_key(cmyk) if cmyk else None
+    if art.picture_info(path).vector:
+        return ("svg", sha, colour)
+    return ("raster", sha, box_pt(item.x0, item.y0, item.x1, item.y1), item.fit, item.matte if cmyk else "", colour)
+
+
+def _make(item, cmyk: Ink | None) -> Made:
+    path = Path(item.path)
+    sha = art.digest(path)
+    if art.picture_info(path).vector:
+        return _svg(str(path), sha, cmyk)
+    return _raster(str(path), sha, box_pt(item.x0, item.y0, item.x1, item.y1), item.fit, item.matte if cmyk else "", cmyk)
+
+
+#: Picture objects made elsewhere (the face cache, a worker process), by variant()
+_KEPT: dict[tuple, Made] = {}
+
+
+def remember(made: dict[tuple, Made]) -> None:
+    """Take picture objects made by this code as it is now, by variant(): picture() uses them."""
+    _KEPT.update(made)
+
+
+def forget(keep: set[tuple] | frozenset[tuple] = frozenset()) -> None:
+    """Let go of the remembered picture objects but those of the variants `keep`."""
+    for v in [v for v in _KEPT if v not in keep]:
+        del _KEPT[v]
+
+
+def remembered(v: tuple) -> bool:
+    return v in _KEPT
+
+
+def prepare(wanted: list[tuple[object, Ink | None]]) -> dict[tuple, Made]:
+    """The picture objects of (item, conversion) pairs, by variant(): those of one file made
+    together, its pixels decoded and fitted to each box once for the RGB and every CMYK variant."""
+    out: dict[tuple, Made] = {}
+    for item, cmyk in sorted(wanted, key=lambda w: (str(w[0].path), w[1] is not None)):
+        v = variant(item, cmyk)
+        if v not in out:
+            out[v] = _make(item, cmyk)
+    return out
+
+
+def dump(made: Made) -> bytes:
+    """A picture object as bytes (the face cache keeps it): a line of JSON, then its streams."""
+    pic, geometry = made
+    head = [pic.name, list(geometry), len(pic.body), None if pic.smask is None else len(pic.smask)]
+    return json.dumps(head, separators=(",", ":")).encode("ascii") + b"\n" + pic.body + (pic.smask or b"")
+
+
+def load(data: bytes) -> Made:
+    """dump() undone; ValueError for bytes that are not one."""
+    try:
+        line, rest = data.split(b"\n", 1)
+        name, geometry, n_body, n_smask = json.loads(line)
+        if len(rest) != n_body + (n_smask or 0) or not isinstance(name, str) or len(geometry) not in (2, 4):
+            raise ValueError("the lengths do not add up")
+        smask = None if n_smask is None else rest[n_body:]
+        return Picture(name, rest[:n_body], smask), tuple(float(v) for v in geometry)
+    except (TypeError, KeyError, AttributeError) as exc:
+        raise ValueError(f"not a picture object ({exc})") from None
 
 
 # --- raster ---------------------------------------------------------------------------------
@@ -107,6 +189,33 @@ def _raster(path: str, sha: str, box: tuple[float, ...], fit: str, matte: str,
             cmyk: Ink | None) -> tuple[Picture, tuple[float, ...]]:
     """The image XObject for a raster picture in `box` (points), and where it is drawn. Kept by
     the file's content (`sha`), the box, the fit and the colour space."""
+    from PIL import Image  # lazy: Pillow, only where a face has raster art
+
+    rgb, alpha, was_jpeg, rect = _fitted(path, sha, box, fit)
+    head = f"/Type /XObject /Subtype /Image /Width {rgb.width} /Height {rgb.height} /BitsPerComponent 8"
+    if cmyk:
+        if alpha is not None:
+            under = Image.new("RGB", rgb.size, matte or "#FFFFFF")
+            rgb = Image.composite(rgb, under, alpha)
+        data = to_press(rgb, cmyk).tobytes()
+        return _named(_stream(f"{head} /ColorSpace /DeviceCMYK", data, True)), rect
+    if alpha is None and was_jpeg:
+        buf = io.BytesIO()
+        rgb.save(buf, "JPEG", quality=JPEG_QUALITY, optimize=False, progressive=False, subsampling=0)
+        return _named(_stream(f"{head} /ColorSpace /DeviceRGB /Filter /DCTDecode", buf.getvalue(), False)), rect
+    if alpha is None:
+        return _named(_stream(f"{head} /ColorSpace /DeviceRGB", rgb.tobytes(), True)), rect
+    smask = _stream(f"/Type /XObject /Subtype /Image /Width {rgb.width} /Height {rgb.height} /BitsPerComponent 8 "
+                    "/ColorSpace /DeviceGray", alpha.tobytes(), True)
+    body = _stream(f"{head} /ColorSpace /DeviceRGB /SMask @SMASK@ 0 R", rgb.tobytes(), True)
+    return _named(body, smask), rect
+
+
+@lru_cache(maxsize=4)
+def _fitted(path: str, sha: str, box: tuple[float, ...], fit: str):
+    """A raster picture's pixels as drawn in `box` (points) with `fit`: RGB, its alpha (None where
+    it is opaque), whether it was a JPEG, and where it is drawn (x, y, w, h). Cropped to the box
+    for `cover` and resampled down to MAX_PPI; kept for the picture's variants (RGB, each CMYK)."""
     from PIL import Image  # lazy: Pillow, only where a face has raster art
 
     info = art.picture_info(path)
@@ -126,24 +235,7 @@ def _raster(path: str, sha: str, box: tuple[float, ...], fit: str, matte: str,
     alpha = im.getchannel("A") if im.mode == "RGBA" else None
     if alpha is not None and alpha.getextrema() == (255, 255):
         alpha = None
-    rgb = im.convert("RGB")
-    head = f"/Type /XObject /Subtype /Image /Width {im.width} /Height {im.height} /BitsPerComponent 8"
-    if cmyk:
-        if alpha is not None:
-            under = Image.new("RGB", rgb.size, matte or "#FFFFFF")
-            rgb = Image.composite(rgb, under, alpha)
-        data = to_press(rgb, cmyk).tobytes()
-        return _named(_stream(f"{head} /ColorSpace /DeviceCMYK", data, True)), (x, y, w, h)
-    if alpha is None and was_jpeg:
-        buf = io.BytesIO()
-        rgb.save(buf, "JPEG", quality=JPEG_QUALITY, optimize=False, progressive=False, subsampling=0)
-        return _named(_stream(f"{head} /ColorSpace /DeviceRGB /Filter /DCTDecode", buf.getvalue(), False)), (x, y, w, h)
-    if alpha is None:
-        return _named(_stream(f"{head} /ColorSpace /DeviceRGB", rgb.tobytes(), True)), (x, y, w, h)
-    smask = _stream(f"/Type /XObject /Subtype /Image /Width {im.width} /Height {im.height} /BitsPerComponent 8 "
-                    "/ColorSpace /DeviceGray", alpha.tobytes(), True)
-    body = _stream(f"{head} /ColorSpace /DeviceRGB /SMask @SMASK@ 0 R", rgb.tobytes(), True)
-    return _named(body, smask), (x, y, w, h)
+    return im.convert("RGB"), alpha, was_jpeg, (x, y, w, h)
 
 
 @lru_cache(maxsize=4)

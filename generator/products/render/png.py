@@ -122,7 +122,7 @@ class PictureColours:
         self.drawn = min(drawn, 128)  #: the first `drawn` colours are drawn, the rest the pictures'
 
     def for_image(self, im: Image.Image) -> Image.Image:
-        listed = palette_bytes(self.colours)[:3 * len(self.colours)]
+        listed = palette_bytes(self.colours, len(self.colours))[:3 * len(self.colours)]
         drawn = bytes(listed[:3 * self.drawn])
         fixed = drawn + _apart(drawn, list(listed[3 * self.drawn:]))
         rgb = im.convert("RGB")
@@ -140,10 +140,16 @@ def _apart(drawn: bytes, more: list[int]) -> bytes:
     corner, so an entry just below a drawn colour takes its cell: the white of a face with a
     picture printed as (251, 251, 250). With nothing that near, each drawn colour keeps its pixels.
     """
-    own = [drawn[j:j + 3] for j in range(0, len(drawn), 3)]
-    return bytes(v for i in range(0, len(more) - 2, 3)
-                 if all(max(abs(a - b) for a, b in zip(more[i:i + 3], c)) >= 10 for c in own)
-                 for v in more[i:i + 3])
+    own = [(drawn[j], drawn[j + 1], drawn[j + 2]) for j in range(0, len(drawn) - 2, 3)]
+    out = bytearray()
+    for i in range(0, len(more) - 2, 3):
+        r, g, b = more[i], more[i + 1], more[i + 2]
+        for cr, cg, cb in own:
+            if abs(r - cr) < 10 and abs(g - cg) < 10 and abs(b - cb) < 10:
+                break
+        else:
+            out += bytes((r, g, b))
+    return bytes(out)
 
 
 def _quantize(im: Image.Image, palette) -> Image.Image:
