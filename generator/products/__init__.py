@@ -37,6 +37,10 @@ class Product:
     #: `module:function` (BuildContext) -> the face codes it shows in that profile (None: every
     #: face; none at all: the build asks for no image of that profile for it); "" for every face
     image_faces: str = ""
+    #: `module:function` (BuildContext) -> the PDF forms of the faces it makes, as (ink-saver faces,
+    #: CMYK conversion or None) pairs: the pictures they show are prepared as the build starts
+    #: (pipeline/pictures.py); "" for none
+    forms: str = ""
     #: it hands its work to worker processes, so it starts early and is waited for after the last
     #: product has started
     background: bool = False
@@ -47,9 +51,10 @@ PRODUCTS: tuple[Product, ...] = (
     Product("deck", "generator.products.deck_json:build_deck_json", "deck.json, the deck as data"),
     Product("print", "generator.products.print_and_play:build_print",
             "print-and-play PDF sheets with their test page, and the card-count sheet",
-            folder="print", background=True),
+            folder="print", forms="generator.products.print_and_play:form_variants", background=True),
     Product("pod", "generator.products.pod:build_pod", "print-shop files, one set per shop (--pod): PDF/X-1a files, MakePlayingCards images",
-            folder="pod", images="mpc", image_faces="generator.products.pod:mpc_faces", background=True),
+            folder="pod", images="mpc", image_faces="generator.products.pod:mpc_faces",
+            forms="generator.products.pod:form_variants", background=True),
     Product("rulebook", "generator.products.rulebook.page:build_rulebook", "rulebook.html with the quick reference",
             images="rulebook", image_faces="generator.products.rulebook.images:rulebook_faces", background=True),
     Product("rulebook-pdf", "generator.products.rulebook.pdf:build_rulebook_pdf",

@@ -86,6 +86,16 @@ def wanted_images(ctx: BuildContext, chosen: tuple[Product, ...]) -> rasters.Wan
     return out
 
 
+def wanted_forms(ctx: BuildContext, chosen: tuple[Product, ...]) -> tuple:
+    """The PDF forms the chosen products make: (ink-saver faces, CMYK conversion or None) pairs."""
+    out: dict = {}
+    for record in chosen:
+        if record.forms:
+            module, _, name = record.forms.partition(":")
+            out.update(dict.fromkeys(getattr(importlib.import_module(module), name)(ctx)))
+    return tuple(out)
+
+
 @dataclass
 class Built:
     """What a build made."""
@@ -123,7 +133,8 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
             ctx.notes.append(previous.problem)
         artifacts: list[Artifact] = []
         chosen = tuple(p for p in products.PRODUCTS if not request.only or p.name in request.only)
-        rasters.start(ctx, wanted_images(ctx, chosen))  # the card images, drawn by workers while the products start here
+        # the card images, drawn by workers while the products start here (the pictures they and the forms show first)
+        rasters.start(ctx, wanted_images(ctx, chosen), wanted_forms(ctx, chosen))
         waiting: list[tuple[str, Callable[[], list[Artifact]]]] = []
         for record in chosen:
             name = record.name

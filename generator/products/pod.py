@@ -54,6 +54,11 @@ def build_pod(ctx: BuildContext) -> Callable[[], list[Artifact]]:
     return finish
 
 
+def form_variants(ctx: BuildContext) -> list[tuple[bool, cmyk.Ink]]:
+    """The faces' PDF forms the print-shop PDFs draw: in each chosen CMYK shop's conversion."""
+    return [(False, ink(ctx, s)) for s in chosen(ctx) if s.file != "png"]
+
+
 def mpc_faces(ctx: BuildContext) -> tuple[()] | None:
     """The product record's `image_faces` (BuildContext -> codes): every face in the MakePlayingCards
     profile when the build makes the MakePlayingCards files (`--pod` names mpc), else none."""

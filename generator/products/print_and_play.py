@@ -53,6 +53,11 @@ def print_sets(ctx: BuildContext) -> list[tuple[str, list]]:
     return sets
 
 
+def form_variants(ctx: BuildContext) -> list[tuple[bool, None]]:
+    """The faces' PDF forms the print sheets draw: RGB, the ink-saver faces with --ink-saver."""
+    return [(ctx.request.ink_saver, None)]
+
+
 def build_print(ctx: BuildContext) -> Callable[[], list[Artifact]]:
     """output/print/county-uppy-PAPER[-EDITION][-fronts|-backs|-gutterfold].pdf and
     county-uppy-PAPER-card-count.pdf: the PDFs the cache lacks are made by workers; the function

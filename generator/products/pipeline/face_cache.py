@@ -59,6 +59,12 @@ class RenderCache:
             return new
         return self._pack(area).read(k)
 
+    def has(self, area: str, k: str) -> bool:
+        """Whether the area holds an entry (its bytes are checked only when read), kept at
+        commit as one read is: for an entry a build wants kept but need not read."""
+        self.used.setdefault(area, set()).add(k)
+        return k in self._new.get(area, {}) or k in self._pack(area).index
+
     def put(self, area: str, k: str, data: bytes) -> None:
         self.used.setdefault(area, set()).add(k)
         if self.root is not None:

@@ -19,6 +19,7 @@ from generator.products.output.outputs import Folder
 from generator.products.pipeline.context import BuildContext, BuildState
 from generator.products.pipeline.request import BuildRequest
 from generator.products.pipeline.face_cache import RenderCache
+from generator.products.pipeline import pictures
 from generator.products.pipeline.keys import code_version, key
 from generator.products.render.items import Face
 from generator.products.render.profiles import PROFILES
@@ -38,12 +39,13 @@ FEW = 2
 _DRAWN = None
 
 
-def start(ctx: BuildContext, wanted: Wanted) -> None:
+def start(ctx: BuildContext, wanted: Wanted, forms: pictures.Forms = ()) -> None:
     """Begin drawing every image the build shows (`wanted`: profile -> the faces shown in it,
     None for every face; known before anything is drawn, so each face is rendered once for
-    every image it appears in) on worker processes, and return at once."""
+    every image it appears in) on worker processes, and return at once. The pictures those
+    faces and the PDF `forms` the build makes show are prepared first (pictures.prepare)."""
     if ctx.state.drawing is None:
-        ctx.state.drawing = Drawing(ctx, wanted)
+        ctx.state.drawing = Drawing(ctx, wanted, forms)
 
 
 def images(ctx: BuildContext, profile: str) -> dict[str, bytes]:
@@ -93,7 +95,7 @@ class Drawing:
     key -> PNG.
     """
 
-    def __init__(self, ctx: BuildContext, want: Wanted):
+    def __init__(self, ctx: BuildContext, want: Wanted, forms: pictures.Forms = ()):
         self.ctx, self.want = ctx, want
         self.out: dict[str, dict[str, bytes]] = {p: {} for p in want}
         self.todo: dict[str, dict[str, str]] = {}  # code -> profile -> cache key, of what is missing
@@ -117,6 +119,10 @@ class Drawing:
                     else:
                         self.out[p][code] = data
         ctx.state.redrawn.update({p: [c for c, m in self.todo.items() if p in m] for p in want})
+        try:  # the pictures these faces and the forms show, before the workers fork (they inherit them)
+            pictures.prepare(ctx, self.todo, forms)
+        except Exception:  # noqa: BLE001 -- what fails here fails again where it is drawn, and is told there
+            pass
         pages = [(code, tuple(missing)) for code, missing in self.todo.items()]
         n = max(1, min(workers(ctx), len(pages)))
         self.jobs = [(ctx.deck, pages[i::n], chars(ctx), i) for i in range(n)] if pages else []

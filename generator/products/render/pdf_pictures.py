@@ -151,6 +151,11 @@ def remembered(v: tuple) -> bool:
     return v in _KEPT
 
 
+def kept(v: tuple) -> Made:
+    """The picture object remembered for variant `v` (KeyError if none is)."""
+    return _KEPT[v]
+
+
 def prepare(wanted: list[tuple[object, Ink | None]]) -> dict[tuple, Made]:
     """The picture objects of (item, conversion) pairs, by variant(): those of one file made
     together, its pixels decoded and fitted to each box once for the RGB and every CMYK variant."""

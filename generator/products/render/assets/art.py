@@ -19,6 +19,7 @@ the file's content.
 from __future__ import annotations
 
 import io
+import os
 import re
 import warnings
 from dataclasses import dataclass
@@ -70,10 +71,15 @@ class PictureInfo:
 
 
 def inspect(path: Path | str) -> PictureInfo:
-    """Check a picture file (module docstring); ArtError says what is wrong with it."""
+    """Check a picture file (module docstring); ArtError says what is wrong with it. A file is
+    checked once per content (picture_info): a build's check and its faces' layout share it."""
     path = Path(path)
-    data = _read(path)
-    return _inspect_bytes(path.name, data)
+    try:
+        os.stat(path)
+    except OSError:
+        _read(path)  # raises the ArtError that says what is wrong (no such file, not readable)
+        raise
+    return picture_info(path)
 
 
 def _read(path: Path) -> bytes:
@@ -263,6 +269,17 @@ def picture_info(path: Path | str) -> PictureInfo:
 PICTURE_COLOURS = 12
 _SVG_COLOUR = re.compile(r"(?:fill|stroke|stop-color|color)\s*[:=]\s*[\"']?\s*(#[0-9a-fA-F]{3,6}\b|rgb\([^)]*\)|[a-zA-Z]+)")
 _COLOURS: dict[str, tuple[str, ...]] = {}
+
+
+def remember_colours(known: dict[str, tuple[str, ...]]) -> None:
+    """Take the colours of pictures by their content's SHA-256, as picture_colours() makes them
+    (the face cache keeps them: pipeline/pictures.py)."""
+    _COLOURS.update(known)
+
+
+def known_colours(sha: str) -> tuple[str, ...] | None:
+    """The colours of the picture whose content has this SHA-256, if made or remembered."""
+    return _COLOURS.get(sha)
 
 
 def picture_colours(path: Path | str) -> tuple[str, ...]:

@@ -1,0 +1,159 @@
+"""Pictures (`art:`) are prepared once for each form they are drawn in, kept in the face cache by
+what makes them, on the workers a build starts: a cold build makes each variant of each file
+(its RGB object and its print-shop CMYK one) once and none in the main process; a rebuild after
+a picture file changed redraws only the faces that show it and prepares only that picture; a
+rebuild that redraws a face takes its unchanged picture from the cache. Every time, the files
+are those of a cold build, sha256 for sha256.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw
+
+from generator.deck.manifest import load
+from generator.products.build import BuildRequest, build
+from generator.products.pipeline import pictures
+from generator.products.pipeline.face_cache import CACHE_DIR, PACK, RenderCache
+from generator.products.render import faces, pdf_pictures
+from generator.products.render.assets import art
+from tests.conftest import ROOT
+
+PRODUCTS = ("deck", "cards", "print", "pod")
+ABOUT_THE_BUILD = {"changes.json", "build.json"}
+
+
+def picture(path: Path, seed: int, size: tuple[int, int] = (300, 240)) -> None:
+    """A PNG of coloured ellipses, different for every seed."""
+    rng = random.Random(seed)
+    im = Image.new("RGB", size, tuple(rng.randrange(256) for _ in range(3)))
+    draw = ImageDraw.Draw(im)
+    for _ in range(8):
+        x, y = rng.randrange(size[0] - 40), rng.randrange(size[1] - 40)
+        draw.ellipse((x, y, x + 60, y + 50), fill=tuple(rng.randrange(256) for _ in range(3)))
+    im.save(path)
+
+
+@pytest.fixture
+def manifest(tmp_path) -> Path:
+    """The shipped manifest with a picture on Steal and on Trade, and one on the back."""
+    folder = tmp_path / "deck"
+    (folder / "art").mkdir(parents=True)
+    for i, name in enumerate(("steal", "trade", "back")):
+        picture(folder / "art" / f"{name}.png", i)
+    text = (ROOT / "cards.yaml").read_text(encoding="utf-8")
+    text = text.replace("    code: STEAL\n", "    code: STEAL\n    art: art/steal.png\n", 1)
+    text = text.replace("    code: TRADE\n", "    code: TRADE\n    art: {file: art/trade.png, fit: cover}\n", 1)
+    text += "\nlook:\n  back:\n    art: {file: art/back.png, fit: contain}\n"
+    (folder / "cards.yaml").write_text(text, encoding="utf-8")
+    return folder / "cards.yaml"
+
+
+def run(manifest: Path, out: Path, jobs: int = 1):
+    faces.forget()  # as a new process: no face kept from an earlier build
+    return build(load(manifest), BuildRequest(manifest, out, only=PRODUCTS, jobs=jobs,
+                                              tts_url="https://example.invalid/x"))
+
+
+def digests(out: Path) -> dict[str, str]:
+    return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(out.rglob("*")) if p.is_file() and CACHE_DIR not in p.relative_to(out).parts
+            and p.relative_to(out).as_posix() not in ABOUT_THE_BUILD}
+
+
+@pytest.fixture
+def made(monkeypatch) -> list[tuple[str, bool]]:
+    """Every picture object made in this process: (file name, CMYK or not)."""
+    calls: list[tuple[str, bool]] = []
+    real = pdf_pictures._make
+
+    def counted(item, cmyk):
+        calls.append((Path(item.path).name, cmyk is not None))
+        return real(item, cmyk)
+
+    monkeypatch.setattr(pdf_pictures, "_make", counted)
+    pdf_pictures.forget()
+    art.remember_colours({})  # nothing remembered matters: the files are new
+    yield calls
+    pdf_pictures.forget()
+
+
+def test_a_cold_build_makes_each_picture_once_for_each_form_it_is_drawn_in(manifest, tmp_path, made):
+    run(manifest, tmp_path / "out")
+    # the RGB object (card images, print sheets) and DriveThruCards' CMYK one, of each file, once
+    assert sorted(made) == sorted((f"{n}.png", cmyk) for n in ("steal", "trade", "back") for cmyk in (False, True))
+    kept = RenderCache(tmp_path / "out")
+    assert len(kept._pack(pictures.AREA).index) == 6 and len(kept._pack(pictures.COLOURS).index) == 3  # for the next build
+    kept.close()
+
+
+def test_a_cold_build_prepares_the_pictures_on_workers_not_here(manifest, tmp_path, made):
+    if not hasattr(os, "fork"):
+        pytest.skip("workers inherit the pictures where they are forked")
+    run(manifest, tmp_path / "out", jobs=2)
+    assert made == []  # every picture object came from the workers that prepared them
+    cold = tmp_path / "cold-one-process"
+    run(manifest, cold)
+    assert digests(tmp_path / "out") == digests(cold)
+
+
+def test_an_art_file_edit_redraws_its_faces_only_and_prepares_its_picture_only(manifest, tmp_path, made):
+    out = tmp_path / "out"
+    run(manifest, out)
+    before = digests(out)
+    made.clear()
+    picture(manifest.parent / "art" / "trade.png", 99)
+    built = run(manifest, out)
+    assert built.redrawn["tgc"] == ["TRADE"]
+    assert sorted(made) == [("trade.png", False), ("trade.png", True)]
+    after = digests(out)
+    assert after["cards/TRADE.png"] != before["cards/TRADE.png"] and after["cards/STEAL.png"] == before["cards/STEAL.png"]
+    cold = tmp_path / "cold"
+    run(manifest, cold)
+    assert after == digests(cold)
+
+
+def test_a_face_redrawn_for_its_text_takes_its_picture_from_the_cache(manifest, tmp_path, made):
+    out = tmp_path / "out"
+    run(manifest, out)
+    made.clear()
+    pdf_pictures.forget()  # as a new process: nothing remembered
+    text = manifest.read_text(encoding="utf-8")
+    old = "text: Take a card from a player of your choice."
+    assert text.count(old) == 1
+    manifest.write_text(text.replace(old, "text: Take any card from a player of your choice."), encoding="utf-8")
+    built = run(manifest, out)
+    assert built.redrawn["tgc"] == ["STEAL"]
+    assert made == []  # its RGB and CMYK pictures came from the face cache
+    cold = tmp_path / "cold"
+    run(manifest, cold)
+    assert digests(out) == digests(cold)
+
+
+def test_a_rebuild_with_nothing_changed_reads_no_picture(manifest, tmp_path, made, monkeypatch):
+    out = tmp_path / "out"
+    run(manifest, out)
+    made.clear()
+    pdf_pictures.forget()
+    loaded = []
+    monkeypatch.setattr(pdf_pictures, "load", lambda data: loaded.append(data) or pdf_pictures.load(data))
+    before = (out / CACHE_DIR / f"{pictures.AREA}{PACK}").read_bytes()
+    built = run(manifest, out)
+    assert built.redrawn["tgc"] == [] and made == [] and loaded == []
+    # and the cache still holds every picture (kept, unread), for the next edit
+    assert (out / CACHE_DIR / f"{pictures.AREA}{PACK}").read_bytes() == before
+
+
+def test_a_picture_object_survives_the_cache_as_bytes(manifest):
+    deck = load(manifest)
+    item, = faces.face(deck.card("STEAL"), deck).images()
+    for ink in (None, True):
+        pic, rect = pdf_pictures._make(item, pdf_pictures.DEFAULT if ink else None)
+        assert pdf_pictures.load(pdf_pictures.dump((pic, rect))) == (pic, rect)
+    with pytest.raises(ValueError):
+        pdf_pictures.load(b'["P0",[1,2,3,4],10,null]\nshort')
