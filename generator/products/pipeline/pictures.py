@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from generator.products.pipeline.context import BuildContext
 from generator.products.pipeline.keys import code_version, key
-from generator.products.pipeline.rendered import cache, face_keys, face_of, form_keys, run_jobs, workers
+from generator.products.pipeline.rendered import background, cache, face_keys, face_of, form_keys, workers
 from generator.products.render import pdf_pictures
 from generator.products.render.assets import art
 from generator.products.render.press.cmyk import Ink
@@ -42,11 +42,12 @@ Forms = tuple[tuple[bool, "Ink | None"], ...]
 FEW = 1
 
 
-def prepare(ctx: BuildContext, drawn: Iterable[str], forms: Forms = ()) -> None:
+def prepare(ctx: BuildContext, drawn: Iterable[str], forms: Forms = ()) -> Callable[[], None]:
     """Have every picture object the build will draw remembered (pdf_pictures.remember): those
     of the faces `drawn` (card codes whose images are drawn: RGB) and of the `forms` the face
-    cache lacks. From the face cache where it has them, else made on workers and put there. The
-    cache keeps the variants of every face's pictures (read or not) and drops the rest."""
+    cache lacks. From the face cache where it has them, else made on workers, started now: the
+    function returned waits for them, remembers them and puts them in the cache. The cache keeps
+    the variants of every face's pictures (read or not) and drops the rest."""
     drawn = set(drawn)
     variants_of = {(False, None)} | set(forms)  # every face's images are RGB, drawn or from the cache
     in_use: dict[tuple, tuple] = {}  # variant -> (item, ink), for every face and form of the build
@@ -71,7 +72,7 @@ def prepare(ctx: BuildContext, drawn: Iterable[str], forms: Forms = ()) -> None:
                     wanted.add(v)
     pdf_pictures.forget(keep=set(in_use))
     if not in_use:
-        return
+        return _nothing
     here = code_version()
     missing: dict[str, list[tuple]] = {}  # picture file's SHA-256 -> the variants to make of it
     for v, (item, ink) in in_use.items():
@@ -108,15 +109,26 @@ def prepare(ctx: BuildContext, drawn: Iterable[str], forms: Forms = ()) -> None:
     groups = [(files[sha], missing.get(sha, []), sha in colours_missing)
               for sha in sorted(set(missing) | set(colours_missing))]
     if not groups:
-        return
+        return _nothing
     n = 1 if len(groups) <= FEW else min(workers(ctx), len(groups))
-    for made, colours in run_jobs(ctx, _prepare, [(share,) for share in _shares(groups, n)], "pictures"):
-        for v, picture in made.items():
-            store.put(AREA, key(AREA, here, v), pdf_pictures.dump(picture))
-        pdf_pictures.remember(made)
-        for sha, found in colours.items():
-            store.put(COLOURS, key(COLOURS, here, sha), _colours_bytes(found))
-        art.remember_colours(colours)
+    shares = _shares(groups, n)
+    # niceness 0: the card images wait for these
+    pending = background(ctx, _prepare, [(share,) for share in shares], "pictures", niceness=0) if n > 1 else None
+    done = [] if pending is not None else [_prepare(shares[0])]
+
+    def finish() -> None:
+        for made, colours in pending() if pending is not None else done:
+            for v, picture in made.items():
+                store.put(AREA, key(AREA, here, v), pdf_pictures.dump(picture))
+            pdf_pictures.remember(made)
+            for sha, found in colours.items():
+                store.put(COLOURS, key(COLOURS, here, sha), _colours_bytes(found))
+            art.remember_colours(colours)
+    return finish
+
+
+def _nothing() -> None:
+    pass
 
 
 def _shares(groups: list[tuple], n: int) -> list[list[tuple]]:

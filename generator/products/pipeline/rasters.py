@@ -13,6 +13,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from pathlib import Path
+from typing import Callable
 
 from generator.deck.model import Deck
 from generator.products.output.outputs import Folder
@@ -23,7 +24,7 @@ from generator.products.pipeline import pictures
 from generator.products.pipeline.keys import code_version, key
 from generator.products.render.items import Face
 from generator.products.render.profiles import PROFILES
-from generator.products.pipeline.rendered import CardFailed, cache, chars, draw, face_keys, pool, started, workers
+from generator.products.pipeline.rendered import CardFailed, cache, chars, draw, face_keys, face_of, pool, started, workers
 from generator.progress import ProgressBar
 
 Wanted = dict[str, "frozenset[str] | None"]  #: profile -> the faces shown in it (None: every face)
@@ -119,23 +120,24 @@ class Drawing:
                     else:
                         self.out[p][code] = data
         ctx.state.redrawn.update({p: [c for c, m in self.todo.items() if p in m] for p in want})
-        try:  # the pictures these faces and the forms show, before the workers fork (they inherit them)
-            pictures.prepare(ctx, self.todo, forms)
-        except Exception:  # noqa: BLE001 -- what fails here fails again where it is drawn, and is told there
-            pass
+        # the pictures these faces and the forms show, made before the workers fork (they inherit them)
+        prepared = _quietly(lambda: pictures.prepare(ctx, self.todo, forms))
         pages = [(code, tuple(missing)) for code, missing in self.todo.items()]
         n = max(1, min(workers(ctx), len(pages)))
-        self.jobs = [(ctx.deck, pages[i::n], chars(ctx), i) for i in range(n)] if pages else []
+        self.jobs = [(ctx.deck, share, chars(ctx), i) for i, share in enumerate(_shares(ctx, pages, n))] if pages else []
         global _DRAWN
         _DRAWN = None  # drawn here, one share after the other: no count to share
         if workers(ctx) > 1 and pages:
-            # lazy: loaded once here, before the workers fork, not in each
+            # lazy: loaded once here, before the workers fork, not in each (while the pictures are made)
             from generator.products.render import pdf, png, typeface  # noqa: F401
 
             for bold in (False, True):
                 typeface.pdf_font(bold)
             if len(pages) > FEW:
                 import pypdfium2  # noqa: F401  # lazy: as above
+        if prepared is not None:
+            _quietly(prepared)
+        if workers(ctx) > 1 and pages:
             self.drawn = _DRAWN = multiprocessing.RawArray("i", n)  # before the fork: the workers share it
             self.pool = started(ctx, pool(n, window=n))
             if not self.pool.forks:
@@ -170,6 +172,34 @@ class Drawing:
             for p, k in self.todo[code].items():
                 store.put(p, k, pngs[p])
                 self.out[p][code] = pngs[p]
+
+
+def _quietly(fn: Callable[[], object]) -> object:
+    """fn(), or None where it raises: a picture, face or form that fails to be prepared fails
+    again where it is drawn, and the error is told there, in the product that draws it."""
+    try:
+        return fn()
+    except Exception:  # noqa: BLE001 -- see above
+        return None
+
+
+#: How many plain faces' work one face with a picture costs to draw: each of its images gets a
+#: palette of its own (median cut) and is dithered (png.PictureColours).
+PICTURE_WORK = 5
+
+
+def _shares(ctx: BuildContext, pages: list[tuple[str, tuple[str, ...]]], n: int) -> list[list]:
+    """The pages in n shares of about equal work, each in the pages' order: a face's work is its
+    images, a face with pictures PICTURE_WORK times a plain one's."""
+    def work(page: tuple[str, tuple[str, ...]]) -> int:
+        return len(page[1]) * (PICTURE_WORK if face_of(ctx, page[0]).images() else 1)
+
+    loads, owner = [0] * n, {}
+    for i in sorted(range(len(pages)), key=lambda i: (-work(pages[i]), i)):
+        j = loads.index(min(loads))
+        owner[i] = j
+        loads[j] += work(pages[i])
+    return [[page for i, page in enumerate(pages) if owner[i] == j] for j in range(n)]
 
 
 def _draw(job: tuple[Deck, list[tuple[str, tuple[str, ...]]], str, int]) -> list[dict[str, bytes]]:
