@@ -25,6 +25,39 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return status, out, err
 
 
+@pytest.fixture(autouse=True)
+def _pictures_beside_copied_manifests(request):
+    """A test that writes the shipped manifest into its own folder (tmp_path/cards.yaml) finds
+    the pictures it names there too, as a designer who copies cards.yaml copies its art/ folder:
+    the shipped `look:` declares the wild glyphs' icon files (art/icons/)."""
+    if "tmp_path" in request.fixturenames:
+        folder = request.getfixturevalue("tmp_path")
+        if not (folder / "art").exists():
+            shutil.copytree(ROOT / "art", folder / "art")
+    yield
+
+
+def without_look(text: str) -> str:
+    """The shipped manifest's text without its `look:` section (the wild glyphs' icon files): the
+    same cards drawn by the built-in layout and typeface, as before the look was data."""
+    return text[:text.index("\n# --- Look")] + "\n"
+
+
+@pytest.fixture(scope="session")
+def no_look_manifest(tmp_path_factory) -> Path:
+    """The shipped manifest without its `look:` section, in a folder of its own."""
+    path = tmp_path_factory.mktemp("no-look") / "cards.yaml"
+    path.write_text(without_look(MANIFEST.read_text(encoding="utf-8")), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="session")
+def no_look_deck(no_look_manifest):
+    from generator.deck.manifest import load
+
+    return load(no_look_manifest)
+
+
 @pytest.fixture(scope="session")
 def manifest_text() -> str:
     return MANIFEST.read_text(encoding="utf-8")

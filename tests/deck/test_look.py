@@ -11,12 +11,22 @@ from generator.deck import look as looks
 from generator.deck.manifest import load
 from generator.deck.problems import InputError
 from generator.products.render import faces
-from tests.conftest import MANIFEST, run
+from tests.conftest import MANIFEST, run, without_look
+
+#: The shipped manifest without its own `look:` section (which declares the wild glyphs' icon
+#: files): the default look, which these tests change.
+SHIPPED = without_look(MANIFEST.read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def deck(no_look_deck):
+    """The cards in the default look (the shipped manifest without `look:`)."""
+    return no_look_deck
 
 
 def manifest_with(tmp_path: Path, look: str, extra: str = "") -> Path:
     """The shipped manifest with a `look:` section (its text indented by the caller)."""
-    text = MANIFEST.read_text(encoding="utf-8")
+    text = SHIPPED
     path = tmp_path / "cards.yaml"
     path.write_text(text + extra + "\nlook:\n" + look, encoding="utf-8")
     return path
@@ -38,7 +48,11 @@ def test_lengths_are_measured_in_dots(text, dots):
     assert looks.length(text) == pytest.approx(dots)
 
 
-def test_the_shipped_manifest_has_the_default_look(deck):
+def test_the_shipped_manifest_has_the_default_look_and_its_icons(deck):
+    from dataclasses import replace
+
+    shipped = load(MANIFEST)
+    assert shipped.look.icons and replace(shipped.look, icons=(), origin=None) == looks.DEFAULT_LOOK
     assert deck.look is looks.DEFAULT_LOOK and deck.look.is_default
     layout = deck.look.layout("number", "base", "C6")
     assert [e.name for e in layout.elements] == list(looks.ELEMENTS["number"])
@@ -89,10 +103,10 @@ def test_an_added_text_is_drawn_where_it_is_placed(tmp_path):
 
 
 def test_art_on_a_card_and_on_a_set_resolve_to_files_beside_the_manifest(tmp_path):
-    (tmp_path / "art").mkdir()
+    (tmp_path / "art").mkdir(exist_ok=True)
     (tmp_path / "art" / "steal.png").write_bytes(b"\x89PNG\r\n\x1a\n")
     (tmp_path / "art" / "chaos.png").write_bytes(b"\x89PNG\r\n\x1a\n")
-    text = MANIFEST.read_text(encoding="utf-8")
+    text = SHIPPED
     text = text.replace("    code: STEAL\n", "    code: STEAL\n    art: {file: art/steal.png, fit: cover}\n", 1)
     text = text.replace("interior: black}", "interior: black, art: art/chaos.png}", 1)
     path = tmp_path / "cards.yaml"
@@ -135,7 +149,7 @@ LOOK_MISTAKES = [
 @pytest.mark.parametrize("look, needle, column, message", LOOK_MISTAKES, ids=[m[3][:40] for m in LOOK_MISTAKES])
 def test_a_mistake_in_the_look_is_located(tmp_path, look, needle, column, message):
     path = manifest_with(tmp_path, look)
-    start = len(MANIFEST.read_text(encoding="utf-8").splitlines()) + 2
+    start = len(SHIPPED.splitlines()) + 2
     line = next(i for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
                 if i > start and needle in text)
     assert problems(path) == [f"{path}:{line}:{column}: {message}"]
@@ -149,8 +163,8 @@ def test_validate_reports_a_look_mistake_with_status_1(capsys, tmp_path):
 
 
 def test_a_missing_picture_is_reported_at_the_card_that_names_it(tmp_path):
-    text = MANIFEST.read_text(encoding="utf-8").replace("    code: STEAL\n", "    code: STEAL\n    art: art/stael.png\n", 1)
-    (tmp_path / "art").mkdir()
+    text = SHIPPED.replace("    code: STEAL\n", "    code: STEAL\n    art: art/stael.png\n", 1)
+    (tmp_path / "art").mkdir(exist_ok=True)
     (tmp_path / "art" / "steal.png").write_bytes(b"x")
     path = tmp_path / "cards.yaml"
     path.write_text(text, encoding="utf-8")

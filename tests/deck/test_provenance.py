@@ -7,7 +7,7 @@ from __future__ import annotations
 from generator.deck.manifest import load
 from generator.deck.model import Place
 from generator.products.printable import problems
-from tests.conftest import MANIFEST
+from tests.conftest import MANIFEST, without_look
 
 
 def text_at(lines: list[str], place: Place) -> str:
@@ -46,9 +46,11 @@ def test_every_part_of_the_shipped_deck_points_at_its_own_text(deck, manifest_te
     assert low.line == high.line and low.column < high.column and deck.card("M-3").origin.at == low
 
 
-def test_a_part_s_place_is_not_part_of_what_it_is(tmp_path, deck, manifest_text):
+def test_a_part_s_place_is_not_part_of_what_it_is(tmp_path, no_look_deck, manifest_text):
+    # without `look:`, whose icon files are named by where they are (this copy's folder)
+    deck = no_look_deck
     path = tmp_path / "cards.yaml"
-    path.write_text("# moved down two lines\n\n" + manifest_text, encoding="utf-8")
+    path.write_text("# moved down two lines\n\n" + without_look(manifest_text), encoding="utf-8")
     moved = load(path)
     assert moved == deck and repr(moved) == repr(deck)
     assert [hash(c) for c in moved.cards] == [hash(c) for c in deck.cards]

@@ -25,3 +25,11 @@ def built(deck, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("render") / "output"
     run_build(deck, out, editions=("keep-it-simple",), layouts=("duplex", "gutterfold"))
     return out
+
+
+@pytest.fixture(scope="session")
+def built_without_look(no_look_deck, tmp_path_factory) -> Path:
+    """output/cards of the shipped manifest without its `look:` section."""
+    out = tmp_path_factory.mktemp("render-no-look") / "output"
+    run_build(no_look_deck, out, only=("cards",))
+    return out

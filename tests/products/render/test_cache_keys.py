@@ -23,7 +23,7 @@ import pytest
 
 from generator.deck.manifest import load
 from generator.products.pipeline import keys
-from tests.conftest import ROOT
+from tests.conftest import ROOT, without_look
 from tests.products.render.conftest import TTS_URL, run_build
 
 PRODUCTS = ("deck", "cards", "print", "pod", "tts", "rulebook")
@@ -110,18 +110,39 @@ def test_a_face_names_the_files_it_reads_and_their_bytes_are_in_its_key(deck, tm
     from generator.products.render import faces
 
     skip = faces.face(deck.card("SKIP"), deck)
-    fonts = skip.files()
-    assert [f.name for f in fonts] == ["DejaVuSans-Bold.ttf", "DejaVuSans.ttf"]
+    files = skip.files()
+    assert [f.name for f in files] == ["skip.svg", "DejaVuSans-Bold.ttf", "DejaVuSans.ttf"]  # its glyph's icon, its fonts
     k = keys.face_key(skip, {})
-    altered = {fonts[0]: "0" * 64}  # as if the bold font's bytes had changed
-    assert keys.face_key(skip, altered) != k
+    for f in files:
+        altered = {f: "0" * 64}  # as if the file's bytes had changed
+        assert keys.face_key(skip, altered) != k, f.name
     assert keys.face_key(skip, {}) == k
+
+
+def test_an_icon_file_edit_rebuilds_as_a_cold_build_does(base, tmp_path):
+    """Redrawing Skip's icon (art/icons/skip.svg) redraws the Skip card, and only the faces
+    that show it, as a cold build would."""
+    from generator.products.render.glyph_icons import glyph_svg
+
+    manifest = tmp_path / "cards.yaml"  # beside it, the copy of art/ every test folder gets
+    shutil.copy(ROOT / "cards.yaml", manifest)
+    (tmp_path / "art" / "icons" / "skip.svg").write_text(glyph_svg("⊗"), encoding="utf-8")
+    deck = load(manifest)
+    folder, before = base
+    rebuilt, cold = tmp_path / "rebuilt", tmp_path / "cold"
+    shutil.copytree(folder, rebuilt)
+    run_build(deck, rebuilt, only=PRODUCTS)
+    run_build(deck, cold, only=PRODUCTS)
+    after = digests(rebuilt)
+    assert after == digests(cold)
+    assert after["cards/SKIP.png"] != before["cards/SKIP.png"]
+    assert after["cards/C5.png"] == before["cards/C5.png"] and after["cards/x2.png"] == before["cards/x2.png"]
 
 
 # --- new processes, from a copy of the package whose source files are edited ------------------
 
 def copy_package(dest: Path) -> Path:
-    for part in ("generator", "templates"):
+    for part in ("generator", "templates", "art"):
         shutil.copytree(ROOT / part, dest / part, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "cards.yaml", dest / "cards.yaml")
     return dest
@@ -147,6 +168,8 @@ def edit(path: Path, old: str, new: str) -> None:
 
 def test_editing_the_catalogue_glyph_and_a_rendering_module_rebuilds_as_a_cold_build_does(tmp_path):
     package = copy_package(tmp_path / "package")
+    # the glyphs from the catalogue, not from the shipped icon files
+    (package / "cards.yaml").write_text(without_look((ROOT / "cards.yaml").read_text(encoding="utf-8")), encoding="utf-8")
     out = tmp_path / "out"
     build_with(package, out)
     first = digests(out)

@@ -55,7 +55,13 @@ def with_icon_files(deck):
         deck.look, icons=tuple((n, ICONS / f"{n}.svg") for n in CATALOGUE)))
 
 
-def test_a_wild_draws_its_icon_in_the_ink_of_its_set(deck):
+def test_the_shipped_manifest_declares_every_icon_file(deck):
+    assert {name: Path(path).resolve() for name, path in deck.look.icons} == {
+        name: (ICONS / f"{name}.svg").resolve() for name in CATALOGUE}
+
+
+def test_a_wild_draws_its_icon_in_the_ink_of_its_set(no_look_deck):
+    deck = no_look_deck
     icons_deck = with_icon_files(deck)
     for code in ("x2", "SKIP"):  # a white set's wild and a black set's
         card = deck.card(code)
@@ -68,9 +74,10 @@ def test_a_wild_draws_its_icon_in_the_ink_of_its_set(deck):
     assert any(t.text == "2" and t.size > 150 for t in x2.texts())  # the factor stays text beside the sign
 
 
-def test_the_faces_with_icon_files_match_the_built_in_glyphs(deck):
+def test_the_faces_with_icon_files_match_the_built_in_glyphs(no_look_deck):
     from generator.products.pipeline.rasters import face_png
 
+    deck = no_look_deck
     icons_deck = with_icon_files(deck)
     for card in deck.cards:
         if card.kind != "wild":
@@ -90,9 +97,11 @@ def test_a_long_named_wild_shows_its_icon_in_both_corners(manifest_text):
     half a turn bottom-right: with the icon file, the same places."""
     from generator.deck.manifest import load_bytes
     from generator.products.pipeline.rasters import face_png
+    from tests.conftest import without_look
     from tests.deck.test_icons import with_text
 
-    deck = load_bytes(with_text(manifest_text, "Skip.", name="Skippityskippityskippity").encode(), "cards.yaml")
+    deck = load_bytes(with_text(without_look(manifest_text), "Skip.", name="Skippityskippityskippity").encode(),
+                      "cards.yaml")
     card = deck.card("SKIP")
     face = faces.face(card, with_icon_files(deck))
     turned = [o for o in face.items if isinstance(o, Outline) and o.rot180]
