@@ -25,16 +25,50 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return status, out, err
 
 
-@pytest.fixture(autouse=True)
-def _pictures_beside_copied_manifests(request):
-    """A test that writes the shipped manifest into its own folder (tmp_path/cards.yaml) finds
+#: What marks the shipped manifest's `look:` section, whose icon files sit beside it (art/icons/).
+LOOK_HEADER = "\n# --- Look"
+
+
+def _with_pictures(path: object) -> None:
+    """After a copy of the shipped manifest is written to `path`: the pictures it names beside it."""
+    target = Path(str(path))
+    if target.suffix not in (".yaml", ".yml") or target.parent.resolve() == ROOT or (target.parent / "art").exists():
+        return
+    try:
+        if LOOK_HEADER not in target.read_text(encoding="utf-8", errors="replace"):
+            return
+    except OSError:
+        return
+    shutil.copytree(ROOT / "art", target.parent / "art")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _pictures_beside_copied_manifests():
+    """A test that writes the shipped manifest (or a changed copy) into a folder of its own finds
     the pictures it names there too, as a designer who copies cards.yaml copies its art/ folder:
-    the shipped `look:` declares the wild glyphs' icon files (art/icons/)."""
-    if "tmp_path" in request.fixturenames:
-        folder = request.getfixturevalue("tmp_path")
-        if not (folder / "art").exists():
-            shutil.copytree(ROOT / "art", folder / "art")
+    the shipped `look:` declares the wild glyphs' icon files (art/icons/). Writing a manifest by
+    Path.write_text or copying it by shutil copies art/ beside it when it is not there yet."""
+    mp = pytest.MonkeyPatch()
+    write_text, copy, copy2, copyfile = Path.write_text, shutil.copy, shutil.copy2, shutil.copyfile
+
+    def written(self, *args, **kwargs):
+        n = write_text(self, *args, **kwargs)
+        _with_pictures(self)
+        return n
+
+    def copied(fn):
+        def run(src, dst, *args, **kwargs):
+            out = fn(src, dst, *args, **kwargs)
+            _with_pictures(out)
+            return out
+        return run
+
+    mp.setattr(Path, "write_text", written)
+    mp.setattr(shutil, "copy", copied(copy))
+    mp.setattr(shutil, "copy2", copied(copy2))
+    mp.setattr(shutil, "copyfile", copied(copyfile))
     yield
+    mp.undo()
 
 
 def without_look(text: str) -> str:

@@ -18,6 +18,7 @@ images) are keyed by those entries' keys plus their own assembling code and para
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import os
@@ -121,14 +122,25 @@ def _dist_infos(folder: str) -> tuple[str, ...]:
         return ()
 
 
-def drawing(face) -> bytes:
+def drawing(face, memo: dict[Path, str] | None = None) -> bytes:
     """A face's display list as bytes: equal display lists give equal bytes, and different ones
-    different bytes (pickle, its memo off, so the bytes depend on the values alone, floats exact)."""
+    different bytes (pickle, its memo off, so the bytes depend on the values alone, floats exact).
+    An item that draws a file (a picture, an icon) stands by its file's bytes (their sha256), not
+    by where the file is: the same manifest and pictures in another folder draw the same face."""
+    items = face.items
+    if memo is not None and any(hasattr(i, "path") and hasattr(i, "files") for i in items):
+        items = tuple(_by_content(i, memo) if hasattr(i, "path") and hasattr(i, "files") else i for i in items)
     buf = io.BytesIO()
     p = pickle.Pickler(buf, protocol=4)
     p.fast = True  # no memo: shared objects are written out in full, so object identity cannot show
-    p.dump(face.items)
+    p.dump(items)
     return buf.getvalue()
+
+
+def _by_content(item, memo: dict[Path, str]):
+    """The item with its file's path replaced by the sha256 of the file's bytes."""
+    (digest,) = [d for _, d in files_digest((Path(item.path),), memo)]
+    return dataclasses.replace(item, path=Path(digest))
 
 
 def files_digest(paths: Iterable[Path], memo: dict[Path, str]) -> list[tuple[str, str]]:
@@ -143,5 +155,5 @@ def files_digest(paths: Iterable[Path], memo: dict[Path, str]) -> list[tuple[str
 
 def face_key(face, memo: dict[Path, str]) -> str:
     """What a face draws, the files it reads and the rendering core's code, as one hash."""
-    h = hashlib.sha256(drawing(face))
+    h = hashlib.sha256(drawing(face, memo))
     return key("face", code_version(), h.hexdigest(), files_digest(face.files(), memo))
