@@ -80,12 +80,21 @@ def test_wrapping_and_shrinking_measure_icons(manifest_text, text, count, lines)
 
 
 def test_an_effect_icon_without_a_picture_is_its_glyph_sign(manifest_text):
-    deck = deck_with(manifest_text, "Then {icon:multiply} and {icon:skip}.", name="Skip {icon:reverse}")
+    from tests.conftest import without_look
+
+    text, name = "Then {icon:multiply} and {icon:skip}.", "Skip {icon:reverse}"
+    deck = deck_with(without_look(manifest_text), text, name)  # no icon files declared
     face = faces.face(deck.card("SKIP"), deck)
     words = [t.text for t in face.texts()]
     assert "×" in words and "⊘" in words  # the sign of ×{factor}, without the factor
     assert "⇄" in words  # in the name, in the corner and under the glyph
     assert words.count("⇄") >= 3
+    # the shipped manifest declares the glyphs' icon files: the same icons, as their outlines
+    from generator.products.render.items import Outline
+
+    shipped = deck_with(manifest_text, text, name)
+    drawn = [o.path.name for o in faces.face(shipped.card("SKIP"), shipped).items if isinstance(o, Outline)]
+    assert sorted(set(drawn)) == ["multiply.svg", "reverse.svg", "skip.svg"] and drawn.count("reverse.svg") >= 3
 
 
 def test_plain_texts_take_the_plain_path(manifest_text, deck):
