@@ -181,12 +181,15 @@ def test_the_documented_default_layout_is_the_default():
 
 
 def test_diff_and_changes_name_layout_changes_by_element(tmp_path, capsys):
-    """deck.json lists the look's elements (the shipped one has no look, so no key), and diff (and
-    every build's changes.json, made by the same comparison) names each changed element."""
+    """deck.json lists the look's elements (a manifest without look: has no key; the shipped one
+    names its icon files), and diff (and every build's changes.json, made by the same comparison)
+    names each changed element."""
     from generator.deck.compare import compare, summary
     from generator.deck.deck_json import deck_json
+    from generator.deck.manifest import load_bytes
 
-    assert "look" not in deck_json(load(MANIFEST))
+    assert "look" not in deck_json(load_bytes(SHIPPED.encode(), str(tmp_path / "cards.yaml")))
+    assert deck_json(load(MANIFEST))["look"]["icons"]["skip"] == "art/icons/skip.svg"
     before = manifest_with(tmp_path, "  number:\n    corner: {x: 5mm}\n  wild:\n    divider: {hidden: true}\n")
     (tmp_path / "after").mkdir()
     after = manifest_with(tmp_path / "after", "  number:\n    corner: {x: 4.5mm}\n  wild:\n    divider: {hidden: true}\n"
