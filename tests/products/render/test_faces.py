@@ -15,6 +15,7 @@ from generator.products.render import faces as F
 from generator.products.render.faces import Poly, Text, all_faces, face, safe_box
 from generator.products.pipeline.rasters import face_png
 from generator.deck.quickref import quick_reference
+from tests.conftest import without_look
 
 
 def test_every_text_is_inside_the_safe_zone(deck):
@@ -91,10 +92,17 @@ def test_chaos_cards_are_black_inside_with_white_text(deck):
 
 def test_wild_names_and_text_follow_the_manifest(manifest_text, tmp_path):
     path = tmp_path / "cards.yaml"
-    path.write_text(manifest_text.replace("params: {factor: 2}", "params: {factor: 3}"), encoding="utf-8")
+    path.write_text(without_look(manifest_text).replace("params: {factor: 2}", "params: {factor: 3}"), encoding="utf-8")
     deck = load(path)
     texts = " ".join(t.text for t in face(deck.card("x2"), deck).texts())
     assert "x3" in texts and "×3" in texts and "by 3" in texts and "x2" not in texts
+    # with the shipped icon files the glyph is multiply's icon, then the factor as text
+    path.write_text(manifest_text.replace("params: {factor: 2}", "params: {factor: 3}"), encoding="utf-8")
+    shipped = load(path)
+    items = face(shipped.card("x2"), shipped).items
+    icon = next(i for i in items if getattr(i, "path", None) is not None and i.path.name == "multiply.svg")
+    factor = next(t for t in face(shipped.card("x2"), shipped).texts() if t.text == "3" and t.size > 150)
+    assert icon.x1 == pytest.approx(factor.x, abs=0.01) and factor.align == "l"
 
 
 def test_quick_reference_numbers_come_from_the_parameters(deck):
@@ -156,7 +164,7 @@ def test_quick_reference_is_two_legible_faces_of_eight_cards(deck):
 
 def test_validate_refuses_text_that_would_print_under_6_5_pt(tmp_path, capsys):
     from generator.cli import main
-    from tests.conftest import ROOT
+    from tests.conftest import ROOT, without_look
 
     text = (ROOT / "cards.yaml").read_text(encoding="utf-8")
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if "text: Skip the next player's turn." in ln)
