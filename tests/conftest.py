@@ -35,7 +35,7 @@ def _with_pictures(path: object) -> None:
     if target.suffix not in (".yaml", ".yml") or target.parent.resolve() == ROOT or (target.parent / "art").exists():
         return
     try:
-        if LOOK_HEADER not in target.read_text(encoding="utf-8", errors="replace"):
+        if LOOK_HEADER.strip() not in target.read_text(encoding="utf-8", errors="replace"):
             return
     except OSError:
         return
@@ -47,14 +47,17 @@ def _pictures_beside_copied_manifests():
     """A test that writes the shipped manifest (or a changed copy) into a folder of its own finds
     the pictures it names there too, as a designer who copies cards.yaml copies its art/ folder:
     the shipped `look:` declares the wild glyphs' icon files (art/icons/). Writing a manifest by
-    Path.write_text or copying it by shutil copies art/ beside it when it is not there yet."""
+    Path.write_text / write_bytes or copying it by shutil copies art/ beside it when it is not there yet."""
     mp = pytest.MonkeyPatch()
-    write_text, copy, copy2, copyfile = Path.write_text, shutil.copy, shutil.copy2, shutil.copyfile
+    write_text, write_bytes = Path.write_text, Path.write_bytes
+    copy, copy2, copyfile = shutil.copy, shutil.copy2, shutil.copyfile
 
-    def written(self, *args, **kwargs):
-        n = write_text(self, *args, **kwargs)
-        _with_pictures(self)
-        return n
+    def writer(fn):
+        def run(self, *args, **kwargs):
+            n = fn(self, *args, **kwargs)
+            _with_pictures(self)
+            return n
+        return run
 
     def copied(fn):
         def run(src, dst, *args, **kwargs):
@@ -63,7 +66,8 @@ def _pictures_beside_copied_manifests():
             return out
         return run
 
-    mp.setattr(Path, "write_text", written)
+    mp.setattr(Path, "write_text", writer(write_text))
+    mp.setattr(Path, "write_bytes", writer(write_bytes))
     mp.setattr(shutil, "copy", copied(copy))
     mp.setattr(shutil, "copy2", copied(copy2))
     mp.setattr(shutil, "copyfile", copied(copyfile))

@@ -14,13 +14,13 @@ from PIL import Image as PILImage
 from generator.cli import main
 from generator.deck.manifest import load
 from generator.products.render.faces import charset, layout
-from tests.conftest import MANIFEST
+from tests.conftest import MANIFEST, without_look
 
 STEAL = "    code: STEAL\n    name: Steal a Card\n"
 
 
 def manifest(tmp_path: Path, look: str = "", steal_art: str = "") -> Path:
-    text = MANIFEST.read_text(encoding="utf-8")
+    text = without_look(MANIFEST.read_text(encoding="utf-8"))  # the default look, which a test adds to
     if steal_art:
         assert STEAL in text
         text = text.replace(STEAL, STEAL + f"    art: {steal_art}\n")

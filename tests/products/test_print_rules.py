@@ -15,12 +15,12 @@ from PIL import Image
 from generator.deck.manifest import load
 from generator.products import print_rules
 from generator.products.printable import problems
-from tests.conftest import MANIFEST, run
+from tests.conftest import MANIFEST, run, without_look
 
 
 def manifest(tmp_path: Path, look: str = "", steal: str = "") -> Path:
     """The shipped manifest with a `look:` section and extra keys on the Steal card's entry."""
-    text = MANIFEST.read_text(encoding="utf-8")
+    text = without_look(MANIFEST.read_text(encoding="utf-8"))  # the default look, which a test adds to
     if steal:
         text = text.replace("    code: STEAL\n", "    code: STEAL\n" + steal, 1)
     path = tmp_path / "cards.yaml"
