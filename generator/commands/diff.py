@@ -68,8 +68,8 @@ def _load(spec: str, manifest: str):
 
     try:
         if spec.startswith(GIT_PREFIX):
-            raw, name = _git_show(spec, manifest)
-            return load_bytes(raw, name), []
+            raw, name, folder = _git_show(spec, manifest)
+            return load_bytes(raw, name, folder), []
         return load(spec), []
     except InputError as err:
         if err.deck is not None:
@@ -77,8 +77,9 @@ def _load(spec: str, manifest: str):
         raise
 
 
-def _git_show(spec: str, manifest: str) -> tuple[bytes, str]:
-    """The bytes of the manifest `spec` names as committed, and the name problems give it.
+def _git_show(spec: str, manifest: str) -> tuple[bytes, str, str]:
+    """The bytes of the manifest `spec` names as committed, the name problems give it, and the
+    folder of PATH on disk, where the pictures and fonts it names are read (as they are now).
 
     `git:REV` is --manifest at REV; `git:REV:PATH` is PATH at REV. PATH is relative to the
     current folder (or absolute), as it would be for a file on disk.
@@ -104,7 +105,7 @@ def _git_show(spec: str, manifest: str) -> tuple[bytes, str]:
     if n > MAX_FILE_BYTES:
         message = f"is {n:,} bytes; a manifest may be at most {MAX_FILE_BYTES:,} bytes ({MAX_FILE_BYTES // 1024} KiB)"
         raise InputError([Problem(name, 1, 1, message)], status=1)
-    return _git(["git", "-C", folder, "cat-file", "blob", obj], name, rev, path, MAX_FILE_BYTES), name
+    return _git(["git", "-C", folder, "cat-file", "blob", obj], name, rev, path, MAX_FILE_BYTES), name, os.path.abspath(folder)
 
 
 def _git(command: list[str], name: str, rev: str, path: str, limit: int) -> bytes:

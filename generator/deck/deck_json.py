@@ -29,7 +29,7 @@ def card_json(card: CardType, deck: Deck) -> dict[str, Any]:
 
 def _folder(origin: Any) -> Path | None:
     """The manifest's folder, where the deck says a part was written (None for a deck made in code)."""
-    return Path(origin.at.path).resolve().parent if origin is not None and origin.at.path else None
+    return origin.at.home() if origin is not None and origin.at.path else None
 
 
 def _file(path: Any, folder: Path | None) -> str:

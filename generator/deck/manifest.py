@@ -69,9 +69,10 @@ def expand_values(raw: Any) -> list[int]:
     return _Checker(Source("", None)).values((), raw)
 
 
-def load_bytes(raw: bytes, name: str) -> Deck:
-    """`load` for a manifest that is not a file here (one committed in git); problems name `name`."""
-    return check(parse(raw, name))
+def load_bytes(raw: bytes, name: str, folder: str | None = None) -> Deck:
+    """`load` for a manifest that is not a file here (one committed in git); problems name `name`,
+    and the pictures and fonts it names are found in `folder` (by default the folder of `name`)."""
+    return check(parse(raw, name, folder))
 
 
 class _Checker:
@@ -540,7 +541,7 @@ class _Checker:
         inside it, an existing regular file; its absolute path, or None with the problem
         reported at `loc`. What the file holds is checked by the rendering layer's checks
         (products/printable.py), located here by the entry's origin."""
-        folder = Path(self.src.path).resolve().parent if self.src.path else Path.cwd()
+        folder = self.src.home()
         if not value.strip():
             self.fail(loc, f"the {what} file is empty: give a path relative to the manifest, like 'art/steal.png'")
             return None

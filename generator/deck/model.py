@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from generator.deck import icons
@@ -23,10 +24,17 @@ class Place:
     A plain class rather than a dataclass, as is Origin: the manifest makes one per card, and
     each dataclass costs validate's start-up about a millisecond to define."""
 
-    __slots__ = ("path", "line", "column")
+    __slots__ = ("path", "line", "column", "folder")
 
-    def __init__(self, path: str, line: int, column: int):
+    def __init__(self, path: str, line: int, column: int, folder: str | None = None):
         self.path, self.line, self.column = path, line, column
+        #: the folder the files the manifest names are relative to, when it is not the folder of
+        #: `path` (a manifest read from git: `path` names the commit, the files are on disk)
+        self.folder = folder
+
+    def home(self) -> Path:
+        """The manifest's folder: where the pictures and fonts it names are found."""
+        return Path(self.folder) if self.folder else Path(self.path).resolve().parent
 
     def _key(self) -> tuple:
         return (self.path, self.line, self.column)

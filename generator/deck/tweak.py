@@ -107,7 +107,7 @@ def tweaked_source(src: Source, deck: Deck, changes: Mapping[str, int]) -> Sourc
     for i, edition in enumerate(deck.editions):
         if edition.expect is not None and expect_delta.get(edition.key):
             data["editions"][i]["expect"] = edition.expect + expect_delta[edition.key]
-    return Source(src.path, data, values, keys)
+    return Source(src.path, data, values, keys, src.folder)
 
 
 def _split_run(data: dict, values: dict[Loc, tuple[int, int]], keys: dict[Loc, tuple[int, int]],

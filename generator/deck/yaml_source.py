@@ -57,6 +57,16 @@ class Source:
     data: Any
     values: dict[Loc, tuple[int, int]] = field(default_factory=dict)
     keys: dict[Loc, tuple[int, int]] = field(default_factory=dict)
+    #: the folder the pictures and fonts it names are relative to, when not the folder of `path`
+    #: (a manifest read from git: `path` names the commit, its files are in the working tree)
+    folder: str | None = None
+
+    def home(self) -> Path:
+        """The manifest's folder: where the files it names are found (the current folder for a
+        manifest with no path)."""
+        if self.folder:
+            return Path(self.folder)
+        return Path(self.path).resolve().parent if self.path else Path.cwd()
 
     def at(self, loc: Loc, message: str, *, key: bool = False) -> Problem:
         """A problem at `loc` (the key itself when `key`), or at its nearest known parent."""
@@ -78,7 +88,7 @@ class Source:
         probe = tuple(loc)
         while probe and probe not in self.values:
             probe = probe[:-1]
-        return Place(self.path, *self.values.get(probe, (1, 1)))
+        return Place(self.path, *self.values.get(probe, (1, 1)), self.folder)
 
     def origin(self, loc: Loc, at: Loc | None = None) -> Origin:
         """The entry at `loc`, placed at `at` (the entry itself by default), with the place of
@@ -106,8 +116,9 @@ def read(path: str | Path) -> Source:
     return parse(raw, name)
 
 
-def parse(raw: bytes, name: str) -> Source:
-    """Compose manifest bytes read elsewhere (`git show`); `name` is what problems call the file."""
+def parse(raw: bytes, name: str, folder: str | None = None) -> Source:
+    """Compose manifest bytes read elsewhere (`git show`); `name` is what problems call the file,
+    `folder` where the files it names are (by default the folder of `name`)."""
     if len(raw) > MAX_FILE_BYTES:  # from git, or a file that grew since stat
         raise InputError([Problem(name, 1, 1, f"is more than {MAX_FILE_BYTES:,} bytes; a manifest may be at most "
                                   f"{MAX_FILE_BYTES:,} bytes ({MAX_FILE_BYTES // 1024} KiB)")])
@@ -142,7 +153,7 @@ def parse(raw: bytes, name: str) -> Source:
         raise InputError([Problem(name, mark.line + 1, mark.column + 1, f"a value starts with '&', which YAML reads as "
                                   f"an anchor named '{escape(anchor)}' that nothing refers to, and drops it from the "
                                   f"value: put the whole value in quotes") for anchor, mark in unused])
-    source = Source(name, None)
+    source = Source(name, None, folder=folder)
     builder = _Builder(source, loader)
     try:
         source.data = builder.build(root, (), 0)

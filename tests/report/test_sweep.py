@@ -67,6 +67,8 @@ def test_a_cell_is_simulate_with_its_seed_and_its_manifest(tmp_path, capsys):
     # the manifest written for the cell is valid and has six x2
     assert main(["validate", "--manifest", str(out / "manifests" / "variant-0000.yaml"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["editions"]["the-og"] == 204
+    # the icon files the shipped look names sit beside it, as they are beside cards.yaml
+    assert (out / "manifests" / "art" / "icons" / "skip.svg").read_bytes() == (MANIFEST.parent / "art" / "icons" / "skip.svg").read_bytes()
 
 
 def test_same_results_for_any_workers_and_any_grid(capsys):
@@ -205,6 +207,7 @@ def test_a_smaller_sweep_into_the_same_folder_leaves_no_stale_page(tmp_path, cap
     assert main([*BASE, "--param", "target=15,16", *common]) == 0
     capsys.readouterr()
     assert sorted(p.name for p in (out / "cells").iterdir()) == ["cell-0000.html", "cell-0001.html", "notes.txt"]
-    assert sorted(p.name for p in (out / "manifests").iterdir()) == ["variant-0000.yaml", "variant-0001.yaml"]
+    # the manifests' pictures (art/: the shipped icon files) stay beside the ones left
+    assert sorted(p.name for p in (out / "manifests").iterdir()) == ["art", "variant-0000.yaml", "variant-0001.yaml"]
     html = (out / "sweep.html").read_text()
     assert set(re.findall(r'href="(cells/cell-\d+\.html)"', html)) == {"cells/cell-0000.html", "cells/cell-0001.html"}

@@ -3,7 +3,9 @@
 sweep.html is one self-contained page: for each pair of parameters (or, with one parameter,
 the parameter against the player counts) a heatmap of fairness and one of game length, each
 square linked to its cell's page under cells/. A cell whose deck differs from the manifest
-gets its manifest written under manifests/, so its games replay with `county-uppy simulate`.
+gets its manifest written under manifests/, so its games replay with `county-uppy simulate`;
+the pictures and fonts the manifest's look names are copied beside it there, at the same
+relative paths, as a designer who copies cards.yaml copies its art/ folder.
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ from typing import Any, Sequence
 import yaml
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from generator.deck.look import named_files
 from generator.deck.model import Deck
 from generator.deck.problems import escape
 from generator.deck.tweak import tweaked_source
 from generator.deck.yaml_source import Source
 from generator.engine.options import CHOICES
-from generator.files import real_folder
+from generator.files import real_folder, write_replacing
 from generator.report import charts
 from generator.report.render import write_text_atomic
 from generator.report.summarize import TOLERANCE
@@ -87,6 +90,8 @@ def write(data: dict[str, Any], cells: Sequence[SweepCell], variants: Sequence[V
         text = yaml.safe_dump(tweaked_source(src, deck, changes).data, sort_keys=False, allow_unicode=True)
         comment = escape(f"{data['settings']['manifest']} with {_label(changes)}")  # one line, whatever the path holds
         write_text_atomic(folder / name, f"# {comment} (written by county-uppy sweep)\n{text}")
+    if manifests:
+        _copy_named_files(src, folder / "manifests")
     env = _env()
     page = env.get_template("sweep_cell.html.j2")
     for k, (summary, cell, n) in enumerate(zip(data["cells"], cells, counts)):
@@ -111,6 +116,21 @@ def write(data: dict[str, Any], cells: Sequence[SweepCell], variants: Sequence[V
 
 #: The names of the files a sweep writes per cell and per manifest variant (cell_page, manifest_file).
 _OWN = re.compile(r"(cells/cell-\d{4}\.html|manifests/variant-\d{4}\.yaml)")
+
+
+def _copy_named_files(src: Source, target: Path) -> None:
+    """Copy every picture and font file the manifest's look names (deck/look.py: named_files) to
+    the same path relative to `target`, where the variant manifests are, so they load as the
+    manifest does. Each is written whole (files.write_replacing) into real folders (a link planted
+    on the way is replaced, never written through); a file the manifest names but that is
+    missing was reported when the manifest loaded, so there is none here."""
+    home = src.home()
+    for path in named_files(src.data, home):
+        if not path.is_file():
+            continue
+        rel = path.relative_to(home)
+        folder = real_folder(target, rel.parent.as_posix()) if rel.parent.parts else target
+        write_replacing(folder / rel.name, path.read_bytes())
 
 
 def _remove_stale(folder: Path, written: set[str]) -> None:
