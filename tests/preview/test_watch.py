@@ -16,7 +16,7 @@ import pytest
 
 from generator.cli import main
 from generator.products.output.folder_lock import FolderLock
-from tests.conftest import MANIFEST
+from tests.conftest import MANIFEST, ROOT, without_look
 from tests.preview.watching import Watch, edit
 
 GOOD = "colour: cyan, values: -2..7"
@@ -205,8 +205,10 @@ def test_every_rebuild_is_built_with_builds_options(tmp_path: Path):
 def test_the_files_the_look_names_are_watched_even_before_they_exist(tmp_path):
     from generator.commands.watch import named_files, relevant, watched_folders
 
+    shipped = named_files(MANIFEST)  # the wild glyphs' icon files beside cards.yaml
+    assert shipped == tuple(str(p) for p in sorted((ROOT / "art" / "icons").glob("*.svg"))) and len(shipped) == 11
     manifest = tmp_path / "cards.yaml"
-    text = MANIFEST.read_text(encoding="utf-8").replace("    code: STEAL\n", "    code: STEAL\n    art: art/steal.png\n", 1)
+    text = without_look(MANIFEST.read_text(encoding="utf-8")).replace("    code: STEAL\n", "    code: STEAL\n    art: art/steal.png\n", 1)
     manifest.write_text(text + "\nlook:\n  fonts: {regular: fonts/Body.ttf}\n  back:\n    art: {file: ../outside.png}\n",
                         encoding="utf-8")
     files = named_files(manifest)
@@ -225,7 +227,7 @@ def test_a_save_of_a_picture_rebuilds_the_faces_that_show_it(tmp_path: Path):
     from PIL import Image
 
     manifest, out = tmp_path / "cards.yaml", tmp_path / "out"
-    (tmp_path / "art").mkdir()
+    shutil.copytree(ROOT / "art", tmp_path / "art")  # the shipped icon files, which SKIP's face draws
     Image.new("RGB", (900, 700), (200, 90, 40)).save(tmp_path / "art" / "steal.png")
     manifest.write_text(MANIFEST.read_text(encoding="utf-8").replace(
         "    code: STEAL\n", "    code: STEAL\n    art: art/steal.png\n", 1), encoding="utf-8")
