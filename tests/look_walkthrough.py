@@ -1,7 +1,8 @@
 """The README's walk-through "Changing how the cards look", applied to a folder holding a copy of
-the shipped manifest: the manifest's `look:` section is the README's own YAML block (so the
-README cannot show one thing while the tests build another), the pictures are docs/look/'s, the
-fonts reportlab's Vera (a licence that allows embedding, installed with the project)."""
+the shipped manifest: the README's own YAML block goes into the manifest's `look:` section,
+beside the shipped `icons:` (so the README cannot show one thing while the tests build another);
+the pictures are docs/look/'s, the fonts reportlab's Vera (a licence that allows embedding,
+installed with the project)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,9 @@ def apply(folder: Path) -> None:
     text = manifest.read_text(encoding="utf-8")
     assert STEAL_TEXT in text
     text = text.replace(STEAL_TEXT, STEAL_TEXT.replace("text: ", 'text: "{icon:steal} ').rstrip("\n") + '"\n')
-    manifest.write_text(text + "\n" + readme_look(), encoding="utf-8")
+    look = readme_look()
+    assert look.startswith("look:\n") and text.count("\nlook:\n") == 1  # the shipped look: (its icons:)
+    manifest.write_text(text.replace("\nlook:\n", "\n" + look, 1), encoding="utf-8")  # added beside icons:
 
 
 #: The README's picture: these cards before and after the walk-through, each at a third of its size.
