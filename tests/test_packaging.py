@@ -61,3 +61,33 @@ def test_the_wheel_holds_the_types_marker_licences_templates_and_fonts(tmp_path)
     for package in CONFIG["packages"]:
         if package != "generator.templates":
             assert package.replace(".", "/") + "/__init__.py" in names, package
+
+
+def test_the_sdist_holds_the_shipped_manifest_and_the_icon_files_it_names(tmp_path, capsys):
+    """The source distribution (MANIFEST.in) carries cards.yaml and every picture its look names
+    (the wild glyphs' icon files), so the manifest unpacked from it validates. Built from a copy,
+    as the wheel above, so no egg-info or build/ is written into the checkout."""
+    import tarfile
+
+    from generator.cli import main
+    from generator.deck.look import named_files
+    from generator.deck.yaml_source import read
+
+    source = tmp_path / "src"
+    source.mkdir()
+    for name in ("generator", "templates", "art"):
+        shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "cards.yaml", "cards.schema.json"):
+        shutil.copy2(ROOT / name, source / name)
+    done = subprocess.run([sys.executable, "-c", f"from setuptools import build_meta; build_meta.build_sdist({str(tmp_path)!r})"],
+                          cwd=source, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    (sdist,) = tmp_path.glob("county[-_]uppy-*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        top = tar.getnames()[0].split("/")[0]
+        names = {n.removeprefix(top + "/") for n in tar.getnames()}
+        tar.extractall(tmp_path / "unpacked", filter="data")
+    named = [p.relative_to(ROOT).as_posix() for p in named_files(read(ROOT / "cards.yaml").data, ROOT)]
+    assert len(named) == 11 and all(n.startswith("art/icons/") for n in named)
+    assert {"cards.yaml", "cards.schema.json", *named} <= names
+    assert main(["validate", "--manifest", str(tmp_path / "unpacked" / top / "cards.yaml")]) == 0, capsys.readouterr().err
