@@ -122,7 +122,7 @@ def test_a_face_names_the_files_it_reads_and_their_bytes_are_in_its_key(deck, tm
 def test_an_icon_file_edit_rebuilds_as_a_cold_build_does(base, tmp_path):
     """Redrawing Skip's icon (art/icons/skip.svg) redraws the Skip card, and only the faces
     that show it, as a cold build would."""
-    from generator.products.render.glyph_icons import glyph_svg
+    from generator.products.render.assets.glyph_icons import glyph_svg
 
     manifest = tmp_path / "cards.yaml"  # beside it, the copy of art/ every test folder gets
     shutil.copy(ROOT / "cards.yaml", manifest)

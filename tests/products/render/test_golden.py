@@ -43,7 +43,8 @@ def test_face_matches_golden(request, deck, code, look):
 #: face without its `look:` section (glyphs from the typeface): no channel of any pixel by more
 #: than ICON_MAX of 255, at most ICON_SHARE of the face's pixels by more than ICON_EDGE (a glyph's
 #: edge anti-aliased a pixel over: the icon is a path, the glyph text, and a parameter after an
-#: icon starts at a rounded position). Measured: at most 57 of 255, 274 pixels of 928,125.
+#: icon starts at a rounded position). Measured: at most 57 of 255, at most 274 pixels of 928,125
+#: (0.03%, on +1) over 32.
 ICON_MAX, ICON_EDGE, ICON_SHARE = 80, 32, 0.001
 
 
@@ -60,7 +61,8 @@ def test_the_icon_files_give_the_same_faces(built, built_without_look, deck):
             assert a == b, name
             continue
         got, want = Image.open(built / "cards" / name).convert("RGB"), Image.open(built_without_look / "cards" / name).convert("RGB")
-        diff = ImageChops.difference(got, want)
-        grey = diff.convert("L").histogram()
-        worst, share = max(hi for _, hi in diff.getextrema()), sum(grey[ICON_EDGE + 1:]) / (got.width * got.height)
+        red, green, blue = ImageChops.difference(got, want).split()
+        off = ImageChops.lighter(red, ImageChops.lighter(green, blue)).histogram()  # each pixel's worst channel
+        worst, share = max(v for v in range(256) if off[v]), sum(off[ICON_EDGE + 1:]) / (got.width * got.height)
         assert worst <= ICON_MAX and share <= ICON_SHARE, (name, worst, share)
+        assert worst > 0, name  # the wild's glyph is drawn from its icon file, not the typeface
