@@ -152,10 +152,10 @@ def picture(path: Path, seed: int) -> None:
 
 def art_manifest(folder: Path, text: str) -> tuple[Path, list[Path]]:
     """The manifest `text` with a picture on every wild card (`art:` on each wild's entry) and on
-    the back (`look: back: art:`), written into `folder` with its pictures; (manifest, the wilds'
-    pictures)."""
+    the back (`look: back: art:`, beside the shipped look's icons), written into `folder` with its
+    pictures and the shipped ones (art/icons/); (manifest, the wilds' pictures)."""
     art = folder / "art"
-    art.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(ROOT / "art", art, dirs_exist_ok=True)
     lines, wilds = [], []
     for line in text.splitlines(keepends=True):
         lines.append(line)
@@ -163,11 +163,13 @@ def art_manifest(folder: Path, text: str) -> tuple[Path, list[Path]]:
             wilds.append(art / f"wild-{len(wilds) + 1}.png")
             picture(wilds[-1], len(wilds))
             lines.append(f"    art: art/{wilds[-1].name}\n")
-    assert wilds and "\nlook:" not in text, "the benchmark adds art to the wild cards and a look: section"
+    assert wilds and text.count("\nlook:\n") <= 1, "the benchmark adds art to the wild cards and the back"
     picture(art / "back.png", 0)
-    lines.append("\nlook:\n  back:\n    art: {file: art/back.png, fit: contain}\n")
+    back = "  back:\n    art: {file: art/back.png, fit: contain}\n"
+    written = "".join(lines)
+    written = written.replace("\nlook:\n", "\nlook:\n" + back, 1) if "\nlook:\n" in written else written + "\nlook:\n" + back
     path = folder / "cards.yaml"
-    path.write_text("".join(lines), encoding="utf-8")
+    path.write_text(written, encoding="utf-8")
     return path, wilds
 
 
@@ -193,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         tmp = Path(tmp_name)
         manifest = tmp / "cards.yaml"
         shutil.copy(MANIFEST, manifest)
+        shutil.copytree(ROOT / "art", tmp / "art")  # the pictures the shipped look names (art/icons/)
         text = manifest.read_text(encoding="utf-8")
         assert EDITED_LINE in text, "the benchmark edits this card text"
         out, plain, cli_out = tmp / "out", tmp / "plain", tmp / "cli-out"
@@ -202,8 +205,8 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(folder, ignore_errors=True)
             folder.mkdir()
 
-        art_yaml, wilds = art_manifest(tmp / "art", text)
-        art_out = tmp / "art" / "out"
+        art_yaml, wilds = art_manifest(tmp / "with-art", text)
+        art_out = tmp / "with-art" / "out"
         art_build = ["-m", "generator", "build", "--manifest", str(art_yaml), "--out", str(art_out), "--jobs", str(args.jobs)]
         compile_package()
         cli("build", "--manifest", str(manifest), "--out", str(tmp / "warm-up"))  # imports, template compiles
