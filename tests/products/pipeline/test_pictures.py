@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import shutil
 from pathlib import Path
 
 import pytest
@@ -41,15 +42,17 @@ def picture(path: Path, seed: int, size: tuple[int, int] = (300, 240)) -> None:
 
 @pytest.fixture
 def manifest(tmp_path) -> Path:
-    """The shipped manifest with a picture on Steal and on Trade, and one on the back."""
+    """The shipped manifest (with the icon files its look names) with a picture on Steal and on
+    Trade, and one on the back."""
     folder = tmp_path / "deck"
-    (folder / "art").mkdir(parents=True)
+    shutil.copytree(ROOT / "art", folder / "art")
     for i, name in enumerate(("steal", "trade", "back")):
         picture(folder / "art" / f"{name}.png", i)
     text = (ROOT / "cards.yaml").read_text(encoding="utf-8")
     text = text.replace("    code: STEAL\n", "    code: STEAL\n    art: art/steal.png\n", 1)
     text = text.replace("    code: TRADE\n", "    code: TRADE\n    art: {file: art/trade.png, fit: cover}\n", 1)
-    text += "\nlook:\n  back:\n    art: {file: art/back.png, fit: contain}\n"
+    assert text.count("\nlook:\n") == 1
+    text = text.replace("\nlook:\n", "\nlook:\n  back:\n    art: {file: art/back.png, fit: contain}\n", 1)
     (folder / "cards.yaml").write_text(text, encoding="utf-8")
     return folder / "cards.yaml"
 
