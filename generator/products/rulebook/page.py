@@ -359,12 +359,24 @@ def page_key(ctx: "BuildContext") -> str:
                inline_html.files_key(ctx.deck))
 
 
-def rulebook_html(ctx: "BuildContext") -> Callable[[], tuple[bytes, list[str], list[str]]]:
+class Page:
+    """The build's rulebook page: calling it waits for the page and returns (the page, the lines
+    about examples left out, the lines about unworded options); `kept` says it came whole from
+    the face cache, so nothing it is made of changed."""
+
+    def __init__(self, get: Callable[[], tuple[bytes, list[str], list[str]]], kept: bool) -> None:
+        self._get = get
+        self.kept = kept
+
+    def __call__(self) -> tuple[bytes, list[str], list[str]]:
+        return self._get()
+
+
+def rulebook_html(ctx: "BuildContext") -> Page:
     """The page as a build makes it, once per build whichever product asks first (rulebook.html,
     the rulebook PDFs): from the face cache when nothing it is made of changed; else a worker
     process plays the examples and renders the page with a slot for each picture
-    (page_with_slots), while the pictures are drawn. The function returned fills the slots and
-    returns (the page, the lines about examples left out, the lines about unworded options)."""
+    (page_with_slots), while the pictures are drawn. The Page returned fills the slots."""
     made = ctx.state.shared.get(AREA)
     if made is not None:
         return made  # type: ignore[return-value]
@@ -397,8 +409,8 @@ def rulebook_html(ctx: "BuildContext") -> Callable[[], tuple[bytes, list[str], l
             store.put(AREA, k, json.dumps(notes + more).encode("utf-8") + b"\n" + data)
             done.append((data, notes, more))
         return done[0]
-    ctx.state.shared[AREA] = get
-    return get
+    ctx.state.shared[AREA] = page = Page(get, kept is not None)
+    return page
 
 
 def build_rulebook(ctx: "BuildContext") -> Callable[[], list[Artifact]]:

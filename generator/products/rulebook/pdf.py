@@ -9,12 +9,12 @@ so the file's offsets hold) and an incremental update gives the document informa
 title, the version of county-uppy and the manifest, as every PDF of the build carries. The same
 page, paper and Chromium give the same bytes, so the file is cached by exactly those (with this
 code and the fonts), in the user's cache folder ($XDG_CACHE_HOME/county-uppy/rulebook-pdf, else
-~/.cache/...) rather than the output folder's: Chromium takes seconds to start, and a build into
-a new folder (a second checkout, a test) prints the same page again only when it changed.
+~/.cache/...) rather than the output folder's: printing takes about half a second a paper, and a
+build into a new folder (a second checkout, a test) prints the same page again only when it
+changed.
 
-Without Chromium (or when it fails) the build goes on without the PDFs and says why. Chromium
-is looked for as COUNTY_UPPY_CHROMIUM names it, else as `chromium` (Debian's package),
-`chromium-browser` or `google-chrome` on PATH.
+One browser prints every paper (chromium.py says how it is found and driven). Without Chromium
+(or when it fails) the build goes on without the PDFs and says why.
 """
 
 from __future__ import annotations
@@ -23,8 +23,6 @@ import base64
 import hashlib
 import os
 import re
-import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -33,48 +31,21 @@ from generator.products.output.outputs import Artifact
 from generator.products.pipeline.keys import GENERATOR_DIR, code_version, key
 from generator.products.pipeline.rendered import stamp
 from generator.products.render.stamp import Stamp
+from generator.products.rulebook import chromium
+from generator.products.rulebook.chromium import INSTALL, Browser, Failed, find_chromium, identity
 from generator.products.rulebook.page import rulebook_html
 
 if TYPE_CHECKING:
     from generator.products.pipeline.context import BuildContext
 
-#: Names the Chromium binary to print with (else it is looked for on PATH).
-CHROMIUM_ENV = "COUNTY_UPPY_CHROMIUM"
-NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-#: Headless, as root too, with nothing that reaches for the network.
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-pdf-header-footer", "--hide-scrollbars")
-TIMEOUT = 120  #: seconds a print may take
 FONTS = GENERATOR_DIR / "products" / "render" / "fonts"
 PAGE_SIZE = {"letter": "letter", "a4": "A4"}
 AREA = "rulebook-pdf"
 KEEP = 16  #: printed files the user's cache keeps (the newest)
-INSTALL = "install Chromium (Debian and Ubuntu: apt-get install chromium) or set COUNTY_UPPY_CHROMIUM to its path"
 
 
 def file_name(paper: str) -> str:
     return f"rulebook-{paper}.pdf"
-
-
-def find_chromium() -> tuple[str | None, str]:
-    """(the Chromium binary, '') or (None, why there is none)."""
-    chosen = os.environ.get(CHROMIUM_ENV, "").strip()
-    if chosen:
-        if Path(chosen).is_file() and os.access(chosen, os.X_OK):
-            return chosen, ""
-        return None, f"{CHROMIUM_ENV}={chosen} is not a program"
-    for name in NAMES:
-        found = shutil.which(name)
-        if found:
-            return found, ""
-    return None, "headless Chromium was not found"
-
-
-def identity(binary: str) -> str:
-    """What tells one Chromium from another for the cache: its real file's path, size and time."""
-    real = Path(binary).resolve()
-    st = real.stat()
-    return f"{real}:{st.st_size}:{int(st.st_mtime)}"
 
 
 def print_css(paper: str) -> str:
@@ -89,9 +60,15 @@ def print_css(paper: str) -> str:
                       f"@page {{ size: {PAGE_SIZE[paper]}; margin: 15mm 14mm; }}"])
 
 
+#: The page's content policy (rulebook.html.j2), which allows no fonts: the print stylesheet's
+#: own fonts (data: URIs) are allowed in the page printed.
+_POLICY = re.compile(rb'(<meta http-equiv="Content-Security-Policy" content=")([^"]*)(")')
+
+
 def for_print(html: bytes, paper: str) -> bytes:
-    """The page with the print stylesheet added at the end of its head."""
+    """The page with the print stylesheet added at the end of its head, and its fonts allowed."""
     style = f"<style>\n{print_css(paper)}\n</style>\n".encode("utf-8")
+    html = _POLICY.sub(lambda m: m.group(1) + m.group(2) + b"; font-src data:" + m.group(3), html, count=1)
     at = html.find(b"</head>")
     return html[:at] + style + html[at:] if at >= 0 else style + html
 
@@ -137,36 +114,6 @@ def settled(pdf: bytes, title: str, stamp_: Stamp) -> bytes:
     return bytes(out)
 
 
-def print_pages(binary: str, pages: dict[str, bytes]) -> dict[str, bytes] | str:
-    """Each paper's page (already for_print) printed by Chromium, all at once; or why not."""
-    with tempfile.TemporaryDirectory(prefix="county-uppy-print-") as tmp:
-        runs = {}
-        for paper, html in pages.items():
-            folder = Path(tmp) / paper
-            folder.mkdir()
-            (folder / "rulebook.html").write_bytes(html)
-            cmd = [binary, *FLAGS, f"--user-data-dir={folder / 'profile'}", f"--print-to-pdf={folder / 'out.pdf'}",
-                   (folder / "rulebook.html").as_uri()]
-            runs[paper] = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                           stderr=subprocess.PIPE, start_new_session=True)
-        out, problem = {}, ""
-        for paper, proc in runs.items():
-            try:
-                _, err = proc.communicate(timeout=TIMEOUT)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.communicate()
-                problem = problem or f"Chromium did not finish printing within {TIMEOUT} s"
-                continue
-            made = Path(tmp) / paper / "out.pdf"
-            if proc.returncode != 0 or not made.is_file() or not made.read_bytes().startswith(b"%PDF"):
-                last = [ln for ln in err.decode("utf-8", "replace").splitlines() if ln.strip()][-1:] or ["no message"]
-                problem = problem or f"Chromium failed (exit status {proc.returncode}: {last[0][:200]})"
-                continue
-            out[paper] = made.read_bytes()
-    return problem or out
-
-
 def cache_folder() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "county-uppy" / AREA
@@ -201,7 +148,7 @@ def keep(k: str, data: bytes) -> None:
 def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
     """rulebook-PAPER.pdf for every paper of the build: from the cache when the page, the paper,
     this code, the fonts, the stamp and the Chromium are those it was printed from; else printed
-    now. Without Chromium: no files, and a line saying so."""
+    now, every paper by one browser. Without Chromium: no files, and a line saying so."""
     binary, why = find_chromium()
     page = rulebook_html(ctx)
     papers = ctx.papers
@@ -211,25 +158,47 @@ def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
             return []
         return skipped
     made_by = stamp(ctx)
-    here = code_version(Path(__file__).resolve(), folder=FONTS, libraries=())
+    here = code_version(Path(__file__).resolve(), Path(chromium.__file__).resolve(), folder=FONTS, libraries=())
     who = identity(binary)
+    # a page made anew where rulebook PDFs were built before is a changed page, almost surely
+    # printed: the browser starts now, so its start-up overlaps the page's making
+    earlier = any((ctx.out / file_name(paper)).is_file() for paper in papers)
+    browser = _started(binary) if earlier and not page.kept else None
 
     def finish() -> list[Artifact]:
+        nonlocal browser
         html, _, _ = page()
         keys = {paper: key(AREA, here, who, hashlib.sha256(html).hexdigest(), paper, made_by) for paper in papers}
         kept = {paper: cached(k) for paper, k in keys.items()}
         missing = {paper: for_print(html, paper) for paper, data in kept.items() if data is None}
-        if missing:
-            printed = print_pages(binary, missing)
-            if isinstance(printed, str):
-                ctx.notes.append(f"rulebook PDF skipped: {printed}; rulebook.html is built without it")
-                return []
-            for paper, data in printed.items():
-                kept[paper] = settled(data, f"{ctx.deck.params.name} rulebook", made_by)
-                keep(keys[paper], kept[paper])
+        try:
+            if missing:
+                browser = browser or _started(binary)
+                if isinstance(browser, str):
+                    ctx.notes.append(f"rulebook PDF skipped: {browser}; rulebook.html is built without it")
+                    return []
+                try:
+                    printed = browser.print_pages(missing)
+                except Failed as e:
+                    ctx.notes.append(f"rulebook PDF skipped: {e}; rulebook.html is built without it")
+                    return []
+                for paper, data in printed.items():
+                    kept[paper] = settled(data, f"{ctx.deck.params.name} rulebook", made_by)
+                    keep(keys[paper], kept[paper])
+        finally:
+            if isinstance(browser, Browser):
+                browser.close()
         return [ctx.target.write(file_name(paper), kept[paper], "pdf", cards=ctx.deck.printed,
                                  pages=_page_count(kept[paper])) for paper in papers]
     return finish
+
+
+def _started(binary: str) -> Browser | str:
+    """A browser starting, or why it cannot start."""
+    try:
+        return Browser(binary)
+    except OSError as e:
+        return f"Chromium could not be started ({e.strerror or e})"
 
 
 def _page_count(pdf: bytes) -> int:

@@ -6,7 +6,10 @@ tests/browser.py); the test of a build without Chromium runs everywhere."""
 
 from __future__ import annotations
 
+import shutil
 import stat
+import subprocess
+import tempfile
 from pathlib import Path
 
 import pikepdf
@@ -52,7 +55,7 @@ def fonts(path: Path) -> set[str]:
 def test_printed_on_each_paper_in_the_cards_typeface(chromium, tmp_path, deck):
     out = tmp_path / "out"
     assert build(out) == 0
-    assert runs(chromium) == 2  # one print per paper
+    assert runs(chromium) == 1  # one browser prints both papers
     for paper, name in (("letter", "Letter"), ("a4", "A4")):
         path = out / f"rulebook-{paper}.pdf"
         doc = pdfium.PdfDocument(path)
@@ -101,6 +104,33 @@ def test_same_inputs_give_the_same_bytes_and_a_rebuild_prints_nothing(chromium, 
     text = " ".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
     doc.close()
     assert "exactly 21" in " ".join(text.split())
+
+
+def test_a_browser_started_for_a_page_printed_before_is_stopped_unused(chromium, tmp_path, monkeypatch):
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # the files' date, whenever the manifest was written
+    out, edited = tmp_path / "out", tmp_path / "cards.yaml"
+    text = MANIFEST.read_text()
+    edited.write_text(text)
+    assert build(out, edited, "--paper", "a4") == 0
+    first = (out / "rulebook-a4.pdf").read_bytes()
+    edited.write_text(text.replace("text: Skip the next player's turn.", "text: Skip the next player's go.", 1))
+    assert build(out, edited, "--paper", "a4") == 0
+    assert runs(chromium) == 2
+    assert (out / "rulebook-a4.pdf").read_bytes() != first
+    # undone, with the output folder's cache gone: the page is made anew in a folder with
+    # rulebook PDFs, so the browser starts while it is made; but the printed file is the one kept
+    # for that page: nothing is printed, and the browser is stopped
+    edited.write_text(text)
+    shutil.rmtree(out / ".cache")
+    assert build(out, edited, "--paper", "a4") == 0
+    assert (out / "rulebook-a4.pdf").read_bytes() == first
+    assert runs(chromium) == 3
+    assert not list(scratch.iterdir())
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True, check=True).stdout
+    assert str(scratch) not in ps
 
 
 @pytest.mark.parametrize("how", ["named", "absent"])

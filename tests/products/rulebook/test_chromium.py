@@ -1,0 +1,100 @@
+"""The browser that prints the rulebook (generator/products/rulebook/chromium.py): one headless
+Chromium spoken to over its pipes prints every paper at once, says why when it cannot, and
+leaves nothing running or on disk."""
+
+from __future__ import annotations
+
+import stat
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+
+from generator.products.render.units import PAPERS
+from generator.products.rulebook import chromium
+from generator.products.rulebook.pdf import for_print
+from tests.browser import chromium_path
+
+PAGE = (b'<!doctype html><html><head><meta charset="utf-8">'
+        b'<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'">'
+        b"<title>t</title></head><body><h1>Objective</h1><p>Play to exactly 16.</p></body></html>")
+
+
+@pytest.fixture
+def scratch(tmp_path, monkeypatch) -> Path:
+    """The folder the browser's profile is made in, to see that nothing is left there."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+def running(folder: Path) -> list[str]:
+    """The processes whose command line names `folder` (a browser's profile in it)."""
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True, check=True).stdout
+    return [line for line in ps.splitlines() if str(folder) in line and "ps -eo" not in line]
+
+
+def program(tmp_path: Path, name: str, body: str) -> str:
+    path = tmp_path / name
+    path.write_text("#!/bin/sh\n" + body + "\n")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return str(path)
+
+
+def test_one_browser_prints_each_paper_at_its_own_size(scratch):
+    browser = chromium.Browser(chromium_path())
+    try:
+        printed = browser.print_pages({paper: for_print(PAGE, paper) for paper in ("letter", "a4")})
+    finally:
+        browser.close()
+    for paper, data in printed.items():
+        doc = pdfium.PdfDocument(data)
+        try:
+            assert len(doc) == 1
+            assert doc[0].get_size() == pytest.approx(PAPERS[paper], abs=1)
+            assert "exactly 16" in doc[0].get_textpage().get_text_range()
+        finally:
+            doc.close()
+    assert not list(scratch.iterdir()) and not running(scratch)
+
+
+def test_a_font_the_page_refuses_is_an_error_not_a_quiet_fallback(scratch):
+    # the page's content policy allows no fonts: without for_print's allowance the cards'
+    # typeface would be refused and Chromium would print in whatever sans-serif it has
+    refused = for_print(PAGE, "a4").replace(b"; font-src data:", b"")
+    browser = chromium.Browser(chromium_path())
+    try:
+        with pytest.raises(chromium.Failed, match=r"the fonts of a4 did not load \(County Uppy Cards\)"):
+            browser.print_pages({"a4": refused})
+    finally:
+        browser.close()
+    assert not running(scratch)
+
+
+def test_a_program_that_is_not_chromium_says_what_it_said(tmp_path, scratch):
+    browser = chromium.Browser(program(tmp_path, "not-chromium", 'echo "no such option: --remote-debugging-pipe" >&2; exit 3'))
+    try:
+        with pytest.raises(chromium.Failed, match=r"Chromium (quit|stopped listening) \(exit status 3: no such option"):
+            browser.print_pages({"a4": PAGE})
+    finally:
+        browser.close()
+    assert not list(scratch.iterdir())
+
+
+def test_a_browser_that_never_answers_is_stopped_at_the_time_limit(tmp_path, scratch, monkeypatch):
+    monkeypatch.setattr(chromium, "TIMEOUT", 1)
+    browser = chromium.Browser(program(tmp_path, "silent", "sleep 6131"))
+    started = time.monotonic()
+    try:
+        with pytest.raises(chromium.Failed, match="did not finish printing within 1 s"):
+            browser.print_pages({"a4": PAGE})
+    finally:
+        browser.close()
+    assert time.monotonic() - started < 30
+    assert browser.status is not None and not running(tmp_path)
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True, check=True).stdout
+    assert "sleep 6131" not in ps  # the browser's own processes went with it
