@@ -5,7 +5,9 @@ images can cost). Measured, in rounds that run every subject once, back to back,
 of a shared machine hits them alike:
 
 - cold: a full build (every product: deck.json, card images, Letter and A4 print PDFs, the
-  print-on-demand files, the TTS deck, the rulebook) into an empty folder, through the public
+  print-on-demand files, the TTS deck, the rulebook and its PDFs) into an empty folder, with an
+  empty user cache folder (XDG_CACHE_HOME, where printed rulebook PDFs are kept), so nothing
+  made before is reused, through the public
   `county-uppy build` entry (`generator.cli.main`) in this process (imports already loaded,
   the faces and templates kept from earlier builds forgotten);
 - one-card edit: the cold build's folder rebuilt after changing one card's text, in the same
@@ -14,9 +16,11 @@ of a shared machine hits them alike:
   start to exit, into an empty folder (its ratio to the floor is a reference line);
 - the regenerate loop as a user runs it, each a new process, start to exit, on the shipped
   manifest, against that cold CLI build: a one-card text edit rebuilt into the cold CLI build's
-  folder, then a rebuild with nothing changed; and `county-uppy validate` against a bare
-  `python -c pass` (wall time; CPU time, user + system of the process and its workers, is
-  reported beside it, as a shared machine's load shows in wall time only);
+  folder (with the user cache folder the cold build left), then a rebuild with nothing changed;
+  and `county-uppy validate` against a bare `python -c pass`, twice: first with no answer
+  remembered (the manifest checked in full), then again (answered from what the first run
+  remembered, commands/validate_memo.py). Wall time; CPU time, user + system of the process
+  and its workers, is reported beside it, as a shared machine's load shows in wall time only;
 - art (issue 20), each a new process: the shipped manifest with a picture on every wild card
   (11 card types, 33 cards) and on the back (art_manifest: 600x600 PNGs made here), built cold
   into an empty folder, against the floor; then one wild's picture file changed and the folder
@@ -76,11 +80,13 @@ def cli(*args: str) -> None:
         raise SystemExit(f"build failed ({status}): {args}")
 
 
-def run_process(args: list[str], cwd: Path) -> tuple[float, float]:
-    """A new process start to exit: (wall seconds, CPU seconds of it and its workers)."""
+def run_process(args: list[str], cwd: Path, caches: Path | None = None) -> tuple[float, float]:
+    """A new process start to exit: (wall seconds, CPU seconds of it and its workers). `caches`:
+    the user's cache folder it sees (XDG_CACHE_HOME: the printed rulebook PDFs)."""
+    env = dict(os.environ) if caches is None else {**os.environ, "XDG_CACHE_HOME": str(caches)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    done = subprocess.run([sys.executable, *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -218,31 +224,37 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(out, ignore_errors=True)
             manifest.write_text(text, encoding="utf-8")
             forget()
+            os.environ["XDG_CACHE_HOME"] = str(tmp / f"caches-{r}")  # cold: no printed rulebook kept either
             cold = timed(lambda: cli(*build))
             manifest.write_text(text.replace(EDITED_LINE, EDITED_LINE[:-1] + f" ({r}).", 1), encoding="utf-8")
             rebuild = timed(lambda: cli(*build))
             # the regenerate loop, each step a new process: cold, a one-card edit, nothing changed
             manifest.write_text(text, encoding="utf-8")
             shutil.rmtree(cli_out, ignore_errors=True)
-            cold_cli, cold_cpu = run_process(cli_build, tmp)
+            caches = tmp / f"cli-caches-{r}"  # the user's cache folder: empty for the cold build, then kept
+            cold_cli, cold_cpu = run_process(cli_build, tmp, caches)
             manifest.write_text(text.replace(EDITED_LINE, EDITED_LINE[:-1] + f" (edit {r}).", 1), encoding="utf-8")
-            edit_cli, edit_cpu = run_process(cli_build, tmp)
-            same_cli, same_cpu = run_process(cli_build, tmp)
+            edit_cli, edit_cpu = run_process(cli_build, tmp, caches)
+            same_cli, same_cpu = run_process(cli_build, tmp, caches)
             manifest.write_text(text, encoding="utf-8")
             bare, bare_cpu = run_process(["-c", "pass"], tmp)
-            validate, validate_cpu = run_process(["-m", "generator", "validate", "--manifest", str(manifest)], tmp)
+            check = ["-m", "generator", "validate", "--manifest", str(manifest)]
+            answers = tmp / f"validate-caches-{r}"  # validate's remembered answers: none, then its own
+            validate_first, validate_first_cpu = run_process(check, tmp, answers)
+            validate, validate_cpu = run_process(check, tmp, answers)
             art: dict[str, float] = {}
             if not args.no_art:  # issue 20: art on every wild and the back, cold; then one picture changed
                 shutil.rmtree(art_out, ignore_errors=True)
-                art["art_cold_cli_s"], art["art_cold_cli_cpu_s"] = run_process(art_build, tmp)
+                art_caches = tmp / f"art-caches-{r}"
+                art["art_cold_cli_s"], art["art_cold_cli_cpu_s"] = run_process(art_build, tmp, art_caches)
                 picture(wilds[r % len(wilds)], 1000 + r)
-                art["art_file_edit_s"], art["art_file_edit_cpu_s"] = run_process(art_build, tmp)
+                art["art_file_edit_s"], art["art_file_edit_cpu_s"] = run_process(art_build, tmp, art_caches)
             rows.append({**art, "floor_s": base, "cold_s": cold, "one_card_rebuild_s": rebuild, "cold_cli_s": cold_cli,
                          "cli_one_card_edit_s": edit_cli, "cli_nothing_changed_s": same_cli,
-                         "python_c_pass_s": bare, "validate_s": validate,
+                         "python_c_pass_s": bare, "validate_s": validate, "validate_first_s": validate_first,
                          "cold_cli_cpu_s": cold_cpu, "cli_one_card_edit_cpu_s": edit_cpu,
                          "cli_nothing_changed_cpu_s": same_cpu, "python_c_pass_cpu_s": bare_cpu,
-                         "validate_cpu_s": validate_cpu})
+                         "validate_cpu_s": validate_cpu, "validate_first_cpu_s": validate_first_cpu})
 
         peak = peak_rss_mib(manifest, tmp / "peak", args.jobs)
         peak_largest = None if args.no_largest else peak_rss_mib(largest_manifest(tmp), tmp / "peak-largest", args.jobs)
@@ -257,6 +269,7 @@ def main(argv: list[str] | None = None) -> int:
         "CLI one-card edit / CLI cold": med(lambda w: w["cli_one_card_edit_s"] / w["cold_cli_s"]),
         "CLI nothing changed / CLI cold": med(lambda w: w["cli_nothing_changed_s"] / w["cold_cli_s"]),
         "validate / python -c pass": med(lambda w: w["validate_s"] / w["python_c_pass_s"]),
+        "validate, first check / python -c pass": med(lambda w: w["validate_first_s"] / w["python_c_pass_s"]),
     }
     if not args.no_art:
         ratios["art: cold CLI / floor"] = med(lambda w: w["art_cold_cli_s"] / w["floor_s"])
@@ -279,6 +292,7 @@ def main(argv: list[str] | None = None) -> int:
             "CLI one-card edit / CLI cold": [w["cli_one_card_edit_s"] / w["cold_cli_s"] for w in rows],
             "CLI nothing changed / CLI cold": [w["cli_nothing_changed_s"] / w["cold_cli_s"] for w in rows],
             "validate / python -c pass": [w["validate_s"] / w["python_c_pass_s"] for w in rows],
+            "validate, first check / python -c pass": [w["validate_first_s"] / w["python_c_pass_s"] for w in rows],
             **({} if args.no_art else {
                 "art: cold CLI / floor": [w["art_cold_cli_s"] / w["floor_s"] for w in rows],
                 "art: art-file edit / art cold CLI": [w["art_file_edit_s"] / w["art_cold_cli_s"] for w in rows]}),

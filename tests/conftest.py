@@ -96,6 +96,26 @@ def no_look_deck(no_look_manifest):
     return load(no_look_manifest)
 
 
+@pytest.fixture(autouse=True)
+def own_validate_answers(tmp_path_factory, monkeypatch):
+    """validate's remembered answers (generator/commands/validate_memo.py) are kept apart for each
+    test run in this process: such a test may change the program (monkeypatch) without changing
+    its files, which the answers are keyed by, so it must not be answered from another's run."""
+    from generator import user_cache
+
+    kept = user_cache.folder
+    mine: list[Path] = []
+
+    def folder(area: str) -> Path:
+        if area != "validate":
+            return kept(area)
+        if not mine:
+            mine.append(tmp_path_factory.mktemp("validate-answers"))
+        return mine[0]
+
+    monkeypatch.setattr(user_cache, "folder", folder)
+
+
 @pytest.fixture(scope="session")
 def manifest_text() -> str:
     return MANIFEST.read_text(encoding="utf-8")

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator.deck.problems import InputError, Problem, escape
@@ -42,6 +43,20 @@ def load_printable_deck(path: str) -> Deck:
     for warning in warnings(deck):  # a picture that will print soft: a warning at the line that names it
         print(f"warning: {warning}", file=sys.stderr)
     return deck
+
+
+def named_files(manifest: Path) -> tuple[str, ...]:
+    """The picture and font files the manifest's look names (deck/look.py: named_files), read from
+    the manifest as it stands, valid or not; none when it cannot be read. What `watch` watches and
+    `validate`'s remembered answers depend on, besides the manifest."""
+    from generator.deck.look import named_files as named  # lazy: YAML, only when asked
+    from generator.deck.yaml_source import read  # lazy: as above
+
+    try:
+        src = read(manifest)
+    except InputError:
+        return ()
+    return tuple(str(p) for p in named(src.data, Path(os.path.abspath(manifest)).parent))
 
 
 def read_json(path: str) -> Any:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
+import sys
 from typing import TYPE_CHECKING
 
+from generator.commands import validate_memo
 from generator.commands.common import load_printable_deck, report
 from generator.deck.problems import InputError, escape
 
@@ -87,6 +91,30 @@ def table(deck: Deck) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Validate's answer: remembered when the manifest, the files it names and this program are
+    as they were when it was made (validate_memo.py), else checked now and remembered."""
+    options = ("--json",) if args.json else ()
+    keyed = validate_memo.key(args.manifest, options)
+    if keyed is None:
+        return check(args)
+    kept = validate_memo.recall(keyed[0])
+    if kept is not None:
+        stdout, stderr, status = kept
+        sys.stdout.write(stdout)
+        sys.stderr.write(stderr)
+        return status
+    answer = validate_memo.Answer(keyed[0], args.manifest, keyed[1])
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = check(args)
+    sys.stdout.write(out.getvalue())
+    sys.stderr.write(err.getvalue())
+    answer.keep(out.getvalue(), err.getvalue(), status)
+    return status
+
+
+def check(args: argparse.Namespace) -> int:
+    """Check the manifest in full and print the counts (or the problems); the exit status."""
     try:
         deck = load_printable_deck(args.manifest)
     except InputError as err:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
 from generator.commands import build as build_command
-from generator.commands.common import load_deck
+from generator.commands.common import load_deck, named_files
 from generator.deck.problems import InputError, escape
 from generator.progress import is_terminal
 from generator.workers import interrupted_status
@@ -219,19 +219,6 @@ def _signature(manifest: Path, templates: Path, files: tuple[str, ...] = ()) -> 
                     continue
                 found.append((path, st.st_mtime_ns, st.st_size))
     return tuple(found)
-
-
-def named_files(manifest: Path) -> tuple[str, ...]:
-    """The picture and font files the manifest's look names (deck/look.py: named_files), read from
-    the manifest as it stands, valid or not; none when it cannot be read."""
-    from generator.deck.look import named_files as named  # lazy: YAML, only once the first build is done
-    from generator.deck.yaml_source import read  # lazy: as above
-
-    try:
-        src = read(manifest)
-    except InputError:
-        return ()
-    return tuple(str(p) for p in named(src.data, Path(os.path.abspath(manifest)).parent))
 
 
 def watched_folders(manifest: str, templates: Path, files: tuple[str, ...] = ()) -> list[str]:

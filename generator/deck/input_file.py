@@ -15,6 +15,10 @@ from pathlib import Path
 
 from generator.deck.problems import InputError, Problem
 
+#: The largest manifest file read, in bytes (the shipped one is about 7 KB).
+MAX_FILE_BYTES = 256 * 1024
+
+
 #: What the problems call a file that is not a regular file.
 _KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))

@@ -27,12 +27,10 @@ try:
 except ImportError:  # PyYAML built without libyaml: the pure-Python reader does it all
     CParser = None
 
-from generator.deck.input_file import TooLarge, read_limited
+from generator.deck.input_file import MAX_FILE_BYTES, TooLarge, read_limited
 from generator.deck.model import Origin, Place
 from generator.deck.problems import InputError, Problem, escape
 
-#: The largest manifest file read, in bytes (the shipped one is about 7 KB).
-MAX_FILE_BYTES = 256 * 1024
 #: Nodes (values, keys, lists and mappings) the file itself may hold (the shipped one has about 450).
 MAX_NODES = 10_000
 #: Nodes that aliases (`*name`) and merge keys (`<<: *name`) may add by repeating what they refer to.

@@ -203,7 +203,8 @@ def test_every_rebuild_is_built_with_builds_options(tmp_path: Path):
 
 
 def test_the_files_the_look_names_are_watched_even_before_they_exist(tmp_path):
-    from generator.commands.watch import named_files, relevant, watched_folders
+    from generator.commands.common import named_files
+    from generator.commands.watch import relevant, watched_folders
 
     shipped = named_files(MANIFEST)  # the wild glyphs' icon files beside cards.yaml
     assert shipped == tuple(str(p) for p in sorted((ROOT / "art" / "icons").glob("*.svg"))) and len(shipped) == 11

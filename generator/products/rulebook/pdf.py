@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from generator import user_cache
 from generator.products.output.outputs import Artifact
 from generator.products.pipeline.keys import GENERATOR_DIR, code_version, key
 from generator.products.pipeline.rendered import stamp
@@ -114,35 +113,15 @@ def settled(pdf: bytes, title: str, stamp_: Stamp) -> bytes:
     return bytes(out)
 
 
-def cache_folder() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "county-uppy" / AREA
-
-
 def cached(k: str) -> bytes | None:
     """The printed file kept under key `k`, if whole (it is written whole or not at all)."""
-    try:
-        data = (cache_folder() / f"{k}.pdf").read_bytes()
-    except OSError:
-        return None
-    return data if data.startswith(b"%PDF-") and data.endswith(b"%%EOF\n") else None
+    data = user_cache.read(AREA, f"{k}.pdf")
+    return data if data is not None and data.startswith(b"%PDF-") and data.endswith(b"%%EOF\n") else None
 
 
 def keep(k: str, data: bytes) -> None:
-    """Keep a printed file under key `k` (written aside, then moved in), and only the newest KEEP.
-    A cache folder that cannot be written costs the next build time, nothing else."""
-    folder = cache_folder()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".part")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, folder / f"{k}.pdf")
-        kept = sorted(folder.glob("*.pdf"), key=lambda p: p.stat().st_mtime, reverse=True)
-        for old in kept[KEEP:]:
-            old.unlink(missing_ok=True)
-    except OSError:
-        pass
+    """Keep a printed file under key `k`, and only the newest KEEP."""
+    user_cache.keep(AREA, f"{k}.pdf", data, KEEP)
 
 
 def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:

@@ -1,0 +1,155 @@
+"""validate's remembered answers (generator/commands/validate_memo.py): given again only while the
+manifest, every file it names and the program are what the answer was made from; else checked
+in full, as a first run is."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from generator.commands import validate, validate_memo
+from tests.conftest import MANIFEST, ROOT, run
+
+ART = "    art: art/steal.png\n"
+
+
+@pytest.fixture
+def manifest(tmp_path) -> Path:
+    """The shipped manifest with a picture on its first wild (a 900x1200 PNG beside it)."""
+    text = MANIFEST.read_text(encoding="utf-8")
+    at = text.index("  - kind: wild\n") + len("  - kind: wild\n")
+    path = tmp_path / "cards.yaml"
+    path.write_text(text[:at] + ART + text[at:], encoding="utf-8")
+    (tmp_path / "art").mkdir()
+    Image.new("RGB", (900, 1200), "teal").save(tmp_path / "art" / "steal.png")
+    return path
+
+
+@pytest.fixture
+def checks(monkeypatch) -> list[str]:
+    """The manifests validate checked in full (rather than answered from memory)."""
+    seen: list[str] = []
+    full = validate.check
+
+    def counted(args):
+        seen.append(args.manifest)
+        return full(args)
+
+    monkeypatch.setattr(validate, "check", counted)
+    return seen
+
+
+def test_the_same_manifest_is_answered_again_word_for_word(capsys, manifest, checks):
+    first = run(capsys, "validate", "--manifest", str(manifest))
+    second = run(capsys, "validate", "--manifest", str(manifest))
+    assert first == second and first[0] == 0 and "total printed: 212" in first[1]
+    assert checks == [str(manifest)]
+    as_json = run(capsys, "validate", "--json", "--manifest", str(manifest))  # another option: its own answer
+    assert as_json[1].lstrip().startswith("{") and len(checks) == 2
+
+
+def test_an_edited_manifest_is_checked_again(capsys, manifest, checks):
+    run(capsys, "validate", "--manifest", str(manifest))
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("colour: cyan", "colour: cyna", 1), encoding="utf-8")
+    status, _, err = run(capsys, "validate", "--manifest", str(manifest))
+    assert status == 1 and "unknown colour 'cyna' (did you mean 'cyan'?)" in err
+    assert len(checks) == 2
+    # a problem is remembered as it was said, and its status with it
+    assert run(capsys, "validate", "--manifest", str(manifest))[0:3:2] == (1, err)
+    assert len(checks) == 2
+
+
+def test_a_picture_changed_or_removed_is_checked_again(capsys, manifest, checks):
+    picture = manifest.parent / "art" / "steal.png"
+    assert run(capsys, "validate", "--manifest", str(manifest))[2] == ""
+    Image.new("RGB", (90, 120), "teal").save(picture)  # now too small for 300 dpi
+    status, _, err = run(capsys, "validate", "--manifest", str(manifest))
+    assert status == 0 and "warning:" in err and "dpi" in err
+    assert len(checks) == 2
+    picture.unlink()
+    line = manifest.read_text(encoding="utf-8").splitlines().index(ART.rstrip("\n")) + 1
+    status, _, err = run(capsys, "validate", "--manifest", str(manifest))
+    assert status != 0 and f"cards.yaml:{line}:" in err and "steal.png" in err
+    assert len(checks) == 3
+
+
+def test_a_touched_file_with_the_same_bytes_is_still_answered(capsys, manifest, checks):
+    run(capsys, "validate", "--manifest", str(manifest))
+    later = manifest.stat().st_mtime_ns + 5_000_000_000
+    for path in (manifest, manifest.parent / "art" / "steal.png"):
+        os.utime(path, ns=(later, later))
+    run(capsys, "validate", "--manifest", str(manifest))
+    assert len(checks) == 1
+
+
+def test_a_changed_or_new_file_of_the_program_is_checked_again(capsys, manifest, checks, tmp_path, monkeypatch):
+    program = tmp_path / "program"
+    (program / "deck").mkdir(parents=True)
+    module = program / "deck" / "rules.py"
+    module.write_text("TARGET = 16\n")
+    monkeypatch.setattr(validate_memo, "PACKAGE", program)
+    run(capsys, "validate", "--manifest", str(manifest))
+    run(capsys, "validate", "--manifest", str(manifest))
+    assert len(checks) == 1
+    module.write_text("TARGET = 21\n")
+    run(capsys, "validate", "--manifest", str(manifest))
+    assert len(checks) == 2
+    (program / "deck" / "more.py").write_text("")
+    run(capsys, "validate", "--manifest", str(manifest))
+    assert len(checks) == 3
+
+
+def test_a_setting_of_the_program_is_part_of_the_question(capsys, manifest, checks, monkeypatch):
+    run(capsys, "validate", "--manifest", str(manifest))
+    monkeypatch.setenv("COUNTY_UPPY_CMYK_PROFILE", "/nowhere.icc")
+    run(capsys, "validate", "--manifest", str(manifest))
+    assert len(checks) == 2
+
+
+def test_a_file_written_just_now_is_hashed_when_asked_about(tmp_path):
+    fresh = tmp_path / "fresh.txt"
+    fresh.write_text("a")
+    size, mtime, digest = validate_memo._state(str(fresh))
+    assert mtime is None and size == 1  # its clock may not have ticked yet: not trusted by time
+    assert validate_memo._holds(str(fresh), [size, mtime, digest])
+    fresh.write_text("b")
+    assert not validate_memo._holds(str(fresh), [size, mtime, digest])
+
+
+@pytest.mark.parametrize("damage", [b"", b"{", b"[]", b'{"format": "county-uppy-validate/1"}', b"\xff\xfe"])
+def test_a_damaged_answer_is_no_answer(capsys, manifest, checks, damage):
+    first = run(capsys, "validate", "--manifest", str(manifest))
+    for entry in validate_memo.user_cache.folder("validate").glob("*.json"):
+        entry.write_bytes(damage)
+    assert run(capsys, "validate", "--manifest", str(manifest)) == first
+    assert len(checks) == 2
+
+
+def test_a_cache_folder_that_cannot_be_written_costs_nothing_but_time(capsys, manifest, checks, monkeypatch, tmp_path):
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the folder would be")
+    monkeypatch.setattr(validate_memo.user_cache, "folder", lambda area: blocked / area)
+    first = run(capsys, "validate", "--manifest", str(manifest))
+    assert run(capsys, "validate", "--manifest", str(manifest)) == first and first[0] == 0
+    assert len(checks) == 2
+
+
+def test_a_new_process_answers_without_loading_the_manifest_reader(tmp_path):
+    """What the memory is for: a second `validate` as a new process loads no YAML and no deck."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    probe = ("import runpy, sys; sys.argv = ['county-uppy', 'validate', '--manifest', sys.argv[1]]\n"
+             "try:\n    runpy.run_module('generator', run_name='__main__')\nexcept SystemExit as e:\n    code = e.code\n"
+             "print('LOADED', sorted(m for m in ('yaml', 'generator.deck.manifest', 'PIL') if m in sys.modules))\n"
+             "sys.exit(code)")
+    said = [subprocess.run([sys.executable, "-c", probe, str(MANIFEST)], capture_output=True, text=True, env=env,
+                           cwd=ROOT, timeout=120) for _ in range(2)]
+    assert [s.returncode for s in said] == [0, 0]
+    assert said[0].stdout.splitlines()[:-1] == said[1].stdout.splitlines()[:-1]
+    assert "'yaml'" in said[0].stdout.splitlines()[-1]
+    assert said[1].stdout.splitlines()[-1] == "LOADED []"
