@@ -25,7 +25,7 @@ def manifest(tmp_path) -> Path:
     at = text.index("  - kind: wild\n") + len("  - kind: wild\n")
     path = tmp_path / "cards.yaml"
     path.write_text(text[:at] + ART + text[at:], encoding="utf-8")
-    (tmp_path / "art").mkdir()
+    (tmp_path / "art").mkdir(exist_ok=True)  # the shipped icon files may be there already (conftest.py)
     Image.new("RGB", (900, 1200), "teal").save(tmp_path / "art" / "steal.png")
     return path
 
