@@ -24,7 +24,8 @@ class Product:
     #: its `--only` name, and the `product` of its files in build.json
     name: str
     #: the function that builds it, `module:function`: (BuildContext) -> list[Artifact], or a
-    #: function that waits for work handed to workers and returns them (see `background`)
+    #: function that waits for work handed to workers and returns them (see `background`), or
+    #: hands back another such function, waited for after the other products' (work still going on)
     builder: str
     #: what it is, for `--help` and the docs
     summary: str
@@ -46,20 +47,22 @@ class Product:
     background: bool = False
 
 
-#: Every product, in build order: those that hand their work to workers first.
+#: Every product, in build order: those that hand their work to workers first, the rulebook's
+#: first of them (its page is made on a worker while the others start; its PDFs are printed by
+#: a browser while the others finish).
 PRODUCTS: tuple[Product, ...] = (
     Product("deck", "generator.products.deck_json:build_deck_json", "deck.json, the deck as data"),
+    Product("rulebook", "generator.products.rulebook.page:build_rulebook", "rulebook.html with the quick reference",
+            images="rulebook", image_faces="generator.products.rulebook.images:rulebook_faces", background=True),
+    Product("rulebook-pdf", "generator.products.rulebook.pdf:build_rulebook_pdf",
+            "rulebook-PAPER.pdf, the rulebook printed by headless Chromium in the cards' typeface",
+            images="rulebook", image_faces="generator.products.rulebook.images:rulebook_faces", background=True),
     Product("print", "generator.products.print_and_play:build_print",
             "print-and-play PDF sheets with their test page, and the card-count sheet",
             folder="print", forms="generator.products.print_and_play:form_variants", background=True),
     Product("pod", "generator.products.pod:build_pod", "print-shop files, one set per shop (--pod): PDF/X-1a files, MakePlayingCards images",
             folder="pod", images="mpc", image_faces="generator.products.pod:mpc_faces",
             forms="generator.products.pod:form_variants", background=True),
-    Product("rulebook", "generator.products.rulebook.page:build_rulebook", "rulebook.html with the quick reference",
-            images="rulebook", image_faces="generator.products.rulebook.images:rulebook_faces", background=True),
-    Product("rulebook-pdf", "generator.products.rulebook.pdf:build_rulebook_pdf",
-            "rulebook-PAPER.pdf, the rulebook printed by headless Chromium in the cards' typeface",
-            images="rulebook", image_faces="generator.products.rulebook.images:rulebook_faces", background=True),
     Product("tts", "generator.products.tts:build_tts", "Tabletop Simulator deck sheets and saved object",
             folder="tts", images="tts", background=True),
     Product("cards", "generator.products.cards:build_cards", "one PNG per card face, with bleed",

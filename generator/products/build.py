@@ -148,12 +148,15 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
             else:
                 artifacts.extend(dataclasses.replace(a, product=name) for a in made)
                 bar.advance()
-        for name, finish in waiting:
+        for name, finish in waiting:  # a finish may hand back a later one (its work goes on meanwhile): waited for last
             bar.describe(f"finishing {name}")
             try:
                 made = finish()
             except Exception as err:
                 raise ProductFailed(name, staging.public_error(err) if isinstance(err, OSError) else err) from err
+            if callable(made):
+                waiting.append((name, made))
+                continue
             artifacts.extend(dataclasses.replace(a, product=name) for a in made)
             bar.advance()
         bar.describe("moving the files in")

@@ -13,10 +13,16 @@ from generator.products.pipeline.face_cache import RenderCache
 from generator.products.pipeline.request import BuildRequest
 from generator.products.render.items import Face
 from generator.products.render.stamp import Stamp
-from generator.workers import WorkerPool
 
 #: profile -> face key -> PNG: the card images of a build (rasters.py)
 Images = dict[str, dict[str, bytes]]
+
+
+class Running(Protocol):
+    """Something a build started that runs beside it (a WorkerPool, the rulebook's browser)."""
+
+    def abort(self) -> None:
+        """Stop it now, whatever it is doing (again: nothing)."""
 
 
 class Pending(Protocol):
@@ -56,8 +62,9 @@ class BuildState:
     images: Images | None = None
     #: profile -> the card codes whose image this build drew rather than took from the cache
     redrawn: dict[str, list[str]] = field(default_factory=dict)
-    #: worker pools running while the build goes on (rendered.started), stopped when it ends
-    pools: list[WorkerPool] = field(default_factory=list)
+    #: worker pools (rendered.started) and the rulebook's browser, running while the build goes
+    #: on, stopped when it ends
+    pools: list[Running] = field(default_factory=list)
     #: work two products share by name, made by the first that asks (the rulebook's page, for
     #: rulebook.html and its PDFs)
     shared: dict[str, object] = field(default_factory=dict)

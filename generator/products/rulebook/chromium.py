@@ -22,6 +22,7 @@ import select
 import shutil
 import signal
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -96,6 +97,8 @@ class Browser:
             for fd in ends:
                 os.close(fd)
         self.status: int | None = None
+        self._closing = threading.Lock()
+        self._closed = False
         self._buffer = b""
         self._sent = 0
         self._events: list[dict] = []
@@ -118,9 +121,12 @@ class Browser:
         """The browser's next message, waiting no later than `deadline`."""
         while b"\0" not in self._buffer:
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self._answers], [], [], left)[0]:
-                raise Failed(f"Chromium did not finish printing within {TIMEOUT} s")
-            chunk = os.read(self._answers, 1 << 20)
+            try:
+                if left <= 0 or not select.select([self._answers], [], [], left)[0]:
+                    raise Failed(f"Chromium did not finish printing within {TIMEOUT} s")
+                chunk = os.read(self._answers, 1 << 20)
+            except (OSError, ValueError) as e:  # its pipe closed here: the browser was stopped (close())
+                raise Failed("Chromium was stopped") from e
             if not chunk:
                 self._poll(wait=2)  # its pipe closed as it ended: its exit status is a moment away
                 raise Failed(f"Chromium quit ({self._why()})")
@@ -210,18 +216,25 @@ class Browser:
         return ("still running" if status is None else f"exit status {status}") + said
 
     def close(self) -> None:
-        """End the browser and remove its profile. Its every process is in the session it was
-        started in, and nothing of it is kept, so the whole group is stopped at once rather than
-        asked to shut down (which takes it a second to write a profile thrown away anyway)."""
-        if self._poll() is None:
-            try:
-                os.killpg(self.pid, signal.SIGKILL)
-            except OSError:
-                pass
-            self._poll(wait=TIMEOUT)
-        for fd in (self._commands, self._answers):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        shutil.rmtree(self.folder, ignore_errors=True)
+        """End the browser and remove its profile (again: nothing). Its every process is in the
+        session it was started in, and nothing of it is kept, so the whole group is stopped at
+        once rather than asked to shut down (which takes it a second to write a profile thrown
+        away anyway)."""
+        with self._closing:
+            if self._closed:
+                return
+            self._closed = True
+            if self._poll() is None:
+                try:
+                    os.killpg(self.pid, signal.SIGKILL)
+                except OSError:
+                    pass
+                self._poll(wait=TIMEOUT)
+            for fd in (self._commands, self._answers):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    abort = close  #: as a build stops what still runs when it ends (pipeline/rendered.py: stop_workers)

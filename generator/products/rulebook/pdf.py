@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -142,42 +143,73 @@ def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
     # a page made anew where rulebook PDFs were built before is a changed page, almost surely
     # printed: the browser starts now, so its start-up overlaps the page's making
     earlier = any((ctx.out / file_name(paper)).is_file() for paper in papers)
-    browser = _started(binary) if earlier and not page.kept else None
+    browser = _started(ctx, binary) if earlier and not page.kept else None
 
-    def finish() -> list[Artifact]:
+    def finish() -> list[Artifact] | Callable[[], list[Artifact]]:
+        """The files, when every paper's is kept; else the papers are handed to the browser,
+        which prints them while the other products finish, and the function returned waits."""
         nonlocal browser
         html, _, _ = page()
         keys = {paper: key(AREA, here, who, hashlib.sha256(html).hexdigest(), paper, made_by) for paper in papers}
         kept = {paper: cached(k) for paper, k in keys.items()}
         missing = {paper: for_print(html, paper) for paper, data in kept.items() if data is None}
-        try:
-            if missing:
-                browser = browser or _started(binary)
-                if isinstance(browser, str):
-                    ctx.notes.append(f"rulebook PDF skipped: {browser}; rulebook.html is built without it")
-                    return []
-                try:
-                    printed = browser.print_pages(missing)
-                except Failed as e:
-                    ctx.notes.append(f"rulebook PDF skipped: {e}; rulebook.html is built without it")
-                    return []
-                for paper, data in printed.items():
-                    kept[paper] = settled(data, f"{ctx.deck.params.name} rulebook", made_by)
-                    keep(keys[paper], kept[paper])
-        finally:
+        if not missing:
             if isinstance(browser, Browser):
                 browser.close()
+            return files(kept)
+        browser = browser or _started(ctx, binary)
+        if isinstance(browser, str):
+            ctx.notes.append(f"rulebook PDF skipped: {browser}; rulebook.html is built without it")
+            return []
+        printing = _Printing(browser, missing)
+
+        def printed() -> list[Artifact]:
+            done = printing.wait()
+            if isinstance(done, str):
+                ctx.notes.append(f"rulebook PDF skipped: {done}; rulebook.html is built without it")
+                return []
+            for paper, data in done.items():
+                kept[paper] = settled(data, f"{ctx.deck.params.name} rulebook", made_by)
+                keep(keys[paper], kept[paper])
+            return files(kept)
+        return printed
+
+    def files(kept: dict[str, bytes | None]) -> list[Artifact]:
         return [ctx.target.write(file_name(paper), kept[paper], "pdf", cards=ctx.deck.printed,
                                  pages=_page_count(kept[paper])) for paper in papers]
     return finish
 
 
-def _started(binary: str) -> Browser | str:
-    """A browser starting, or why it cannot start."""
+class _Printing:
+    """The browser printing pages on a thread of its own (it only talks to the browser over its
+    pipes), then stopped; `wait()` gives the PDFs, or why there are none."""
+
+    def __init__(self, browser: Browser, pages: dict[str, bytes]) -> None:
+        self._result: dict[str, bytes] | str = "Chromium was not asked to print"
+        self._thread = threading.Thread(target=self._run, args=(browser, pages), name="rulebook-pdf", daemon=True)
+        self._thread.start()
+
+    def _run(self, browser: Browser, pages: dict[str, bytes]) -> None:
+        try:
+            self._result = browser.print_pages(pages)
+        except Failed as e:
+            self._result = str(e)
+        finally:
+            browser.close()
+
+    def wait(self) -> dict[str, bytes] | str:
+        self._thread.join()
+        return self._result
+
+
+def _started(ctx: "BuildContext", binary: str) -> Browser | str:
+    """A browser starting, stopped when the build ends if it still runs; or why it cannot start."""
     try:
-        return Browser(binary)
+        browser = Browser(binary)
     except OSError as e:
         return f"Chromium could not be started ({e.strerror or e})"
+    ctx.state.pools.append(browser)
+    return browser
 
 
 def _page_count(pdf: bytes) -> int:

@@ -166,7 +166,7 @@ def test_a_rename_failing_half_way_is_undone(out, edited, monkeypatch, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["--out", ""], "--out needs a folder name"),
-    (["--only", ""], "--only needs a product name; choose from deck, print, pod, rulebook, rulebook-pdf, tts, cards"),
+    (["--only", ""], "--only needs a product name; choose from deck, rulebook, rulebook-pdf, print, pod, tts, cards"),
     (["--only", ","], "--only needs a product name"),
     (["--only", "deck", "--only", ""], "--only needs a product name"),
 ])

@@ -133,6 +133,38 @@ def test_a_browser_started_for_a_page_printed_before_is_stopped_unused(chromium,
     assert str(scratch) not in ps
 
 
+@pytest.mark.parametrize("when", ["while the page is made", "while it prints"])
+def test_a_build_that_fails_stops_the_browser_it_started(chromium, tmp_path, monkeypatch, capsys, when):
+    from generator.products import build as build_module
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    out, edited = tmp_path / "out", tmp_path / "cards.yaml"
+    text = MANIFEST.read_text()
+    edited.write_text(text)
+    assert build(out, edited, "--paper", "a4", "--only", "tts") == 0
+    before = (out / "rulebook-a4.pdf").read_bytes()
+    edited.write_text(text.replace("text: Skip the next player's turn.", "text: Skip the next player's go.", 1))
+    real = build_module.builder
+
+    def failing(record):
+        made = real(record)
+        if record.name != "tts":
+            return made
+        if when == "while the page is made":
+            return lambda ctx: {}["broken"]  # fails as it starts: the browser is up, the page not yet made
+        return lambda ctx: (made(ctx), lambda: {}["broken"])[1]  # fails once the browser has the pages
+
+    monkeypatch.setattr(build_module, "builder", failing)
+    assert build(out, edited, "--paper", "a4", "--only", "tts") == 3
+    capsys.readouterr()
+    assert (out / "rulebook-a4.pdf").read_bytes() == before  # nothing already built is lost
+    assert not list(scratch.iterdir())
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True, check=True).stdout
+    assert str(scratch) not in ps
+
+
 @pytest.mark.parametrize("how", ["named", "absent"])
 def test_a_build_without_chromium_succeeds_and_says_why(tmp_path, monkeypatch, capsys, how):
     out = tmp_path / "out"
