@@ -83,7 +83,7 @@ def test_bash_completes_editions_products_papers_and_bots(capsys, tmp_path):
     assert complete(path, "build", "--manifest", str(other), "--edition", "the-") == ["the-new-og"]
     assert complete(path, "build", "--edition", "", cwd=tmp_path) == []  # no cards.yaml here: nothing
     # products, one by one or as a comma-separated list
-    assert complete(path, "build", "--only", "") == ["deck", "print", "pod", "rulebook", "rulebook-pdf", "tts", "cards"]
+    assert complete(path, "build", "--only", "") == ["deck", "rulebook", "rulebook-pdf", "print", "pod", "tts", "cards"]
     assert complete(path, "watch", "--only", "r") == ["rulebook", "rulebook-pdf"]
     assert complete(path, "build", "--only", "deck,p") == ["deck,print", "deck,pod"]
     # papers
