@@ -19,7 +19,9 @@ of a shared machine hits them alike:
   folder (with the user cache folder the cold build left), then a rebuild with nothing changed;
   and `county-uppy validate` against a bare `python -c pass`, twice: first with no answer
   remembered (the manifest checked in full), then again (answered from what the first run
-  remembered, commands/validate_memo.py). Wall time; CPU time, user + system of the process
+  remembered, commands/validate_memo.py); and, as a reference line, the cold build and the
+  one-card edit without the rulebook's PDFs (`--only` every other product), which shows what
+  printing them through Chromium adds to the edit. Wall time; CPU time, user + system of the process
   and its workers, is reported beside it, as a shared machine's load shows in wall time only;
 - art (issue 20), each a new process: the shipped manifest with a picture on every wild card
   (11 card types, 33 cards) and on the back (art_manifest: 600x600 PNGs made here), built cold
@@ -56,6 +58,8 @@ import time
 from pathlib import Path
 
 from PIL import Image
+
+from generator import products
 
 ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = ROOT / "cards.yaml"
@@ -236,6 +240,14 @@ def main(argv: list[str] | None = None) -> int:
             manifest.write_text(text.replace(EDITED_LINE, EDITED_LINE[:-1] + f" (edit {r}).", 1), encoding="utf-8")
             edit_cli, edit_cpu = run_process(cli_build, tmp, caches)
             same_cli, same_cpu = run_process(cli_build, tmp, caches)
+            # the same loop without the rulebook's PDFs (every other product), to show what printing
+            # them costs the edit (a reference line: the target is the full build's)
+            manifest.write_text(text, encoding="utf-8")
+            shutil.rmtree(cli_out, ignore_errors=True)
+            no_pdf = [*cli_build, *(f"--only={p}" for p in products.names() if p != "rulebook-pdf")]
+            cold_no_pdf, _ = run_process(no_pdf, tmp, caches)
+            manifest.write_text(text.replace(EDITED_LINE, EDITED_LINE[:-1] + f" (edit {r}, no PDF).", 1), encoding="utf-8")
+            edit_no_pdf, _ = run_process(no_pdf, tmp, caches)
             manifest.write_text(text, encoding="utf-8")
             bare, bare_cpu = run_process(["-c", "pass"], tmp)
             check = ["-m", "generator", "validate", "--manifest", str(manifest)]
@@ -251,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
                 art["art_file_edit_s"], art["art_file_edit_cpu_s"] = run_process(art_build, tmp, art_caches)
             rows.append({**art, "floor_s": base, "cold_s": cold, "one_card_rebuild_s": rebuild, "cold_cli_s": cold_cli,
                          "cli_one_card_edit_s": edit_cli, "cli_nothing_changed_s": same_cli,
+                         "cold_cli_no_pdf_s": cold_no_pdf, "cli_one_card_edit_no_pdf_s": edit_no_pdf,
                          "python_c_pass_s": bare, "validate_s": validate, "validate_first_s": validate_first,
                          "cold_cli_cpu_s": cold_cpu, "cli_one_card_edit_cpu_s": edit_cpu,
                          "cli_nothing_changed_cpu_s": same_cpu, "python_c_pass_cpu_s": bare_cpu,
@@ -268,6 +281,8 @@ def main(argv: list[str] | None = None) -> int:
         "cold CLI / floor (reference)": med(lambda w: w["cold_cli_s"] / w["floor_s"]),
         "CLI one-card edit / CLI cold": med(lambda w: w["cli_one_card_edit_s"] / w["cold_cli_s"]),
         "CLI nothing changed / CLI cold": med(lambda w: w["cli_nothing_changed_s"] / w["cold_cli_s"]),
+        "CLI one-card edit / CLI cold, without the rulebook PDFs (reference)":
+            med(lambda w: w["cli_one_card_edit_no_pdf_s"] / w["cold_cli_no_pdf_s"]),
         "validate / python -c pass": med(lambda w: w["validate_s"] / w["python_c_pass_s"]),
         "validate, first check / python -c pass": med(lambda w: w["validate_first_s"] / w["python_c_pass_s"]),
     }
