@@ -119,12 +119,12 @@ def test_zsh_and_tcsh_scripts_offer_the_names(capsys, shell):
     text = script(capsys, shell)
     if shell == "zsh":
         assert "_county_uppy_editions() {" in text and "county-uppy completion --names editions" in text
-        assert "_values -s , products deck print pod rulebook rulebook-pdf tts cards" in text
+        assert "_values -s , products deck rulebook rulebook-pdf print pod tts cards" in text
         assert "_values -s , bots random greedy search" in text
         assert ":_county_uppy_editions" in text and ":_county_uppy_bots" in text
         if shutil.which("zsh"):
             subprocess.run(["zsh", "-n", "-c", text], check=True, timeout=20)
     else:
         assert "'n/--edition/`county-uppy completion --names editions`/'" in text
-        assert "'n/--only/(deck print pod rulebook rulebook-pdf tts cards)/'" in text
+        assert "'n/--only/(deck rulebook rulebook-pdf print pod tts cards)/'" in text
         assert "'n/--bots/(random greedy search)/'" in text
