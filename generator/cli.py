@@ -8,6 +8,7 @@ import importlib
 import os
 import signal
 import sys
+from typing import NoReturn
 
 from generator import __version__
 from generator.workers import interrupted_status, stop_signals, stopped_by
@@ -82,6 +83,25 @@ class _CheckedOutput:
 
     def __getattr__(self, name):
         return getattr(self._stream, name)
+
+
+def run() -> NoReturn:
+    """The `county-uppy` program: main() on the process's arguments, then exit with its status. A
+    command whose work is all done and on disk when it returns (its module sets QUICK_EXIT: build,
+    validate) leaves at once once its output is flushed, without the interpreter's tidying up
+    (about 0.1 s after a build); every other command exits as Python does."""
+    status = main()
+    command = _command_of(None)
+    module = sys.modules.get(f"generator.commands.{command}") if command else None
+    if getattr(module, "QUICK_EXIT", False):
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(status)
+    sys.exit(status)
 
 
 def main(argv: list[str] | None = None) -> int:

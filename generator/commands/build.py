@@ -20,6 +20,9 @@ from generator.products.render.press import shops
 from generator.progress import is_terminal
 
 
+#: Leave at once when done (cli.run): the build is committed and its workers and browser stopped when run() returns.
+QUICK_EXIT = True
+
 def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("build", help="write cards, print sheets, rulebook and deck.json into output/",
                        description="Build every product of the manifest into the output folder.")

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from generator.deck.model import Deck
 
 
+#: Leave at once when done (cli.run): nothing runs on when run() returns.
+QUICK_EXIT = True
+
 def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="check cards.yaml and print the card counts of every edition",
                        description="Check the manifest; print playing cards per edition and printed cards per set.")

@@ -143,8 +143,8 @@ def test_a_cache_folder_that_cannot_be_written_costs_nothing_but_time(capsys, ma
 def test_a_new_process_answers_without_loading_the_manifest_reader(tmp_path):
     """What the memory is for: a second `validate` as a new process loads no YAML and no deck."""
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    probe = ("import runpy, sys; sys.argv = ['county-uppy', 'validate', '--manifest', sys.argv[1]]\n"
-             "try:\n    runpy.run_module('generator', run_name='__main__')\nexcept SystemExit as e:\n    code = e.code\n"
+    probe = ("import sys\nfrom generator.cli import main\n"
+             "code = main(['validate', '--manifest', sys.argv[1]])\n"
              "print('LOADED', sorted(m for m in ('yaml', 'generator.deck.manifest', 'PIL') if m in sys.modules))\n"
              "sys.exit(code)")
     said = [subprocess.run([sys.executable, "-c", probe, str(MANIFEST)], capture_output=True, text=True, env=env,
