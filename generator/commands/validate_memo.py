@@ -88,6 +88,30 @@ def _state(path: str) -> list | None:
     return [st.st_size, None if recent else st.st_mtime_ns, digest]
 
 
+def _latest_files() -> dict:
+    """The files the newest answer kept was made from, with their states (none: {})."""
+    try:
+        entries = [e for e in user_cache.folder(AREA).iterdir() if e.suffix == ".json"]
+        newest = max(entries, key=lambda e: e.stat().st_mtime_ns)
+        files = json.loads(newest.read_bytes())["files"]
+        return files if isinstance(files, dict) else {}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def _still(path: str, was: list | None) -> list | None:
+    """The file's state: `was` (an earlier answer's record of it) while its size and time are as
+    recorded then, so an unchanged file is not hashed again; else read now."""
+    if isinstance(was, list) and len(was) == 3 and was[1] is not None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        if [st.st_size, st.st_mtime_ns] == was[:2]:
+            return was
+    return _state(path)
+
+
 def _holds(path: str, was: list | None) -> bool:
     """Whether the file still has the bytes it had when the answer was made."""
     try:
@@ -128,7 +152,8 @@ class Answer:
         from generator.commands.common import named_files  # lazy: YAML, only when an answer is made
 
         self.key, self.manifest, self.data = k, manifest, data
-        self.files = {path: _state(path) for path in (*_package_files(), *named_files(Path(manifest)))}
+        known = _latest_files()
+        self.files = {path: _still(path, known.get(path)) for path in (*_package_files(), *named_files(Path(manifest)))}
 
     def keep(self, stdout: str, stderr: str, status: int) -> None:
         """Keep what the run printed and its status, unless the manifest changed while it ran."""

@@ -153,3 +153,19 @@ def test_a_new_process_answers_without_loading_the_manifest_reader(tmp_path):
     assert said[0].stdout.splitlines()[:-1] == said[1].stdout.splitlines()[:-1]
     assert "'yaml'" in said[0].stdout.splitlines()[-1]
     assert said[1].stdout.splitlines()[-1] == "LOADED []"
+
+
+def test_an_edited_manifest_hashes_only_the_files_that_changed(capsys, manifest, checks, monkeypatch):
+    hashed: list[str] = []
+    state = validate_memo._state
+    monkeypatch.setattr(validate_memo, "_state", lambda path: (hashed.append(path), state(path))[1])
+    run(capsys, "validate", "--manifest", str(manifest))
+    assert any(p.endswith(os.path.join("generator", "cli.py")) for p in hashed)  # the first answer reads them all
+    hashed.clear()
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("hand_size: 5", "hand_size: 6", 1), encoding="utf-8")
+    assert "hand size 6" in run(capsys, "validate", "--manifest", str(manifest))[1]
+    assert len(checks) == 2
+    # the program's files are as the last answer recorded them: only what may have changed is read
+    # (the picture, written within the last two seconds, is hashed whenever it is asked about)
+    assert not [p for p in hashed if p.startswith(str(validate_memo.PACKAGE))], hashed
