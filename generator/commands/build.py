@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.products.failure import classify
 
     try:
-        deck = load_printable_deck(args.manifest)
+        deck = load_printable_deck(args.manifest, remembered=True)
     except InputError as err:
         print("county-uppy: nothing was built", file=sys.stderr)
         return report(err)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import codecs
+import contextlib
+import io
 import json
 import os
 import re
@@ -30,11 +32,37 @@ def load_deck(path: str) -> Deck:
     return load(path)
 
 
-def load_printable_deck(path: str) -> Deck:
-    """The deck, checked as `build` needs it (every character drawable): what validate passes builds."""
+def load_printable_deck(path: str, *, remembered: bool = False) -> Deck:
+    """The deck, checked as `build` needs it (every character drawable): what validate passes builds.
+
+    `remembered` (build): a manifest whose check passed before is not checked again while it, the
+    files it names and the program are as they were (validate_memo.py keeps the verdict, with the
+    warnings it said, which are said again); a check that finds problems is not kept."""
+    deck = load_deck(path)
+    if not remembered:
+        _check_printable(deck)
+        return deck
+    from generator.commands import validate_memo  # lazy: only build keeps the verdict
+
+    keyed = validate_memo.key(path, ("build: printable",))
+    kept = validate_memo.recall(keyed[0]) if keyed else None
+    if kept is not None and kept[2] == 0:
+        sys.stderr.write(kept[1])
+        return deck
+    answer = validate_memo.Answer(keyed[0], path, keyed[1]) if keyed else None
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):
+        _check_printable(deck)  # InputError: nothing was said (warnings follow a check that passed)
+    sys.stderr.write(said.getvalue())
+    if answer is not None:
+        answer.keep("", said.getvalue(), 0)
+    return deck
+
+
+def _check_printable(deck: Deck) -> None:
+    """InputError for what would stop a build of `deck`; its warnings to standard error."""
     from generator.products.printable import problems  # lazy: the fonts' glyph tables, only for build
 
-    deck = load_deck(path)
     found = problems(deck)
     if found:
         raise InputError(found, deck=deck)
@@ -42,7 +70,6 @@ def load_printable_deck(path: str) -> Deck:
 
     for warning in warnings(deck):  # a picture that will print soft: a warning at the line that names it
         print(f"warning: {warning}", file=sys.stderr)
-    return deck
 
 
 def named_files(manifest: Path) -> tuple[str, ...]:

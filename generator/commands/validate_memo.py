@@ -1,5 +1,7 @@
 """validate's answers, remembered by everything they depend on, so that checking a manifest that
-was checked before (a pre-commit hook, an editor on save, a script) answers at once.
+was checked before (a pre-commit hook, an editor on save, a script) answers at once. `build`
+keeps the verdict of its own check the same way (commands/common.py: load_printable_deck), so a
+rebuild of a manifest that passed does not check it again.
 
 An answer (what validate printed, and its exit status) is kept in the user's cache folder
 (user_cache.py, area `validate`) under a key made of:

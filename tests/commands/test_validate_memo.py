@@ -169,3 +169,25 @@ def test_an_edited_manifest_hashes_only_the_files_that_changed(capsys, manifest,
     # the program's files are as the last answer recorded them: only what may have changed is read
     # (the picture, written within the last two seconds, is hashed whenever it is asked about)
     assert not [p for p in hashed if p.startswith(str(validate_memo.PACKAGE))], hashed
+
+
+def test_build_checks_a_manifest_once_and_says_its_warnings_every_time(capsys, manifest, tmp_path, monkeypatch):
+    from generator.commands import common
+
+    Image.new("RGB", (90, 120), "teal").save(manifest.parent / "art" / "steal.png")  # prints soft: a warning
+    checked: list[object] = []
+    full = common._check_printable
+    monkeypatch.setattr(common, "_check_printable", lambda deck: (checked.append(deck), full(deck))[1])
+    out = tmp_path / "out"
+    said = [run(capsys, "build", "--manifest", str(manifest), "--out", str(out), "--only", "deck") for _ in range(2)]
+    assert [s[0] for s in said] == [0, 0] and len(checked) == 1
+    assert "warning:" in said[0][2] and "dpi" in said[0][2]
+    assert [ln for ln in said[1][2].splitlines() if ln.startswith("warning:")] == \
+        [ln for ln in said[0][2].splitlines() if ln.startswith("warning:")]
+    # a manifest that fails the check is checked again every time, and fails the same way
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("text: Skip the next player's turn.", "text: Skip the next player's turn \u672d.", 1),
+                        encoding="utf-8")
+    failed = [run(capsys, "build", "--manifest", str(manifest), "--out", str(out), "--only", "deck") for _ in range(2)]
+    assert [f[0] for f in failed] == [1, 1] and failed[0][2] == failed[1][2] and "cannot draw" in failed[0][2]
+    assert len(checked) == 3
