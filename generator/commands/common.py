@@ -49,7 +49,7 @@ def load_printable_deck(path: str, *, remembered: bool = False) -> Deck:
     if kept is not None and kept[2] == 0:
         sys.stderr.write(kept[1])
         return deck
-    answer = validate_memo.Answer(keyed[0], path, keyed[1]) if keyed else None
+    answer = validate_memo.Answer(keyed[0], path, keyed[1], named_files(Path(path))) if keyed else None
     said = io.StringIO()
     with contextlib.redirect_stderr(said):
         _check_printable(deck)  # InputError: nothing was said (warnings follow a check that passed)

@@ -7,10 +7,11 @@ import contextlib
 import io
 import json
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.commands import validate_memo
-from generator.commands.common import load_printable_deck, report
+from generator.commands.common import load_printable_deck, named_files, report
 from generator.deck.problems import InputError, escape
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(stdout)
         sys.stderr.write(stderr)
         return status
-    answer = validate_memo.Answer(keyed[0], args.manifest, keyed[1])
+    answer = validate_memo.Answer(keyed[0], args.manifest, keyed[1], named_files(Path(args.manifest)))
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         status = check(args)

@@ -150,12 +150,11 @@ class Answer:
     """One validate run being remembered: the state of every file it depends on is taken before
     the run (so a file changed while it runs is not taken for what it read), the answer after."""
 
-    def __init__(self, k: str, manifest: str, data: bytes) -> None:
-        from generator.commands.common import named_files  # lazy: YAML, only when an answer is made
-
+    def __init__(self, k: str, manifest: str, data: bytes, named: tuple[str, ...]) -> None:
+        """`named`: the files the manifest names (commands/common.py: named_files)."""
         self.key, self.manifest, self.data = k, manifest, data
         known = _latest_files()
-        self.files = {path: _still(path, known.get(path)) for path in (*_package_files(), *named_files(Path(manifest)))}
+        self.files = {path: _still(path, known.get(path)) for path in (*_package_files(), *named)}
 
     def keep(self, stdout: str, stderr: str, status: int) -> None:
         """Keep what the run printed and its status, unless the manifest changed while it ran."""
