@@ -59,6 +59,19 @@ EDITS = {
 }
 
 
+def rebuilt_as_cold(deck, base, tmp_path: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """The base build rebuilt for `deck` and a cold build of it, which must be equal file for file:
+    (the base's digests, the rebuild's)."""
+    folder, before = base
+    rebuilt, cold = tmp_path / "rebuilt", tmp_path / "cold"
+    shutil.copytree(folder, rebuilt)
+    run_build(deck, rebuilt, only=PRODUCTS)
+    run_build(deck, cold, only=PRODUCTS)
+    after = digests(rebuilt)
+    assert after == digests(cold)
+    return before, after
+
+
 @pytest.mark.parametrize("what", list(EDITS))
 def test_a_manifest_edit_rebuilds_as_a_cold_build_does(what, base, tmp_path):
     old, new, changed = EDITS[what]
@@ -68,13 +81,7 @@ def test_a_manifest_edit_rebuilds_as_a_cold_build_does(what, base, tmp_path):
     manifest.write_text(text.replace(old, new), encoding="utf-8")
     deck = load(manifest)
 
-    folder, before = base
-    rebuilt, cold = tmp_path / "rebuilt", tmp_path / "cold"
-    shutil.copytree(folder, rebuilt)
-    run_build(deck, rebuilt, only=PRODUCTS)
-    run_build(deck, cold, only=PRODUCTS)
-    after = digests(rebuilt)
-    assert after == digests(cold)
+    before, after = rebuilt_as_cold(deck, base, tmp_path)
     for path in changed:  # the edit shows: the faces it touches were drawn again
         assert after[path] != before[path], path
 
@@ -128,13 +135,7 @@ def test_an_icon_file_edit_rebuilds_as_a_cold_build_does(base, tmp_path):
     shutil.copy(ROOT / "cards.yaml", manifest)
     (tmp_path / "art" / "icons" / "skip.svg").write_text(glyph_svg("⊗"), encoding="utf-8")
     deck = load(manifest)
-    folder, before = base
-    rebuilt, cold = tmp_path / "rebuilt", tmp_path / "cold"
-    shutil.copytree(folder, rebuilt)
-    run_build(deck, rebuilt, only=PRODUCTS)
-    run_build(deck, cold, only=PRODUCTS)
-    after = digests(rebuilt)
-    assert after == digests(cold)
+    before, after = rebuilt_as_cold(deck, base, tmp_path)
     assert after["cards/SKIP.png"] != before["cards/SKIP.png"]
     assert after["cards/C5.png"] == before["cards/C5.png"] and after["cards/x2.png"] == before["cards/x2.png"]
 
