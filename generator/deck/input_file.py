@@ -46,33 +46,61 @@ def read_at_most(fd: int, limit: int) -> bytes | None:
     return None
 
 
+class Unread(Exception):
+    """Why read_regular read nothing: `why` is "missing", "directory" (refused by open, `error`),
+    "unreadable" (`error`, the OSError), "not a file" (`kind`), "too large" (`size`, what the file system says)
+    or "grew" (more than the limit came while it was read)."""
+
+    def __init__(self, why: str, *, error: OSError | None = None, kind: str = "", size: int = 0) -> None:
+        super().__init__(why)
+        self.why, self.error, self.kind, self.size = why, error, kind, size
+
+
+def read_regular(path: str | Path, limit: int, *, follow: bool = True) -> bytes:
+    """The bytes of the regular file `path`, at most `limit` of them, else Unread saying why. A
+    device, FIFO or socket is refused without waiting for a writer (O_NONBLOCK) and nothing is read
+    from it; `follow=False` refuses a symbolic link too (O_NOFOLLOW: "unreadable")."""
+    flags = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+             | (0 if follow else getattr(os, "O_NOFOLLOW", 0)))
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise Unread("missing") from None
+    except IsADirectoryError as exc:
+        raise Unread("directory", error=exc) from None
+    except OSError as exc:
+        raise Unread("unreadable", error=exc) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Unread("not a file", kind=kind_of(info.st_mode))
+        if info.st_size > limit:
+            raise Unread("too large", size=info.st_size)
+        data = read_at_most(fd, limit)
+        if data is None:  # it grew while read, or says it is smaller than it is
+            raise Unread("grew")
+        return data
+    except OSError as exc:
+        raise Unread("unreadable", error=exc) from None
+    finally:
+        os.close(fd)
+
+
 def read_limited(path: str, limit: int, what: str, *, missing: str = "no such file") -> bytes:
     """The bytes of the regular file `path`, at most `limit` of them; else InputError (status 2)
     with one located line. `what` names the file in the refusals ("a manifest", "a record")."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-                     | getattr(os, "O_BINARY", 0))
-    except FileNotFoundError:
-        raise InputError([Problem(path, 0, 0, missing)], status=2) from None
-    except IsADirectoryError:
-        raise InputError([Problem(path, 0, 0, f"is a directory, not {what} file")], status=2) from None
-    except OSError as exc:
-        raise InputError([Problem(path, 0, 0, f"cannot read: {(exc.strerror or str(exc)).lower()}")], status=2) from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            kind = kind_of(info.st_mode)
-            raise InputError([Problem(path, 0, 0, f"is {kind}, not a regular file; {what} must be a file")], status=2)
-        if info.st_size > limit:
-            raise TooLarge([Problem(path, 1, 1, _too_large(f"is {info.st_size:,} bytes", limit, what))], status=2)
-        data = read_at_most(fd, limit)
-        if data is None:  # it grew while read, or says it is smaller than it is
-            raise TooLarge([Problem(path, 1, 1, _too_large(f"is more than {limit:,} bytes", limit, what))], status=2)
-        return data
-    except OSError as exc:
-        raise InputError([Problem(path, 0, 0, f"cannot read: {(exc.strerror or str(exc)).lower()}")], status=2) from None
-    finally:
-        os.close(fd)
+        return read_regular(path, limit)
+    except Unread as u:
+        if u.why == "too large":
+            raise TooLarge([Problem(path, 1, 1, _too_large(f"is {u.size:,} bytes", limit, what))], status=2) from None
+        if u.why == "grew":
+            raise TooLarge([Problem(path, 1, 1, _too_large(f"is more than {limit:,} bytes", limit, what))], status=2) from None
+        said = {"missing": missing, "directory": f"is a directory, not {what} file",
+                "not a file": f"is {u.kind}, not a regular file; {what} must be a file"}.get(u.why)
+        if said is None:
+            said = f"cannot read: {(u.error.strerror or str(u.error)).lower()}" if u.error else "cannot read"
+        raise InputError([Problem(path, 0, 0, said)], status=2) from None
 
 
 def read_asset(path: Path | str, limit: int, noun: str, error: type[Exception]) -> bytes:
@@ -80,27 +108,15 @@ def read_asset(path: Path | str, limit: int, noun: str, error: type[Exception]) 
     bytes, else `error` with one line that starts with the file's name and calls it a `noun`."""
     path = Path(path)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-                     | getattr(os, "O_BINARY", 0))
-    except FileNotFoundError:
-        raise error(f"{path.name}: no such {noun} ({path})") from None
-    except IsADirectoryError:
-        raise error(f"{path.name}: not a file ({path})") from None
-    except OSError as exc:
-        raise error(f"{path.name}: cannot read the {noun}: {exc.strerror or exc}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise error(f"{path.name}: not a file ({path}: {kind_of(info.st_mode)})")
-        data = None if info.st_size > limit else read_at_most(fd, limit)
-        if data is None:
-            said = f"is {info.st_size / (1 << 20):.1f} MB" if info.st_size > limit else "grew while read"
-            raise error(f"{path.name}: the {noun} {said}, over the limit of {limit >> 20} MB")
-        return data
-    except OSError as exc:
-        raise error(f"{path.name}: cannot read the {noun}: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
+        return read_regular(path, limit)
+    except Unread as u:
+        said = {"missing": f"no such {noun} ({path})", "directory": f"not a file ({path})",
+                "not a file": f"not a file ({path}: {u.kind})",
+                "too large": f"the {noun} is {u.size / (1 << 20):.1f} MB, over the limit of {limit >> 20} MB",
+                "grew": f"the {noun} grew while read, over the limit of {limit >> 20} MB"}.get(u.why)
+        if said is None:
+            said = f"cannot read the {noun}: {u.error.strerror or u.error}" if u.error else f"cannot read the {noun}"
+        raise error(f"{path.name}: {said}") from None
 
 
 def _too_large(said: str, limit: int, what: str) -> str:

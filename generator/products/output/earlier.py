@@ -11,13 +11,11 @@ earlier build": one line of warning, then a full build, never a traceback or a h
 from __future__ import annotations
 
 import json
-import os
 import re
-import stat
 from pathlib import Path
 from typing import Any
 
-from generator.deck.input_file import read_at_most
+from generator.deck.input_file import Unread, read_regular
 
 #: The largest earlier-build file read: a build.json of the largest manifest is some 500 KiB.
 MAX_BYTES = 16 * 1024 * 1024
@@ -32,28 +30,21 @@ class Unusable(ValueError):
 
 def read_bytes(path: Path, limit: int = MAX_BYTES) -> bytes | None:
     """The bytes of `path`, or None when there is no such file; Unusable for anything else than
-    a regular file of at most `limit` bytes (checked while reading)."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    a regular file of at most `limit` bytes (checked while reading), a link included."""
     try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise Unusable("it is a symlink" if path.is_symlink() else f"it cannot be read ({exc.strerror or exc})") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise Unusable("it is not a regular file")
-        if info.st_size > limit:
-            raise Unusable(f"it is {info.st_size:,} bytes, more than {limit:,}")
-        data = read_at_most(fd, limit)
-        if data is None:
-            raise Unusable(f"it holds more than {limit:,} bytes")
-        return data
-    except OSError as exc:
-        raise Unusable(f"it cannot be read ({exc.strerror or exc})") from None
-    finally:
-        os.close(fd)
+        return read_regular(path, limit, follow=False)
+    except Unread as u:
+        if u.why == "missing":
+            return None
+        if u.why == "not a file":
+            raise Unusable("it is not a regular file") from None
+        if u.why == "too large":
+            raise Unusable(f"it is {u.size:,} bytes, more than {limit:,}") from None
+        if u.why == "grew":
+            raise Unusable(f"it holds more than {limit:,} bytes") from None
+        if path.is_symlink():
+            raise Unusable("it is a symlink") from None
+        raise Unusable(f"it cannot be read ({u.error.strerror or u.error})" if u.error else "it cannot be read") from None
 
 
 def read_json(path: Path, limit: int = MAX_BYTES) -> Any:
