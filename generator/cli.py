@@ -130,6 +130,8 @@ def _main(argv: list[str] | None) -> int:
                 except (OutputError, BrokenPipeError):
                     raise
                 except Exception as exc:  # noqa: BLE001 -- a bug: one line, the traceback in a file, exit 3
+                    if _caused_by_interrupt(exc):
+                        raise KeyboardInterrupt from exc
                     if isinstance(exc, OSError) and _hung_up():
                         status = 130  # the terminal closed: what failed was writing to it (main() makes it 129)
                     else:
@@ -153,6 +155,19 @@ def _main(argv: list[str] | None) -> int:
         return 1
     except BrokenPipeError:  # stderr's reader is gone
         return 0
+
+
+def _caused_by_interrupt(exc: BaseException) -> bool:
+    """Whether Ctrl-C (or SIGTERM, SIGHUP) is what raised `exc`: Python wraps a KeyboardInterrupt
+    that lands inside some of its own machinery (a class's `__set_name__` while a module is
+    imported: RuntimeError) in another exception."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def _hung_up() -> bool:

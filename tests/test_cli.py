@@ -62,3 +62,22 @@ def test_build_rejects_unknown_edition_and_product(tmp_path, capsys):
     assert "unknown edition 'the-of' (did you mean 'the-og'?)" in capsys.readouterr().err
     assert main(["build", "--out", str(tmp_path), "--only", "dek"]) == 2
     assert "unknown product 'dek' (did you mean 'deck'?)" in capsys.readouterr().err
+
+
+def test_ctrl_c_that_python_wraps_in_another_error_is_an_interrupt_not_a_bug(tmp_path, capsys, monkeypatch):
+    """A KeyboardInterrupt landing in a class's __set_name__ while a module is imported reaches the
+    command as RuntimeError (its cause): exit 130 and one line, no crash report."""
+    from generator.commands import validate
+
+    def interrupted(args):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as e:
+            raise RuntimeError("Error calling __set_name__ on 'Field' instance 'origins' in 'Layer'") from e
+
+    monkeypatch.setattr(validate, "run", interrupted)
+    monkeypatch.chdir(tmp_path)
+    assert main(["validate"]) == 130
+    out, err = capsys.readouterr()
+    assert err == "county-uppy: interrupted\n" and out == ""
+    assert not (tmp_path / "output" / "county-uppy-crash.txt").exists()
