@@ -4,8 +4,9 @@ A face's entries (its card images, its PDF form) are keyed by
 - what it draws: its display list, serialized (`drawing`), so an edit anywhere upstream (the
   manifest, the catalogue's glyphs, the quick reference, the layout code in faces.py) that
   changes what a face shows changes its key, and one that does not keeps it;
-- the bytes of every file the display list reads (`Face.files()`: the fonts of its texts, and
-  any file a future item draws from);
+- the bytes of every file the display list reads (`Face.files()`: the fonts of its texts, the
+  icons and pictures it draws), each by its name and bytes, never by where it is: the same
+  manifest and files in another folder key the same faces;
 - the code that turns a display list into bytes: every file of the rendering core (render/,
   code and fonts) and of the module that assembles the entry, by hash, and the versions of the
   libraries that draw (`code_version`).
@@ -125,11 +126,10 @@ def _dist_infos(folder: str) -> tuple[str, ...]:
 def drawing(face, memo: dict[Path, str] | None = None) -> bytes:
     """A face's display list as bytes: equal display lists give equal bytes, and different ones
     different bytes (pickle, its memo off, so the bytes depend on the values alone, floats exact).
-    An item that draws a file (a picture, an icon) stands by its file's bytes (their sha256), not
-    by where the file is: the same manifest and pictures in another folder draw the same face."""
-    items = face.items
-    if memo is not None and any(hasattr(i, "path") and hasattr(i, "files") for i in items):
-        items = tuple(_by_content(i, memo) if hasattr(i, "path") and hasattr(i, "files") else i for i in items)
+    An item that draws a file (a picture, an icon, a text in a designer's font) stands by its
+    file's bytes (their sha256), not by where the file is: the same manifest and files in another
+    folder draw the same face."""
+    items = face.items if memo is None else tuple([_by_content(i, memo) for i in face.items])
     buf = io.BytesIO()
     p = pickle.Pickler(buf, protocol=4)
     p.fast = True  # no memo: shared objects are written out in full, so object identity cannot show
@@ -137,20 +137,31 @@ def drawing(face, memo: dict[Path, str] | None = None) -> bytes:
     return buf.getvalue()
 
 
+#: The fields by which an item names a file it draws (items.py): a picture's or an icon's `path`,
+#: a text's `font` (a designer's font file; "" for the built-in typeface, named by `bold`).
+_FILE_FIELDS = ("path", "font")
+
+
 def _by_content(item, memo: dict[Path, str]):
-    """The item with its file's path replaced by the sha256 of the file's bytes."""
-    (digest,) = [d for _, d in files_digest((Path(item.path),), memo)]
-    return dataclasses.replace(item, path=Path(digest))
+    """The item with each file it names replaced by the sha256 of the file's bytes (of the same
+    type: a Path stays a Path, a string a string); an item that names none, as it is."""
+    named = {name: value for name in _FILE_FIELDS if (value := getattr(item, name, ""))}
+    if not named:
+        return item
+    return dataclasses.replace(item, **{name: type(value)(_digest(Path(value), memo)) for name, value in named.items()})
+
+
+def _digest(path: Path, memo: dict[Path, str]) -> str:
+    if path not in memo:
+        memo[path] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return memo[path]
 
 
 def files_digest(paths: Iterable[Path], memo: dict[Path, str]) -> list[tuple[str, str]]:
-    """(file name, sha256 of its bytes) of each file; `memo` holds the files read in one build."""
-    out = []
-    for path in paths:
-        if path not in memo:
-            memo[path] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-        out.append((Path(path).name, memo[path]))
-    return out
+    """(file name, sha256 of its bytes) of each file, sorted: in no order that depends on where
+    the files are (a project's icons beside the program's fonts sort first in one folder and
+    last in another). `memo` holds the files read in one build."""
+    return sorted({(path.name, memo.get(path) or _digest(path, memo)) for path in map(Path, paths)})
 
 
 def face_key(face, memo: dict[Path, str]) -> str:

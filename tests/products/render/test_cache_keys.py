@@ -6,7 +6,8 @@ Each input that can change a face is changed in turn: in the manifest (a colour'
 shape, a wild's name, text and parameter, the game's name, a set's interior), in the effect
 catalogue's source (Skip's glyph), and in the rendering core's source (a real edit, built by
 new processes from a copy of the package; and a comment, whose bytes alone must change every
-key).
+key). Where the project's folder is must change none: the same manifest and files in another
+folder key the same faces.
 """
 
 from __future__ import annotations
@@ -124,6 +125,54 @@ def test_a_face_names_the_files_it_reads_and_their_bytes_are_in_its_key(deck, tm
         altered = {f: "0" * 64}  # as if the file's bytes had changed
         assert keys.face_key(skip, altered) != k, f.name
     assert keys.face_key(skip, {}) == k
+
+
+def face_keys_of(manifest: Path) -> dict[str, str]:
+    """Card code (and "back") -> its face's key, for the deck of `manifest`."""
+    from generator.products.render import faces
+
+    deck, memo = load(manifest), {}
+    return {**{c.code: keys.face_key(faces.face(c, deck), memo) for c in deck.cards},
+            "back": keys.face_key(faces.back_face(deck), memo)}
+
+
+def test_the_same_manifest_and_files_in_another_folder_key_the_same_faces(tmp_path, monkeypatch):
+    """Where a project's folder is, beside the program's own files, is not in any face's key: a
+    wild face reads its icon (in the project) and the built-in fonts (in the program), and a
+    project whose path sorts before the program's fonts keys it as one that sorts after does.
+    (The program's fonts are copied between the two folders here, so the check holds wherever
+    the program and the temporary folders are: a clone under /root or /home sorts before /tmp.)"""
+    from generator.products.render import font_metrics
+
+    fonts = tmp_path / "m-fonts"
+    fonts.mkdir()
+    for bold, path in list(font_metrics.FILES.items()):
+        shutil.copy(path, fonts / path.name)
+        monkeypatch.setitem(font_metrics.FILES, bold, fonts / path.name)
+    folders = [tmp_path / "a-project", tmp_path / "z-project"]  # the icons sort before the fonts, then after
+    for folder in folders:
+        folder.mkdir()
+        shutil.copy(ROOT / "cards.yaml", folder / "cards.yaml")  # art/ comes beside it
+    first, second = (face_keys_of(f / "cards.yaml") for f in folders)
+    differ = sorted(code for code in first if first[code] != second[code])
+    assert differ == [], f"faces keyed by where their files are: {differ}"
+
+
+def test_a_designer_font_in_another_folder_keys_the_same_faces(tmp_path):
+    """A text in a designer's font stands by the font file's bytes, not by its path."""
+    from generator.products.render import faces, font_metrics
+
+    folders = [tmp_path / "one", tmp_path / "two"]
+    for folder in folders:
+        (folder / "fonts").mkdir(parents=True)
+        shutil.copy(font_metrics.FILES[False], folder / "fonts" / "Body.ttf")
+        text = (ROOT / "cards.yaml").read_text(encoding="utf-8") + "  fonts: {regular: fonts/Body.ttf}\n"
+        (folder / "cards.yaml").write_text(text, encoding="utf-8")
+    deck = load(folders[0] / "cards.yaml")
+    assert (folders[0] / "fonts" / "Body.ttf").resolve() in faces.face(deck.card("SKIP"), deck).files()  # it is drawn
+    first, second = (face_keys_of(f / "cards.yaml") for f in folders)
+    differ = sorted(code for code in first if first[code] != second[code])
+    assert differ == [], f"faces keyed by where their font is: {differ}"
 
 
 def test_an_icon_file_edit_rebuilds_as_a_cold_build_does(base, tmp_path):
