@@ -5,8 +5,8 @@ images can cost). Measured, in rounds that run every subject once, back to back,
 of a shared machine hits them alike:
 
 - cold: a full build (every product: deck.json, card images, Letter and A4 print PDFs, the
-  print-on-demand files, the TTS deck, the rulebook and its PDFs) into an empty folder, with an
-  empty user cache folder (XDG_CACHE_HOME, where printed rulebook PDFs are kept), so nothing
+  print-on-demand files, the TTS deck, the rulebook and its PDF) into an empty folder, with an
+  empty user cache folder (XDG_CACHE_HOME, where the printed rulebook PDF is kept), so nothing
   made before is reused, through the public
   `county-uppy build` entry (`generator.cli.main`) in this process (imports already loaded,
   the faces and templates kept from earlier builds forgotten);
@@ -20,8 +20,8 @@ of a shared machine hits them alike:
   and `county-uppy validate` against a bare `python -c pass`, twice: first with no answer
   remembered (the manifest checked in full), then again (answered from what the first run
   remembered, commands/validate_memo.py); and, as a reference line, the cold build and the
-  one-card edit without the rulebook's PDFs (`--only` every other product), which shows what
-  printing them through Chromium adds to the edit. Wall time; CPU time, user + system of the process
+  one-card edit without the rulebook's PDF (`--only` every other product), which shows what
+  printing it through Chromium adds to the edit. Wall time; CPU time, user + system of the process
   and its workers, is reported beside it, as a shared machine's load shows in wall time only;
 - art (issue 20), each a new process: the shipped manifest with a picture on every wild card
   (11 card types, 33 cards) and on the back (art_manifest: 600x600 PNGs made here), built cold
@@ -86,7 +86,7 @@ def cli(*args: str) -> None:
 
 def run_process(args: list[str], cwd: Path, caches: Path | None = None) -> tuple[float, float]:
     """A new process start to exit: (wall seconds, CPU seconds of it and its workers). `caches`:
-    the user's cache folder it sees (XDG_CACHE_HOME: the printed rulebook PDFs)."""
+    the user's cache folder it sees (XDG_CACHE_HOME: the printed rulebook PDF)."""
     env = dict(os.environ) if caches is None else {**os.environ, "XDG_CACHE_HOME": str(caches)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
@@ -240,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
             manifest.write_text(text.replace(EDITED_LINE, EDITED_LINE[:-1] + f" (edit {r}).", 1), encoding="utf-8")
             edit_cli, edit_cpu = run_process(cli_build, tmp, caches)
             same_cli, same_cpu = run_process(cli_build, tmp, caches)
-            # the same loop without the rulebook's PDFs (every other product), to show what printing
+            # the same loop without the rulebook's PDF (every other product), to show what printing
             # them costs the edit (a reference line: the target is the full build's)
             manifest.write_text(text, encoding="utf-8")
             shutil.rmtree(cli_out, ignore_errors=True)

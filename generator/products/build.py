@@ -184,7 +184,7 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
             stamp_listing(dest)  # the next build may trust the sha256s it lists
         made_print = "print" in built
         ctx.notes.extend(mirror.messages(plan, dest, tuple(e.key for e in deck.editions),
-                                         ctx.papers if made_print or "rulebook-pdf" in built else (),
+                                         ctx.papers if made_print else (),
                                          request.layouts if made_print else ()))
     except PartlyWritten:
         staging.keep_for_roll_forward()  # the journal names its staging folder: the next build finishes the move

@@ -88,8 +88,8 @@ def listing(paths: list[str]) -> str:
     return shown + (f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else "")
 
 
-#: The files made for one paper: the print sheets and card-count sheets, the rulebook PDFs.
-_PAPER_FILE = re.compile(r"^(?:print/county-uppy-|rulebook-)([a-z0-9]+)[-.]")
+#: The files made for one paper: the print sheets and card-count sheets.
+_PAPER_FILE = re.compile(r"^print/county-uppy-([a-z0-9]+)[-.]")
 
 
 def _paper(path: str) -> str:

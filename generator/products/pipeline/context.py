@@ -3,6 +3,7 @@ done once per build (BuildState)."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Protocol
@@ -60,6 +61,9 @@ class BuildState:
     drawing: Pending | None = None
     #: the card images once drawn (rasters.images)
     images: Images | None = None
+    #: held while a thread waits for the card images (rasters.images): the rulebook's printer
+    #: waits for its pictures on a thread of its own while the products wait for theirs
+    images_lock: threading.RLock = field(default_factory=threading.RLock)
     #: profile -> the card codes whose image this build drew rather than took from the cache
     redrawn: dict[str, list[str]] = field(default_factory=dict)
     #: worker pools (rendered.started) and the rulebook's browser, running while the build goes

@@ -50,14 +50,16 @@ def start(ctx: BuildContext, wanted: Wanted, forms: pictures.Forms = ()) -> None
 
 
 def images(ctx: BuildContext, profile: str) -> dict[str, bytes]:
-    """Face key -> PNG in a profile, for the faces the build shows in it (waits for the drawing)."""
-    if ctx.state.images is None:
-        start(ctx, {})  # nothing started: each profile is drawn when asked
-        ctx.state.images = ctx.state.drawing.finish()
-    done = ctx.state.images
-    if profile not in done:  # a profile the build did not expect: drawn on its own
-        done.update(Drawing(ctx, {profile: None}).finish())
-    return done[profile]
+    """Face key -> PNG in a profile, for the faces the build shows in it (waits for the drawing;
+    one thread at a time)."""
+    with ctx.state.images_lock:
+        if ctx.state.images is None:
+            start(ctx, {})  # nothing started: each profile is drawn when asked
+            ctx.state.images = ctx.state.drawing.finish()
+        done = ctx.state.images
+        if profile not in done:  # a profile the build did not expect: drawn on its own
+            done.update(Drawing(ctx, {profile: None}).finish())
+        return done[profile]
 
 
 def standalone_images(deck: Deck, profile: str, codes: frozenset[str] | None = None) -> dict[str, bytes]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from dataclasses import asdict, replace
 from functools import lru_cache
 from pathlib import Path
@@ -362,14 +363,28 @@ def page_key(ctx: "BuildContext") -> str:
 class Page:
     """The build's rulebook page: calling it waits for the page and returns (the page, the lines
     about examples left out, the lines about unworded options); `kept` says it came whole from
-    the face cache, so nothing it is made of changed."""
+    the face cache, so nothing it is made of changed. Made once, by the first thread that asks
+    (the rulebook's printer asks on a thread of its own); what making it raised is raised to
+    every caller."""
 
     def __init__(self, get: Callable[[], tuple[bytes, list[str], list[str]]], kept: bool) -> None:
         self._get = get
         self.kept = kept
+        self._lock = threading.Lock()
+        self._made: tuple[bytes, list[str], list[str]] | None = None
+        self._error: Exception | None = None
 
     def __call__(self) -> tuple[bytes, list[str], list[str]]:
-        return self._get()
+        with self._lock:
+            if self._made is None and self._error is None:
+                try:
+                    self._made = self._get()
+                except Exception as e:  # noqa: BLE001 -- kept for the other callers, raised below
+                    self._error = e
+        if self._error is not None:
+            raise self._error
+        assert self._made is not None
+        return self._made
 
 
 def rulebook_html(ctx: "BuildContext") -> Page:

@@ -1,20 +1,21 @@
-"""output/rulebook-PAPER.pdf: the rulebook printed by headless Chromium from the same page as
-rulebook.html, set in the cards' typeface (DejaVu Sans, the fonts in render/fonts/), one file
-per paper of the build.
+"""output/rulebook.pdf: the rulebook printed by headless Chromium from the same page as
+rulebook.html, set in the cards' typeface (DejaVu Sans, the fonts in render/fonts/). One file
+for both papers: its pages are A4's width and Letter's height, so it prints at 100% on either.
 
 The page gets one stylesheet more for print: the cards' fonts as @font-face (data: URIs, so the
-PDF needs nothing from the machine's fonts) and the paper's @page size. Chromium stamps its PDF
-with the time it printed it; those dates are replaced by the build's (stamp.py, the same length,
-so the file's offsets hold) and an incremental update gives the document information the
-title, the version of county-uppy and the manifest, as every PDF of the build carries. The same
-page, paper and Chromium give the same bytes, so the file is cached by exactly those (with this
-code and the fonts), in the user's cache folder ($XDG_CACHE_HOME/county-uppy/rulebook-pdf, else
-~/.cache/...) rather than the output folder's: printing takes about half a second a paper, and a
+PDF needs nothing from the machine's fonts) and the @page size. Chromium stamps its PDF with the
+time it printed it; those dates are replaced by the build's (stamp.py, the same length, so the
+file's offsets hold) and an incremental update gives the document information the title, the
+version of county-uppy and the manifest, as every PDF of the build carries. The same page and
+Chromium give the same bytes, so the file is cached by exactly those (with this code and the
+fonts), in the user's cache folder ($XDG_CACHE_HOME/county-uppy/rulebook-pdf, else
+~/.cache/...) rather than the output folder's: printing takes about a third of a second, and a
 build into a new folder (a second checkout, a test) prints the same page again only when it
 changed.
 
-One browser prints every paper (chromium.py says how it is found and driven). Without Chromium
-(or when it fails) the build goes on without the PDFs and says why.
+The printing begins as the product starts, on a thread that waits for the page (_Printer), so
+the browser prints while the build makes its other products (chromium.py says how it is found
+and driven). Without Chromium (or when it fails) the build goes on without the PDF and says why.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import base64
 import hashlib
 import re
 import threading
+from html import unescape
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -30,34 +32,44 @@ from generator import user_cache
 from generator.products.output.outputs import Artifact
 from generator.products.pipeline.keys import GENERATOR_DIR, code_version, key
 from generator.products.pipeline.rendered import stamp
+from generator.products.render.font_metrics import FILES
 from generator.products.render.stamp import Stamp
-from generator.products.rulebook import chromium
+from generator.products.rulebook import chromium, print_fonts
 from generator.products.rulebook.chromium import INSTALL, Browser, Failed, find_chromium, identity
 from generator.products.rulebook.page import rulebook_html
+from generator.products.rulebook.print_fonts import PRINT_FILES, covers
 
 if TYPE_CHECKING:
     from generator.products.pipeline.context import BuildContext
 
 FONTS = GENERATOR_DIR / "products" / "render" / "fonts"
-PAGE_SIZE = {"letter": "letter", "a4": "A4"}
+#: The page: A4's width and Letter's height, so the one file prints at 100% on either paper, whole,
+#: within the margins (13 mm by 14 mm) every home printer leaves.
+PAGE_SIZE = "210mm 279.4mm"
+FILE = "rulebook.pdf"
 AREA = "rulebook-pdf"
 KEEP = 16  #: printed files the user's cache keeps (the newest)
 
 
-def file_name(paper: str) -> str:
-    return f"rulebook-{paper}.pdf"
-
-
-def print_css(paper: str) -> str:
-    """The stylesheet added for print: the cards' typeface (code stays monospace) and the paper."""
+def print_css(fonts: dict[bool, Path]) -> str:
+    """The stylesheet added for print: the cards' typeface (code stays monospace), from the font
+    files `fonts` (bold -> file), and the page size."""
     faces = []
-    for weight, name in ((400, "DejaVuSans.ttf"), (700, "DejaVuSans-Bold.ttf")):
-        data = base64.b64encode((FONTS / name).read_bytes()).decode("ascii")
-        faces.append(f'@font-face {{ font-family: "County Uppy Cards"; font-weight: {weight}; font-style: normal; '
-                     f'src: url(data:font/ttf;base64,{data}) format("truetype"); }}')
+    for bold, path in fonts.items():
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        faces.append(f'@font-face {{ font-family: "County Uppy Cards"; font-weight: {700 if bold else 400}; '
+                     f'font-style: normal; src: url(data:font/ttf;base64,{data}) format("truetype"); }}')
     return "\n".join([*faces,
                       'html, body, body *:not(code):not(pre):not(kbd) { font-family: "County Uppy Cards", sans-serif !important; }',
-                      f"@page {{ size: {PAGE_SIZE[paper]}; margin: 15mm 14mm; }}"])
+                      f"@page {{ size: {PAGE_SIZE}; margin: 13mm 14mm; }}"])
+
+
+def fonts_for(html: bytes) -> dict[bool, Path]:
+    """The font files to print `html` with: the cards' typeface cut down to the characters of
+    the scripts a rulebook is written in (print_fonts.py), a fifth of Chromium's work less, when
+    the page has no other character; else the whole fonts."""
+    text = unescape(html.decode("utf-8", "replace"))
+    return PRINT_FILES if covers(text) else FILES
 
 
 #: The page's content policy (rulebook.html.j2), which allows no fonts: the print stylesheet's
@@ -65,9 +77,9 @@ def print_css(paper: str) -> str:
 _POLICY = re.compile(rb'(<meta http-equiv="Content-Security-Policy" content=")([^"]*)(")')
 
 
-def for_print(html: bytes, paper: str) -> bytes:
+def for_print(html: bytes) -> bytes:
     """The page with the print stylesheet added at the end of its head, and its fonts allowed."""
-    style = f"<style>\n{print_css(paper)}\n</style>\n".encode("utf-8")
+    style = f"<style>\n{print_css(fonts_for(html))}\n</style>\n".encode("utf-8")
     html = _POLICY.sub(lambda m: m.group(1) + m.group(2) + b"; font-src data:" + m.group(3), html, count=1)
     at = html.find(b"</head>")
     return html[:at] + style + html[at:] if at >= 0 else style + html
@@ -126,90 +138,108 @@ def keep(k: str, data: bytes) -> None:
 
 
 def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
-    """rulebook-PAPER.pdf for every paper of the build: from the cache when the page, the paper,
-    this code, the fonts, the stamp and the Chromium are those it was printed from; else printed
-    now, every paper by one browser. Without Chromium: no files, and a line saying so."""
+    """rulebook.pdf: from the cache when the page, this code, the fonts, the stamp and the Chromium
+    are those it was printed from; else printed by one browser. The printing begins now, on a
+    thread that waits for the page, so the browser prints while the other products are made.
+    Without Chromium: no file, and a line saying so."""
     binary, why = find_chromium()
     page = rulebook_html(ctx)
-    papers = ctx.papers
     if binary is None:
         def skipped() -> list[Artifact]:
             ctx.notes.append(f"rulebook PDF skipped: {why} ({INSTALL}); rulebook.html is built without it")
             return []
         return skipped
     made_by = stamp(ctx)
-    here = code_version(Path(__file__).resolve(), Path(chromium.__file__).resolve(), folder=FONTS, libraries=())
+    here = code_version(Path(__file__).resolve(), Path(chromium.__file__).resolve(), *PRINT_FILES.values(),
+                        Path(print_fonts.__file__).resolve(), folder=FONTS, libraries=())
     who = identity(binary)
-    # a page made anew where rulebook PDFs were built before is a changed page, almost surely
+    title = f"{ctx.deck.params.name} rulebook"
+
+    def print_key(html: bytes) -> str:
+        return key(AREA, here, who, hashlib.sha256(html).hexdigest(), made_by)
+
+    # a page made anew where a rulebook PDF was built before is a changed page, almost surely
     # printed: the browser starts now, so its start-up overlaps the page's making
-    earlier = any((ctx.out / file_name(paper)).is_file() for paper in papers)
-    browser = _started(ctx, binary) if earlier and not page.kept else None
+    start_now = not page.kept and (ctx.out / FILE).is_file()
+    printer = _Printer(lambda: page()[0], print_key, binary, title, made_by, start_now)
+    ctx.state.pools.append(printer)
 
-    def finish() -> list[Artifact] | Callable[[], list[Artifact]]:
-        """The files, when every paper's is kept; else the papers are handed to the browser,
-        which prints them while the other products finish, and the function returned waits."""
-        nonlocal browser
-        html, _, _ = page()
-        keys = {paper: key(AREA, here, who, hashlib.sha256(html).hexdigest(), paper, made_by) for paper in papers}
-        kept = {paper: cached(k) for paper, k in keys.items()}
-        missing = {paper: for_print(html, paper) for paper, data in kept.items() if data is None}
-        if not missing:
-            if isinstance(browser, Browser):
-                browser.close()
-            return files(kept)
-        browser = browser or _started(ctx, binary)
-        if isinstance(browser, str):
-            ctx.notes.append(f"rulebook PDF skipped: {browser}; rulebook.html is built without it")
+    def finish() -> list[Artifact]:
+        done = printer.wait()
+        if isinstance(done, str):
+            ctx.notes.append(f"rulebook PDF skipped: {done}; rulebook.html is built without it")
             return []
-        printing = _Printing(browser, missing)
-
-        def printed() -> list[Artifact]:
-            done = printing.wait()
-            if isinstance(done, str):
-                ctx.notes.append(f"rulebook PDF skipped: {done}; rulebook.html is built without it")
-                return []
-            for paper, data in done.items():
-                kept[paper] = settled(data, f"{ctx.deck.params.name} rulebook", made_by)
-                keep(keys[paper], kept[paper])
-            return files(kept)
-        return printed
-
-    def files(kept: dict[str, bytes | None]) -> list[Artifact]:
-        return [ctx.target.write(file_name(paper), kept[paper], "pdf", cards=ctx.deck.printed,
-                                 pages=_page_count(kept[paper])) for paper in papers]
+        return [ctx.target.write(FILE, done, "pdf", cards=ctx.deck.printed, pages=_page_count(done))]
     return finish
 
 
-class _Printing:
-    """The browser printing pages on a thread of its own (it only talks to the browser over its
-    pipes), then stopped; `wait()` gives the PDFs, or why there are none."""
+class _Printer:
+    """The rulebook's PDF made on a thread of its own: it waits for the page, takes the printed
+    file from the cache or has the browser print it (the browser only talks over its pipes, so
+    it prints while the build's main thread makes the other products), then stops the browser.
+    `wait()` gives the file, or why there is none, or raises what making the page raised (the
+    rulebook product reports that first). `abort()` (a failed build) stops the browser, and a
+    browser not yet started is then never started."""
 
-    def __init__(self, browser: Browser, pages: dict[str, bytes]) -> None:
-        self._result: dict[str, bytes] | str = "Chromium was not asked to print"
-        self._thread = threading.Thread(target=self._run, args=(browser, pages), name="rulebook-pdf", daemon=True)
+    def __init__(self, html: Callable[[], bytes], print_key: Callable[[bytes], str], binary: str, title: str,
+                 made_by: Stamp, start_now: bool) -> None:
+        self._lock = threading.Lock()
+        self._aborted = False
+        self._browser: Browser | str | None = None
+        self._binary = binary
+        self._result: bytes | str = "Chromium was not asked to print"
+        self._error: BaseException | None = None
+        if start_now:
+            self._start()
+        self._thread = threading.Thread(target=self._run, args=(html, print_key, title, made_by), name="rulebook-pdf",
+                                        daemon=True)
         self._thread.start()
 
-    def _run(self, browser: Browser, pages: dict[str, bytes]) -> None:
-        try:
-            self._result = browser.print_pages(pages)
-        except Failed as e:
-            self._result = str(e)
-        finally:
-            browser.close()
+    def _start(self) -> Browser | str:
+        with self._lock:
+            if self._browser is None:
+                try:
+                    self._browser = "the build stopped" if self._aborted else Browser(self._binary)
+                except OSError as e:
+                    self._browser = f"Chromium could not be started ({e.strerror or e})"
+            return self._browser
 
-    def wait(self) -> dict[str, bytes] | str:
+    def _run(self, html: Callable[[], bytes], print_key: Callable[[bytes], str], title: str, made_by: Stamp) -> None:
+        try:
+            page = html()
+            k = print_key(page)
+            kept = cached(k)
+            if kept is not None:
+                self._result = kept
+                return
+            browser = self._start()
+            if isinstance(browser, str):
+                self._result = browser
+                return
+            try:
+                printed = browser.print_pages({"rulebook": for_print(page)})["rulebook"]
+            except Failed as e:
+                self._result = str(e)
+                return
+            self._result = settled(printed, title, made_by)
+            keep(k, self._result)
+        except BaseException as e:  # noqa: BLE001 -- handed to the build's main thread by wait()
+            self._error = e
+        finally:
+            self.abort()
+
+    def wait(self) -> bytes | str:
         self._thread.join()
+        if self._error is not None:
+            raise self._error
         return self._result
 
-
-def _started(ctx: "BuildContext", binary: str) -> Browser | str:
-    """A browser starting, stopped when the build ends if it still runs; or why it cannot start."""
-    try:
-        browser = Browser(binary)
-    except OSError as e:
-        return f"Chromium could not be started ({e.strerror or e})"
-    ctx.state.pools.append(browser)
-    return browser
+    def abort(self) -> None:
+        with self._lock:
+            self._aborted = True
+            browser = self._browser
+        if isinstance(browser, Browser):
+            browser.close()
 
 
 def _page_count(pdf: bytes) -> int:

@@ -214,18 +214,19 @@ def test_a_build_for_one_paper_says_the_option_removed_the_others_files(tmp_path
 
 
 def test_every_file_of_a_paper_left_out_is_said_to_go_for_that_reason(tmp_path):
-    """The lines for files of a paper or a layout the build was not given: the print sheets, the
-    card-count sheet and the rulebook PDF of Letter go for --paper a4, the gutterfold sheets for
-    --layout duplex, and any other file for the manifest's sake."""
+    """The lines for files of a paper or a layout the build was not given: the print sheets and the
+    card-count sheet of Letter go for --paper a4, the gutterfold sheets for --layout duplex, and
+    any other file for the manifest's sake (the rulebook PDFs per paper of earlier versions too:
+    the one rulebook.pdf serves both papers)."""
     from generator.products.output.mirror import Mirror, messages
 
     gone = Mirror(remove=["print/county-uppy-letter.pdf", "print/county-uppy-letter-card-count.pdf",
                           "rulebook-letter.pdf", "print/county-uppy-a4-gutterfold.pdf", "cards/SKIP.png"])
     lines = messages(gone, tmp_path, (), ("a4",), ("duplex",))
-    assert lines[0].startswith("removed 3 print files for letter paper, which this build was not asked for "
+    assert lines[0].startswith("removed 2 print files for letter paper, which this build was not asked for "
                                "(--paper a4;") and lines[0].endswith(
-        "print/county-uppy-letter.pdf, print/county-uppy-letter-card-count.pdf, rulebook-letter.pdf")
+        "print/county-uppy-letter.pdf, print/county-uppy-letter-card-count.pdf")
     assert lines[1] == ("removed 1 print file of the gutterfold layout, which this build was not asked for "
                         "(--layout duplex; every build makes only the layouts it is given): "
                         "print/county-uppy-a4-gutterfold.pdf")
-    assert lines[2] == "removed 1 file the manifest no longer makes: cards/SKIP.png"
+    assert lines[2] == "removed 2 files the manifest no longer makes: rulebook-letter.pdf, cards/SKIP.png"

@@ -1,5 +1,5 @@
 """The browser that prints the rulebook (generator/products/rulebook/chromium.py): one headless
-Chromium spoken to over its pipes prints every paper at once, says why when it cannot, and
+Chromium spoken to over its pipes prints several pages at once, says why when it cannot, and
 leaves nothing running or on disk."""
 
 from __future__ import annotations
@@ -45,18 +45,20 @@ def program(tmp_path: Path, name: str, body: str) -> str:
     return str(path)
 
 
-def test_one_browser_prints_each_paper_at_its_own_size(scratch):
+def test_one_browser_prints_several_pages_at_once_at_the_rulebook_size(scratch):
+    pages = {"sixteen": for_print(PAGE), "twenty-one": for_print(PAGE.replace(b"exactly 16", b"exactly 21"))}
     browser = chromium.Browser(chromium_path())
     try:
-        printed = browser.print_pages({paper: for_print(PAGE, paper) for paper in ("letter", "a4")})
+        printed = browser.print_pages(pages)
     finally:
         browser.close()
-    for paper, data in printed.items():
+    both = (min(PAPERS["a4"][0], PAPERS["letter"][0]), min(PAPERS["a4"][1], PAPERS["letter"][1]))
+    for name, data in printed.items():
         doc = pdfium.PdfDocument(data)
         try:
             assert len(doc) == 1
-            assert doc[0].get_size() == pytest.approx(PAPERS[paper], abs=1)
-            assert "exactly 16" in doc[0].get_textpage().get_text_range()
+            assert doc[0].get_size() == pytest.approx(both, abs=0.5)
+            assert f"exactly {16 if name == 'sixteen' else 21}" in doc[0].get_textpage().get_text_range()
         finally:
             doc.close()
     assert not list(scratch.iterdir()) and not running(scratch)
@@ -65,7 +67,7 @@ def test_one_browser_prints_each_paper_at_its_own_size(scratch):
 def test_a_font_the_page_refuses_is_an_error_not_a_quiet_fallback(scratch):
     # the page's content policy allows no fonts: without for_print's allowance the cards'
     # typeface would be refused and Chromium would print in whatever sans-serif it has
-    refused = for_print(PAGE, "a4").replace(b"; font-src data:", b"")
+    refused = for_print(PAGE).replace(b"; font-src data:", b"")
     browser = chromium.Browser(chromium_path())
     try:
         with pytest.raises(chromium.Failed, match=r"the fonts of a4 did not load \(County Uppy Cards\)"):

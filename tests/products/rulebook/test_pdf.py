@@ -1,4 +1,4 @@
-"""The rulebook as a PDF (rulebook-PAPER.pdf), printed by headless Chromium from rulebook.html's
+"""The rulebook as a PDF (rulebook.pdf, for Letter and A4 alike), printed by headless Chromium from rulebook.html's
 page in the cards' typeface: read back from the files. Chromium runs through a wrapper that
 counts its runs, so the tests also see when a build prints and when it takes the cached file.
 Without Chromium the printing tests skip (fail under COUNTY_UPPY_REQUIRE_BROWSER=1,
@@ -52,16 +52,25 @@ def fonts(path: Path) -> set[str]:
     return names
 
 
-def test_printed_on_each_paper_in_the_cards_typeface(chromium, tmp_path, deck):
+def test_printed_for_both_papers_in_the_cards_typeface(chromium, tmp_path, deck):
     out = tmp_path / "out"
-    assert build(out) == 0
-    assert runs(chromium) == 1  # one browser prints both papers
-    for paper, name in (("letter", "Letter"), ("a4", "A4")):
-        path = out / f"rulebook-{paper}.pdf"
+    assert build(out, MANIFEST, "--paper", "a4") == 0  # the one file, whatever the papers
+    assert runs(chromium) == 1
+    assert sorted(p.name for p in out.glob("rulebook*.pdf")) == ["rulebook.pdf"]
+    # A4's width and Letter's height: printed at 100% on either paper, nothing is cut off
+    both = (min(PAPERS["a4"][0], PAPERS["letter"][0]), min(PAPERS["a4"][1], PAPERS["letter"][1]))
+    for path in (out / "rulebook.pdf",):
         doc = pdfium.PdfDocument(path)
         try:
             assert len(doc) >= 5
-            assert all(doc[i].get_size() == pytest.approx(PAPERS[paper], abs=1) for i in range(len(doc)))
+            assert all(doc[i].get_size() == pytest.approx(both, abs=0.5) for i in range(len(doc)))
+            # the text keeps inside every home printer's margins (5 mm and more)
+            for i in range(len(doc)):
+                textpage = doc[i].get_textpage()
+                for j in range(textpage.count_rects()):
+                    left, bottom, right, top = textpage.get_rect(j)
+                    assert left >= 10 * 72 / 25.4 and both[0] - right >= 10 * 72 / 25.4, (i, left, right)
+                    assert bottom >= 10 * 72 / 25.4 and both[1] - top >= 10 * 72 / 25.4, (i, bottom, top)
             text = " ".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
         finally:
             doc.close()
@@ -89,18 +98,18 @@ def test_same_inputs_give_the_same_bytes_and_a_rebuild_prints_nothing(chromium, 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache2"))
     assert build(second, MANIFEST, "--paper", "a4") == 0
     assert runs(chromium) == 2
-    assert (first / "rulebook-a4.pdf").read_bytes() == (second / "rulebook-a4.pdf").read_bytes()
+    assert (first / "rulebook.pdf").read_bytes() == (second / "rulebook.pdf").read_bytes()
     # the same page again: the cached file, Chromium not started
     third = tmp_path / "three"
     assert build(third, MANIFEST, "--paper", "a4") == 0
     assert runs(chromium) == 2
-    assert (third / "rulebook-a4.pdf").read_bytes() == (first / "rulebook-a4.pdf").read_bytes()
+    assert (third / "rulebook.pdf").read_bytes() == (first / "rulebook.pdf").read_bytes()
     # a changed rule changes the page: printed anew
     edited = tmp_path / "cards.yaml"
     edited.write_text(MANIFEST.read_text().replace("target: 16", "target: 21", 1))
     assert build(third, edited, "--paper", "a4") == 0
     assert runs(chromium) == 3
-    doc = pdfium.PdfDocument(third / "rulebook-a4.pdf")
+    doc = pdfium.PdfDocument(third / "rulebook.pdf")
     text = " ".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
     doc.close()
     assert "exactly 21" in " ".join(text.split())
@@ -115,18 +124,18 @@ def test_a_browser_started_for_a_page_printed_before_is_stopped_unused(chromium,
     text = MANIFEST.read_text()
     edited.write_text(text)
     assert build(out, edited, "--paper", "a4") == 0
-    first = (out / "rulebook-a4.pdf").read_bytes()
+    first = (out / "rulebook.pdf").read_bytes()
     edited.write_text(text.replace("text: Skip the next player's turn.", "text: Skip the next player's go.", 1))
     assert build(out, edited, "--paper", "a4") == 0
     assert runs(chromium) == 2
-    assert (out / "rulebook-a4.pdf").read_bytes() != first
+    assert (out / "rulebook.pdf").read_bytes() != first
     # undone, with the output folder's cache gone: the page is made anew in a folder with
     # rulebook PDFs, so the browser starts while it is made; but the printed file is the one kept
     # for that page: nothing is printed, and the browser is stopped
     edited.write_text(text)
     shutil.rmtree(out / ".cache")
     assert build(out, edited, "--paper", "a4") == 0
-    assert (out / "rulebook-a4.pdf").read_bytes() == first
+    assert (out / "rulebook.pdf").read_bytes() == first
     assert runs(chromium) == 3
     assert not list(scratch.iterdir())
     ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True, check=True).stdout
@@ -144,7 +153,7 @@ def test_a_build_that_fails_stops_the_browser_it_started(chromium, tmp_path, mon
     text = MANIFEST.read_text()
     edited.write_text(text)
     assert build(out, edited, "--paper", "a4", "--only", "tts") == 0
-    before = (out / "rulebook-a4.pdf").read_bytes()
+    before = (out / "rulebook.pdf").read_bytes()
     edited.write_text(text.replace("text: Skip the next player's turn.", "text: Skip the next player's go.", 1))
     real = build_module.builder
 
@@ -159,7 +168,7 @@ def test_a_build_that_fails_stops_the_browser_it_started(chromium, tmp_path, mon
     monkeypatch.setattr(build_module, "builder", failing)
     assert build(out, edited, "--paper", "a4", "--only", "tts") == 3
     capsys.readouterr()
-    assert (out / "rulebook-a4.pdf").read_bytes() == before  # nothing already built is lost
+    assert (out / "rulebook.pdf").read_bytes() == before  # nothing already built is lost
     assert not list(scratch.iterdir())
     ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True, check=True).stdout
     assert str(scratch) not in ps
@@ -183,4 +192,4 @@ def test_a_build_without_chromium_succeeds_and_says_why(tmp_path, monkeypatch, c
     assert f"rulebook PDF skipped: {why} (install Chromium" in said
     assert "rulebook.html is built without it" in said
     assert (out / "rulebook.html").is_file()
-    assert not list(out.glob("rulebook-*.pdf"))
+    assert not list(out.glob("rulebook*.pdf"))
