@@ -175,6 +175,35 @@ def test_a_designer_font_in_another_folder_keys_the_same_faces(tmp_path):
     assert differ == [], f"faces keyed by where their font is: {differ}"
 
 
+def test_a_folder_named_in_any_alphabet_encodes_the_same_characters(tmp_path):
+    """The characters a deck's PDFs encode (faces.charset) are those its faces can print, not
+    those of its folder's name: the same manifest in `Café-Ω/` makes the same PDF forms, byte for
+    byte, under the same keys, as in a folder named in plain ASCII."""
+    from generator.products.pipeline.rendered import form_keys, pdf_forms
+    from generator.products.render.faces import charset
+
+    folders = [tmp_path / "plain", tmp_path / "Café-Ω"]
+    for folder in folders:
+        folder.mkdir()
+        shutil.copy(ROOT / "cards.yaml", folder / "cards.yaml")  # art/ comes beside it
+    plain, named = (load(f / "cards.yaml") for f in folders)
+    assert set(charset(named)) ^ set(charset(plain)) == set()
+    contexts = [_context(deck) for deck in (plain, named)]
+    assert form_keys(contexts[0]) == form_keys(contexts[1])
+    assert pdf_forms(contexts[0]) == pdf_forms(contexts[1])
+
+
+def _context(deck):
+    """A build's context for `deck` that keeps nothing (no output folder)."""
+    from generator.products.output.outputs import Folder
+    from generator.products.pipeline.context import BuildContext, BuildState
+    from generator.products.pipeline.face_cache import RenderCache
+    from generator.products.pipeline.request import BuildRequest
+
+    nowhere = Path(os.devnull)
+    return BuildContext(deck, BuildRequest(nowhere, nowhere, jobs=1), Folder(nowhere), BuildState(cache=RenderCache(None)))
+
+
 def test_an_icon_file_edit_rebuilds_as_a_cold_build_does(base, tmp_path):
     """Redrawing Skip's icon (art/icons/skip.svg) redraws the Skip card, and only the faces
     that show it, as a cold build would."""
