@@ -7,8 +7,8 @@ these values once, and every product (faces, sheets, rulebook, engine) reads the
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass, field, fields, is_dataclass
+from pathlib import Path, PurePath
 from typing import Any, Iterable, Mapping
 
 from generator.deck import icons
@@ -283,3 +283,23 @@ def breakdown_group(card: CardType, deck: Deck) -> str:
 
 def _copies(card: CardType) -> list[CardType]:
     return [card] * card.copies
+
+
+def portable(value: object) -> object:
+    """`value` (a deck, or a part of one) as plain tuples that say what it holds wherever its
+    folder is: each file it names (a picture, an icon, a font) by its name alone, not by the
+    absolute path the loader resolved. Its repr stands for the deck in a cache key and lists
+    the characters its faces can print, so the same manifest in another folder (`Café/` too)
+    keys and encodes the same. Fields left out of a part's repr (where the manifest wrote it)
+    are left out here."""
+    if isinstance(value, PurePath):
+        return ("file", value.name)
+    if is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__, tuple((f.name, portable(getattr(value, f.name))) for f in fields(value) if f.repr))
+    if isinstance(value, (tuple, list)):
+        return tuple(portable(v) for v in value)
+    if isinstance(value, (set, frozenset)):
+        return ("set", tuple(sorted((portable(v) for v in value), key=repr)))
+    if isinstance(value, dict):
+        return ("dict", tuple((portable(k), portable(v)) for k, v in value.items()))
+    return value

@@ -10,16 +10,16 @@ The background extends past the trim far enough for any bleed a print profile as
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
-from pathlib import Path, PurePath
+from pathlib import Path
 
 from generator.deck import look, wording
 from generator.deck.effects import CATALOGUE
 from generator.deck.icons import Mark
 from generator.deck.icons import escape as icons_escape
 from generator.deck.look import Element, Layout, Look
-from generator.deck.model import CardType, Deck
+from generator.deck.model import CardType, Deck, portable
 from generator.deck.quickref import quick_reference
 from generator.products.render import inline
 from generator.products.render import typeface as tf
@@ -525,26 +525,11 @@ FACES = {"number": number_face, "dual": number_face, "wild": wild_face, "referen
 
 def charset(deck: Deck) -> str:
     """Every character a face of this deck can print, sorted (fixes the PDF font encoding): those
-    of every value the deck and its quick reference hold, as their repr shows them, less the files
-    the deck names (pictures, icons, fonts): a face prints none of their paths, so the same
-    manifest in a folder named `Café` encodes what it does anywhere else."""
-    chars = {chr(i) for i in range(32, 127)} | set(_shown(deck)) | set(_shown(quick_reference(deck)))
+    of everything the deck and its quick reference hold (model.portable: the files it names by
+    their names, so the same manifest in a folder named `Café` encodes what it does anywhere)."""
+    chars = {chr(i) for i in range(32, 127)} | set(repr(portable(deck))) | set(repr(portable(quick_reference(deck))))
     chars |= set("".join(e.glyph for e in CATALOGUE.values())) | set("\u2212•·×±")
     return "".join(sorted(c for c in chars if c.isprintable()))
-
-
-def _shown(value: object) -> str:
-    """What repr(value) shows of the values in it, the file paths left out (a deck's parts are
-    dataclasses of tuples, strings, numbers and paths)."""
-    if isinstance(value, PurePath):
-        return ""
-    if is_dataclass(value) and not isinstance(value, type):
-        return "".join(_shown(getattr(value, f.name)) for f in fields(value) if f.repr)
-    if isinstance(value, (tuple, list, set, frozenset)):
-        return "".join(_shown(v) for v in value)
-    if isinstance(value, dict):
-        return "".join(_shown(k) + _shown(v) for k, v in value.items())
-    return repr(value)
 
 
 def face(card: CardType, deck: Deck, light: bool = False) -> Face:

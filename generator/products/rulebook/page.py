@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from generator.deck.effects import CATALOGUE
-from generator.deck.model import CardType, Deck
+from generator.deck.model import CardType, Deck, portable
 from generator.engine import options as engine_options
 from generator.deck import quickref
 from generator.products.output.outputs import Artifact
@@ -350,13 +350,14 @@ AREA = "rulebook"
 
 
 def page_key(ctx: "BuildContext") -> str:
-    """The cache key of the page: the deck (everything the page says of it), its pictures' keys,
+    """The cache key of the page: the deck (everything the page says of it; its files by name,
+    model.portable, so the same project in another folder finds its page), its pictures' keys,
     and the code that makes it: the whole package (the engine plays the examples, the catalogue
     and the options speak in it), the templates and the versions of jinja2 and markupsafe."""
     templates = tuple(sorted(p for p in templates_dir().rglob("*") if p.is_file()))
     code = code_version(*templates, folder=GENERATOR_DIR, libraries=("jinja2", "markupsafe"))
     pictures = rasters.image_keys(ctx, "rulebook")
-    return key("rulebook", code, repr(ctx.deck), [(c, pictures[c]) for c in rulebook_codes(ctx.deck)],
+    return key("rulebook", code, repr(portable(ctx.deck)), [(c, pictures[c]) for c in rulebook_codes(ctx.deck)],
                inline_html.files_key(ctx.deck))
 
 

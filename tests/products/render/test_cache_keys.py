@@ -175,12 +175,14 @@ def test_a_designer_font_in_another_folder_keys_the_same_faces(tmp_path):
     assert differ == [], f"faces keyed by where their font is: {differ}"
 
 
-def test_a_folder_named_in_any_alphabet_encodes_the_same_characters(tmp_path):
+def test_a_folder_named_in_any_alphabet_encodes_the_same_characters_and_keys_the_same_page(tmp_path):
     """The characters a deck's PDFs encode (faces.charset) are those its faces can print, not
     those of its folder's name: the same manifest in `Café-Ω/` makes the same PDF forms, byte for
-    byte, under the same keys, as in a folder named in plain ASCII."""
+    byte, under the same keys, as in a folder named in plain ASCII; and its rulebook page, keyed
+    by the deck, has the same key (model.portable: the deck's files by their names)."""
     from generator.products.pipeline.rendered import form_keys, pdf_forms
     from generator.products.render.faces import charset
+    from generator.products.rulebook.page import page_key
 
     folders = [tmp_path / "plain", tmp_path / "Café-Ω"]
     for folder in folders:
@@ -191,6 +193,7 @@ def test_a_folder_named_in_any_alphabet_encodes_the_same_characters(tmp_path):
     contexts = [_context(deck) for deck in (plain, named)]
     assert form_keys(contexts[0]) == form_keys(contexts[1])
     assert pdf_forms(contexts[0]) == pdf_forms(contexts[1])
+    assert page_key(contexts[0]) == page_key(contexts[1])
 
 
 def _context(deck):
