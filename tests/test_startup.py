@@ -119,3 +119,23 @@ def test_a_rebuild_with_nothing_changed_loads_no_drawing_library(build_copy):
     drawing = ("reportlab", "PIL", "pypdfium2", "jinja2", "generator.engine.game", "generator.engine.state")
     assert sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in drawing)) == []
     assert "generator.products.build" in modules  # it did build
+
+
+def test_a_rebuild_after_a_text_edit_traces_no_icon_outline_again(build_copy, tmp_path):
+    """The outlines of the icons the faces draw (art/icons/*.svg) are kept in the face cache by
+    each file's content: a rebuild that redraws a wild's face (its text edited) takes them from
+    there, so neither it nor a worker it forks loads fontTools (all drawn in the one process here,
+    --jobs 1)."""
+    import shutil
+
+    out = build_copy("deck,print,pod,rulebook,tts,cards")
+    shutil.copytree(ROOT / "art", tmp_path / "art")
+    text = (ROOT / "cards.yaml").read_text(encoding="utf-8")
+    old = "text: Skip the next player's turn."
+    assert old in text
+    manifest = tmp_path / "cards.yaml"
+    manifest.write_text(text.replace(old, "text: Skip the next player's turn, twice."), encoding="utf-8")
+    status, modules = loaded_after(["build", "--manifest", str(manifest), "--out", str(out), "--jobs", "1"])
+    assert status == 0
+    assert "generator.products.render.pdf" in modules  # it did draw the edited face
+    assert sorted(m for m in modules if m == "fontTools" or m.startswith("fontTools.")) == []

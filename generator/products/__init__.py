@@ -45,6 +45,10 @@ class Product:
     #: it hands its work to worker processes, so it starts early and is waited for after the last
     #: product has started
     background: bool = False
+    #: it wants the build's stamp (pipeline/provenance.py: the version, the manifest's fingerprint
+    #: and a date) as soon as it starts: the build begins the stamp as it starts (git is asked
+    #: then); a product that asks for the stamp without this gets it made when it asks
+    stamp_early: bool = False
 
 
 #: Every product, in build order: those that hand their work to workers first, the rulebook's
@@ -59,10 +63,10 @@ PRODUCTS: tuple[Product, ...] = (
             images="rulebook", image_faces="generator.products.rulebook.images:rulebook_faces", background=True),
     Product("print", "generator.products.print_and_play:build_print",
             "print-and-play PDF sheets with their test page, and the card-count sheet",
-            folder="print", forms="generator.products.print_and_play:form_variants", background=True),
+            folder="print", forms="generator.products.print_and_play:form_variants", background=True, stamp_early=True),
     Product("pod", "generator.products.pod:build_pod", "print-shop files, one set per shop (--pod): PDF/X-1a files, MakePlayingCards images",
             folder="pod", images="mpc", image_faces="generator.products.pod:mpc_faces",
-            forms="generator.products.pod:form_variants", background=True),
+            forms="generator.products.pod:form_variants", background=True, stamp_early=True),
     Product("tts", "generator.products.tts:build_tts", "Tabletop Simulator deck sheets and saved object",
             folder="tts", images="tts", background=True),
     Product("cards", "generator.products.cards:build_cards", "one PNG per card face, with bleed",

@@ -42,7 +42,7 @@ from generator.products.output.staging import InterruptedAfterCommit, Staging
 from generator.products.pipeline import rasters
 from generator.products.pipeline.context import BuildContext
 from generator.products.pipeline.request import BuildRequest
-from generator.products.pipeline.rendered import stop_workers
+from generator.products.pipeline.rendered import start_stamp, stop_workers
 from generator.progress import ProgressBar
 from generator.workers import interrupts_held
 
@@ -133,6 +133,8 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
             ctx.notes.append(previous.problem)
         artifacts: list[Artifact] = []
         chosen = tuple(p for p in products.PRODUCTS if not request.only or p.name in request.only)
+        if any(p.stamp_early for p in chosen):
+            start_stamp(ctx)  # git asked about the manifest now, for the date the print files carry
         # the card images, drawn by workers while the products start here (the pictures they and the forms show first)
         rasters.start(ctx, wanted_images(ctx, chosen), wanted_forms(ctx, chosen))
         waiting: list[tuple[str, Callable[[], list[Artifact]]]] = []
@@ -173,10 +175,10 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
         record = {"artifacts": [a.as_json() for a in listed], "seconds": round(time.perf_counter() - started, 3)}
         staging.write(BUILD_JSON, json_bytes(record), "json")
         with interrupts_held():  # a stop now waits until the files are in place
-            store = ctx.state.cache  # the face cache (rendered.cache): its new entries, its pruning,
-            if store is not None:  # on the disk (fsync) before the build.json that lists what they made
-                store.flush()
-            staging.commit(last=(BUILD_JSON,), remove=tuple(plan.remove))
+            store = ctx.state.cache  # the face cache (rendered.cache): its new entries, its pruning, on the
+            # disk (fsync, with the staged files: one wait) before the build.json that lists what they made
+            packs = store.flush(sync=False) if store is not None else []
+            staging.commit(last=(BUILD_JSON,), remove=tuple(plan.remove), sync=tuple(packs))
             committed = True
             if store is not None:
                 store.commit()

@@ -27,6 +27,11 @@ def _count_job(editions: tuple[str, ...], tables: tuple, paper: str, filename: s
     return card_count.card_count_pdf(editions, tables, paper, filename, charset_, stamp_)
 
 
+def _job(make: Callable[..., tuple[bytes, int]], *args) -> tuple[bytes, int]:
+    """Worker: one file, a sheet or a card-count sheet (both kinds share one worker)."""
+    return make(*args)
+
+
 def grids(ctx: BuildContext) -> dict[tuple[str, str], sheets.Grid]:
     """(paper, layout) -> the sheet grid for the build's print options (sheets.LayoutError if one
     does not fit)."""
@@ -81,7 +86,7 @@ def build_print(ctx: BuildContext) -> Callable[[], list[Artifact]]:
                 k = key("pdf", here, [keys[u] for u in needs], pages, set_names, g, mode, name, cs, made_by)
                 data = store.get("pdf", k)
                 if data is None:
-                    jobs.append(({u: ops[u] for u in needs}, pages, set_names, g, mode, name, cs, made_by))
+                    jobs.append((_sheet_job, {u: ops[u] for u in needs}, pages, set_names, g, mode, name, cs, made_by))
                 meta.append((name, count, (len(pages) + 1) * (2 if mode == "duplex" else 1), k, data))
     counted = card_count.tables(ctx.deck)
     count_jobs, count_meta = [], []
@@ -90,14 +95,14 @@ def build_print(ctx: BuildContext) -> Callable[[], list[Artifact]]:
         k = key("pdf", here, counted, paper, name, cs, made_by)
         data = store.get("pdf", k)
         if data is None:
-            count_jobs.append((*counted, paper, name, cs, made_by))
+            count_jobs.append((_count_job, *counted, paper, name, cs, made_by))
         count_meta.append((name, ctx.deck.printed, k, data))
-    # one process: a file takes milliseconds (pdf_file.py), less than starting a second would cost
-    pending = background(ctx, _sheet_job, jobs, "print sheets", processes=1)
-    pending_counts = background(ctx, _count_job, count_jobs, "card-count sheets", processes=1)
+    # one process for both kinds: a file takes milliseconds (pdf_file.py), less than starting a second would cost
+    pending = background(ctx, _job, count_jobs + jobs, "print sheets", processes=1)
 
     def finish() -> list[Artifact]:
-        counts = iter(pending_counts())
+        done = pending()
+        counts, results = iter(done[:len(count_jobs)]), iter(done[len(count_jobs):])
         arts = []
         for name, n_cards, k, data in count_meta:
             if data is None:  # kept with its page count in front: b"PAGES\n" + the file
@@ -107,7 +112,6 @@ def build_print(ctx: BuildContext) -> Callable[[], list[Artifact]]:
                 head, _, data = data.partition(b"\n")
                 n_pages = int(head)
             arts.append(ctx.target.write(f"print/{name}", data, "pdf", cards=n_cards, pages=n_pages))
-        results = iter(pending())
         for name, count, n_pages, k, data in meta:
             if data is None:
                 data, made = next(results)

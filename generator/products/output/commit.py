@@ -6,7 +6,8 @@ anything in OUT changes (outputs.Staging). To commit (`commit()`), the build:
 
 1. lists the staged files that differ from OUT's (`changed`), `last` ones (build.json) at the
    end, and the files of OUT to remove;
-2. flushes the staged files to disk (power loss included: `sync_tree`);
+2. flushes the staged files to disk (power loss included: `sync_tree`), with the face cache's
+   packs that the build appended to, in one wait;
 3. writes OUT/.county-uppy-commit.json, the journal: the staging folder, the files to move into
    OUT and the files to remove; written to a temporary file, flushed and renamed, so it is there
    whole or not at all (`write_journal`). From here on the new build is the one OUT holds;
@@ -65,9 +66,12 @@ class PartlyWritten(Exception):
     The commit journal stays in OUT, so the next build into OUT finishes the move first."""
 
 
-def commit(out: Path, root: Path, last: tuple[str, ...] = (), remove: tuple[str, ...] = ()) -> list[str]:
+def commit(out: Path, root: Path, last: tuple[str, ...] = (), remove: tuple[str, ...] = (),
+           sync: tuple[Path, ...] = ()) -> list[str]:
     """Move the staged files (`root`/out, laid out as OUT) that differ from OUT's into OUT, `last`
-    ones at the end, and remove the files in `remove`; return the relative paths moved.
+    ones at the end, and remove the files in `remove`; return the relative paths moved. `sync`:
+    other files to flush to disk before the commit point, with the staged ones (the face cache's
+    packs, which build.json's files were made from).
 
     `root` is the staging folder: the files OUT no longer keeps are put aside in `root`/old until
     the commit is complete. All or nothing, as the module says. An unchanged file is not
@@ -78,11 +82,12 @@ def commit(out: Path, root: Path, last: tuple[str, ...] = (), remove: tuple[str,
     gone = [r for r in remove if os.path.lexists(out / r) and r not in rels
             and not crosses_link(out, (out / r).parent)]  # never removed through a link
     if not rels and not gone:
+        sync_files(sync)
         return rels
     for parent in sorted({PurePosixPath(r).parent.as_posix() for r in rels} - {"."}):
         if crosses_link(out, out / parent):
             real_folder(out, parent)  # a link on the way is replaced by a folder, never followed
-    sync_tree(staged)  # step 2: the new files are on disk before the journal says they are the build
+    sync_tree(staged, sync)  # step 2: the new files are on disk before the journal says they are the build
     journal = write_journal(out, root, rels, gone)  # step 3: the commit point
     done: list[tuple[str, str, bool]] = []
     made: list[Path] = []
@@ -138,8 +143,8 @@ def _same_file(new: Path, old: Path) -> bool:
         return False
 
 
-def sync_tree(folder: Path) -> None:
-    """Flush every file written under `folder` to disk.
+def sync_tree(folder: Path, also: tuple[Path, ...] = ()) -> None:
+    """Flush every file written under `folder` to disk, and the files `also`, together.
 
     The folder holds only new and changed files (outputs.Staging stages no unchanged one): an
     fsync each when they are few (a rebuild's); for a cold build's hundreds, on Linux, one
@@ -153,9 +158,11 @@ def sync_tree(folder: Path) -> None:
             folders.append(path)
         elif stat.S_ISREG(st.st_mode):
             files.append(path)
+    extra = [(path, os.O_RDONLY) for path in dict.fromkeys(also)]
     if len(files) > FEW_FILES and sys.platform.startswith("linux") and _syncfs(folder):
+        _fsync_all(extra)  # (on the same file system, already flushed: then each costs next to nothing)
         return
-    _fsync_all([(path, os.O_RDONLY) for path in sorted(files)] + _folder_jobs(folders))
+    _fsync_all([(path, os.O_RDONLY) for path in sorted(files)] + _folder_jobs(folders) + extra)
 
 
 def _syncfs(folder: Path) -> bool:

@@ -124,15 +124,16 @@ class Staging:
         mapped.__cause__ = err
         return mapped
 
-    def commit(self, last: tuple[str, ...] = (), remove: tuple[str, ...] = ()) -> list[str]:
+    def commit(self, last: tuple[str, ...] = (), remove: tuple[str, ...] = (), sync: tuple[Path, ...] = ()) -> list[str]:
         """Move the new and changed files into OUT and remove the files in `remove`, all or
-        nothing (commit.commit); return the relative paths moved.
+        nothing (commit.commit); return the relative paths moved. `sync`: other files flushed to
+        disk with the staged ones, before the commit point.
 
         The files OUT no longer holds (kept aside in the staging folder until the commit was
         complete) are deleted from here on by a thread, while the build finishes; close() waits
         for it. Deleting a file whose blocks the disk must release takes milliseconds each on
         some file systems (mounted with `discard`)."""
-        moved = commit_protocol.commit(self.dest, self.root, last, remove)
+        moved = commit_protocol.commit(self.dest, self.root, last, remove, sync)
         self._sweeper = threading.Thread(target=shutil.rmtree, args=(self.root / commit_protocol.ASIDE,),
                                          kwargs={"ignore_errors": True}, daemon=True)
         self._sweeper.start()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
 from generator.deck.model import Deck
 from generator.products.output.outputs import WriteTarget
@@ -14,6 +14,9 @@ from generator.products.pipeline.face_cache import RenderCache
 from generator.products.pipeline.request import BuildRequest
 from generator.products.render.items import Face
 from generator.products.render.stamp import Stamp
+
+if TYPE_CHECKING:
+    from generator.products.pipeline.provenance import Stamping
 
 #: profile -> face key -> PNG: the card images of a build (rasters.py)
 Images = dict[str, dict[str, bytes]]
@@ -53,6 +56,8 @@ class BuildState:
     chars: str | None = None
     #: the version, manifest fingerprint and date every print file of this build carries
     stamp: Stamp | None = None
+    #: the stamp being made (rendered.start_stamp: git asked as the build starts)
+    stamping: Stamping | None = None
     #: (ink-saver, CMYK conversion or None) -> card code -> its face as a formatted PDF form
     pdf_forms: dict[tuple[bool, object], dict[str, bytes]] = field(default_factory=dict)
     #: every face's preflight measures (pod.measures: render/press/preflight.py), made once a build

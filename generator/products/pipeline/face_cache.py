@@ -74,12 +74,16 @@ class RenderCache:
         """At commit(), keep only the area's entries this build asked for."""
         self.pruned.add(area)
 
-    def flush(self) -> None:
+    def flush(self, sync: bool = True) -> list[Path]:
         """Put this build's changes on the disk without yet replacing a pack: new entries are
         appended to their area's pack and flushed (fsync); a pack to be written anew is written
         to a temporary file, flushed. Called before build.json is moved into place, so that it
         never names files whose cached bytes could still be lost to a power cut; `commit()`
         then finishes, and `abandon()` takes it all back when the build fails after all.
+
+        `sync` False: the packs appended to are not flushed here but returned, for the caller to
+        flush together with its own files before build.json moves (the build's commit does:
+        one wait on the disk instead of two); otherwise none are returned.
 
         Dead weight (pruned entries, damaged ones, torn bytes) stays in a pack only while it
         weighs no more than the live entries; then the pack is written anew with the live
@@ -88,15 +92,15 @@ class RenderCache:
         real folder: a link planted there is replaced, never followed.
         """
         if self.root is None or self.out is None or self._flushed:
-            return
+            return []
         self._flushed = True
         areas = sorted(set(self._new) | self.pruned)
         if not areas:
-            return
+            return []
         try:
             real_folder(self.out, CACHE_DIR)
         except OSError:
-            return
+            return []
         appended: list[Path] = []  # flushed to disk together, at the end
         for area in areas:
             pack = self._pack(area)
@@ -114,7 +118,10 @@ class RenderCache:
                     pack.write_anew(sorted(kept_old), added)
             except OSError:
                 continue
+        if not sync:
+            return appended
         sync_files(appended)
+        return []
 
     def commit(self) -> None:
         """Finish what `flush()` began (flushing first if it was not called): the packs written

@@ -24,7 +24,8 @@ from generator.products.pipeline import pictures
 from generator.products.pipeline.keys import code_version, key
 from generator.products.render.items import Face
 from generator.products.render.profiles import PROFILES
-from generator.products.pipeline.rendered import CardFailed, cache, chars, draw, face_keys, face_of, pool, started, workers
+from generator.products.pipeline.rendered import (CardFailed, cache, chars, draw, face_keys, face_of, pool, recall_outlines,
+                                                  started, workers)
 from generator.progress import ProgressBar
 
 Wanted = dict[str, "frozenset[str] | None"]  #: profile -> the faces shown in it (None: every face)
@@ -124,6 +125,8 @@ class Drawing:
         ctx.state.redrawn.update({p: [c for c, m in self.todo.items() if p in m] for p in want})
         # the pictures these faces and the forms show, made before the workers fork (they inherit them)
         prepared = _quietly(lambda: pictures.prepare(ctx, self.todo, forms))
+        if self.todo:  # and the icons' outlines the face cache keeps (the workers need no fontTools)
+            _quietly(lambda: recall_outlines(ctx))
         pages = [(code, tuple(missing)) for code, missing in self.todo.items()]
         n = max(1, min(workers(ctx), len(pages)))
         self.jobs = [(ctx.deck, share, chars(ctx), i) for i, share in enumerate(_shares(ctx, pages, n))] if pages else []

@@ -8,6 +8,7 @@ redraws it. The raster images are rasters.py's.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import multiprocessing
@@ -19,9 +20,10 @@ from generator.deck.model import Deck
 from generator.products.pipeline.context import BuildContext
 from generator.products.pipeline.face_cache import RenderCache
 from generator.products.pipeline.keys import code_version, face_key, key
-from generator.products.pipeline.provenance import build_stamp
+from generator.products.pipeline.provenance import Stamping
 from generator.products.render.press.cmyk import DEFAULT, Ink, profile_key
 from generator.products.render.faces import Face, back_face, charset, face
+from generator.products.render.items import Outline
 from generator.products.render.stamp import Stamp
 from generator.progress import ProgressBar
 from generator.workers import WorkerPool
@@ -80,8 +82,15 @@ def chars(ctx: BuildContext) -> str:
 def stamp(ctx: BuildContext) -> Stamp:
     """The version, manifest fingerprint and date every print file of this build carries."""
     if ctx.state.stamp is None:
-        ctx.state.stamp = build_stamp(ctx.request.manifest)
+        ctx.state.stamp = (ctx.state.stamping or Stamping(ctx.request.manifest)).stamp()
     return ctx.state.stamp
+
+
+def start_stamp(ctx: BuildContext) -> None:
+    """Begin making the stamp (provenance.Stamping: git is asked at once, in processes of its own)
+    as the build starts, so that the first product to want it does not wait for git."""
+    if ctx.state.stamp is None and ctx.state.stamping is None:
+        ctx.state.stamping = started(ctx, Stamping(ctx.request.manifest))
 
 
 def _ink(cmyk: Ink | bool | None) -> Ink | None:
@@ -125,6 +134,7 @@ def pdf_forms(ctx: BuildContext, light: bool = False, cmyk: Ink | bool | None = 
     if todo:
         from generator.products.render import pdf  # lazy: reportlab, only when a form is missing
 
+        recall_outlines(ctx, make=True)
         if cmyk:
             recall_inks(ctx, light, cmyk)
         ops = pdf.form_ops([face_of(ctx, code, light) for code, _ in todo], chars(ctx), cmyk)
@@ -166,6 +176,52 @@ def recall_inks(ctx: BuildContext, light: bool = False, ink: Ink = DEFAULT) -> N
             return
     made = [[hex_rgb, text, list(cmyk.to_cmyk(hex_rgb, text, ink))] for hex_rgb, text in inks]
     store.put(INKS, k, json.dumps(made, separators=(",", ":")).encode("ascii"))
+
+
+#: The face cache's area of the outlines of the one-colour SVG icons the faces draw (recall_outlines).
+OUTLINES = "outline"
+
+
+def recall_outlines(ctx: BuildContext, make: bool = False) -> None:
+    """Have render/assets/icon_files.py remember the outlines of every one-colour SVG icon the
+    deck's faces draw (items.Outline), from the face cache: keyed by the file's content and the
+    rendering core's code (icon_files.py is part of it, and fontTools' version, which reads the
+    paths). Called before workers fork, so they inherit them: a rebuild that draws a face with
+    an icon then loads no fontTools and traces no curve, here or on its workers. `make`: the
+    outlines the cache lacks are made now (fontTools) and kept for the next build; otherwise
+    they are left to whoever draws them. A file that cannot be read or traced is left alone:
+    drawing the face fails on it, naming the card."""
+    from generator.products.render.assets import icon_files
+
+    store, memo, here = cache(ctx), ctx.state.file_digests, code_version()
+    paths = sorted({Path(item.path) for code in face_keys(ctx) for item in face_of(ctx, code).items
+                    if isinstance(item, Outline)})
+    for path in paths:
+        sha = memo.get(path)
+        if sha is None:
+            continue
+        k = key(OUTLINES, here, sha)
+        if icon_files.known_outlines(sha) is None:
+            kept = store.get(OUTLINES, k)
+            if kept is not None:
+                try:
+                    icon_files.remember_outlines(sha, tuple(tuple((x, y) for x, y in c) for c in json.loads(kept)))
+                    continue
+                except (ValueError, TypeError):
+                    pass  # the cache's checksum passed, so only another version could write this
+            elif not make:
+                continue
+        elif store.has(OUTLINES, k):
+            continue
+        try:
+            data = icon_files.read(path)
+            made = icon_files.outlines_of(data) if hashlib.sha256(data).hexdigest() == sha else None
+        except Exception:  # noqa: BLE001 -- drawing the face fails the same way, naming its card
+            continue
+        if made is not None:  # as the face was keyed (not a file saved since)
+            store.put(OUTLINES, k, json.dumps(made, separators=(",", ":")).encode("ascii"))
+    if paths:
+        store.prune(OUTLINES)
 
 
 def cache(ctx: BuildContext) -> RenderCache:

@@ -15,6 +15,7 @@ stands at the font's ascent above the baseline (inline.ICON_TOP), its width foll
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -91,18 +92,40 @@ def svg_view(tag: str) -> tuple[float, float, float, float]:
     return x, y, w, h
 
 
-def contours(path: Path) -> tuple[tuple[tuple[float, float], ...], ...]:
+Contours = tuple[tuple[tuple[float, float], ...], ...]
+
+#: The outlines of the SVG icons seen, by the SHA-256 of their bytes: made here (svg_outlines) or
+#: remembered from the face cache (pipeline/rendered.py: recall_outlines), so a rebuild need not
+#: load fontTools or trace a curve, and the workers it forks inherit them.
+_OUTLINES: dict[str, Contours] = {}
+
+
+def contours(path: Path) -> Contours:
     """A one-colour SVG icon's outlines, in em units (x right, y down from the em box's top; the
-    viewBox's height is one em), for drawing (pdf.py, the rulebook); cached by its bytes."""
-    return _contours(read(path))
+    viewBox's height is one em), for drawing (pdf.py, the rulebook); kept by its bytes."""
+    return outlines_of(read(path))
 
 
-@lru_cache(maxsize=256)
-def _contours(data: bytes) -> tuple[tuple[tuple[float, float], ...], ...]:
-    return svg_outlines(data)
+def outlines_of(data: bytes) -> Contours:
+    """The outlines of the SVG `data` (svg_outlines), made once per content."""
+    sha = hashlib.sha256(data).hexdigest()
+    found = _OUTLINES.get(sha)
+    if found is None:
+        found = _OUTLINES[sha] = svg_outlines(data)
+    return found
 
 
-def svg_outlines(data: bytes) -> tuple[tuple[tuple[float, float], ...], ...]:
+def known_outlines(sha: str) -> Contours | None:
+    """The outlines of the SVG whose bytes have this SHA-256, if made or remembered."""
+    return _OUTLINES.get(sha)
+
+
+def remember_outlines(sha: str, outlines: Contours) -> None:
+    """Take the outlines of the SVG whose bytes have this SHA-256, as svg_outlines made them."""
+    _OUTLINES[sha] = outlines
+
+
+def svg_outlines(data: bytes) -> Contours:
     """The outlines of an SVG (paths and the basic shapes, with their transforms), in em units."""
     from fontTools.pens.basePen import BasePen  # lazy: only drawing a one-colour SVG icon reads outlines
     from fontTools.svgLib.path import SVGPath  # lazy: as above
