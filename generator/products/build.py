@@ -161,6 +161,7 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
                 continue
             artifacts.extend(dataclasses.replace(a, product=name) for a in made)
             bar.advance()
+        rasters.finish(ctx)  # faces no product asked for (a build of the rulebook alone): kept and pruned
         bar.describe("moving the files in")
         built = {p.name for p in chosen}
         plan = mirror.plan(dest, artifacts, built, previous.artifacts, partial=bool(request.only),

@@ -66,8 +66,8 @@ class BuildState:
     drawing: Pending | None = None
     #: the card images once drawn (rasters.images)
     images: Images | None = None
-    #: held while a thread waits for the card images (rasters.images): the rulebook's printer
-    #: waits for its pictures on a thread of its own while the products wait for theirs
+    #: held while rasters.images starts the drawing or draws a profile the build did not expect
+    #: (the rulebook's printer asks for its pictures on a thread of its own)
     images_lock: threading.RLock = field(default_factory=threading.RLock)
     #: profile -> the card codes whose image this build drew rather than took from the cache
     redrawn: dict[str, list[str]] = field(default_factory=dict)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from pathlib import Path
 from typing import Callable
 
@@ -51,16 +52,28 @@ def start(ctx: BuildContext, wanted: Wanted, forms: pictures.Forms = ()) -> None
 
 
 def images(ctx: BuildContext, profile: str) -> dict[str, bytes]:
-    """Face key -> PNG in a profile, for the faces the build shows in it (waits for the drawing;
-    one thread at a time)."""
+    """Face key -> PNG in a profile, for the faces the build shows in it: waits for those faces,
+    not for the whole drawing (the rulebook's pictures are drawn first, so its PDF is printed
+    while the other faces are drawn). Several threads may wait at once (Drawing.ready)."""
+    with ctx.state.images_lock:
+        start(ctx, {})  # nothing started: each profile is drawn when asked
+        drawing = ctx.state.drawing
+    if profile in drawing.want:
+        return drawing.ready(profile)  # the drawing lets each thread go once its faces are in
     with ctx.state.images_lock:
         if ctx.state.images is None:
-            start(ctx, {})  # nothing started: each profile is drawn when asked
-            ctx.state.images = ctx.state.drawing.finish()
+            ctx.state.images = {}
         done = ctx.state.images
         if profile not in done:  # a profile the build did not expect: drawn on its own
             done.update(Drawing(ctx, {profile: None}).finish())
         return done[profile]
+
+
+def finish(ctx: BuildContext) -> None:
+    """Wait for the drawing the build started to end (the faces no product has asked for yet),
+    so that the face cache keeps and prunes what it drew."""
+    if ctx.state.drawing is not None:
+        ctx.state.drawing.finish()
 
 
 def standalone_images(deck: Deck, profile: str, codes: frozenset[str] | None = None) -> dict[str, bytes]:
@@ -104,6 +117,13 @@ class Drawing:
         self.out: dict[str, dict[str, bytes]] = {p: {} for p in want}
         self.todo: dict[str, dict[str, str]] = {}  # code -> profile -> cache key, of what is missing
         self.jobs, self.pool, self.results, self.drawn = [], None, None, None
+        self.taken = 0  #: jobs whose faces are in `out`
+        self.done = False  #: every job taken, the cache told to prune
+        #: threads waiting for faces (the products, the rulebook's printer) take the results one
+        #: job at a time, in turn: after each, every waiter looks whether its faces are in
+        self._turn = threading.Condition()
+        self._taking = False
+        self._error: BaseException | None = None
         #: a face that failed to draw (while keying it): raised by finish(), in the product that
         #: asks for the images, so the error names that product and the card
         self.failed: CardFailed | None = None
@@ -129,7 +149,7 @@ class Drawing:
             _quietly(lambda: recall_outlines(ctx))
         pages = [(code, tuple(missing)) for code, missing in self.todo.items()]
         n = max(1, min(workers(ctx), len(pages)))
-        self.jobs = [(ctx.deck, share, chars(ctx), i) for i, share in enumerate(_shares(ctx, pages, n))] if pages else []
+        self.jobs = [(ctx.deck, share, chars(ctx), i) for i, share in enumerate(_jobs(ctx, pages, n))] if pages else []
         global _DRAWN
         _DRAWN = None  # drawn here, one share after the other: no count to share
         if workers(ctx) > 1 and pages:
@@ -143,36 +163,88 @@ class Drawing:
         if prepared is not None:
             _quietly(prepared)
         if workers(ctx) > 1 and pages:
-            self.drawn = _DRAWN = multiprocessing.RawArray("i", n)  # before the fork: the workers share it
-            self.pool = started(ctx, pool(n, window=n))
+            self.drawn = _DRAWN = multiprocessing.RawArray("i", len(self.jobs))  # before the fork: the workers share it
+            # one job more than workers may be out: the worker done with the first, short job
+            # (the early faces, _jobs) takes the last one at once, whoever is reading the results
+            self.pool = started(ctx, pool(n, window=len(self.jobs)))
             if not self.pool.forks:
                 self.drawn = None  # workers started afresh do not share it: the bar counts whole shares
             self.results = self.pool.map(_draw, self.jobs, start=True)
 
-    def finish(self) -> dict[str, dict[str, bytes]]:
+    def ready(self, profile: str) -> dict[str, bytes]:
+        """The images of `profile` once every face it shows is drawn, taking the jobs' results
+        in order until then (the rest are drawn on meanwhile); all of them when it shows every face."""
         if self.failed is not None:
             raise self.failed
-        ctx, store = self.ctx, cache(self.ctx)
-        with ProgressBar(len(self.todo), "card images", enabled=ctx.request.progress and bool(self.todo)) as bar:
-            bar.show()
-            if self.pool is None:
-                for job in self.jobs:
-                    self._take(job, _draw(job), store)
-                    bar.advance(len(job[1]))
-            else:
-                got = 0
-                drawn = self.drawn
-                with self.pool, bar.waiting(lambda: max(got, sum(drawn) if drawn is not None else 0)):
-                    for job, result in zip(self.jobs, self.results):
-                        self._take(job, result, store)
-                        got += len(result)
-                self.pool = None
-        for p in self.want:
-            store.prune(p)
-        keys = face_keys(ctx)
-        return {p: {code: self.out[p][code] for code in keys if code in self.out[p]} for p in self.want}
+        if self.want[profile] is None:
+            self.finish()
+        else:
+            missing = {code for code, m in self.todo.items() if profile in m}
+            while not missing <= self.out[profile].keys() and self._take_next():
+                pass
+        return self._of(profile)
+
+    def finish(self) -> dict[str, dict[str, bytes]]:
+        """Every image, once every job is taken; the pool closed and the cache told to prune."""
+        if self.failed is not None:
+            raise self.failed
+        if not self.done:
+            before = sum(len(job[1]) for job in self.jobs[:self.taken])
+            left = sum(len(job[1]) for job in self.jobs[self.taken:])
+            drawn = self.drawn
+
+            def count() -> int:
+                taken = sum(len(job[1]) for job in self.jobs[:self.taken]) - before
+                return max(taken, sum(drawn) - before if drawn is not None else 0)
+            with ProgressBar(left, "card images", enabled=self.ctx.request.progress and bool(left)) as bar:
+                with bar.waiting(count):
+                    while self._take_next():
+                        pass
+            with self._turn:
+                if not self.done:
+                    if self.pool is not None:
+                        with self.pool:
+                            pass
+                        self.pool = None
+                    store = cache(self.ctx)
+                    for p in self.want:
+                        store.prune(p)
+                    self.done = True
+        return {p: self._of(p) for p in self.want}
+
+    def _take_next(self) -> bool:
+        """Take the next job's result (drawn here when there are no workers), or wait while
+        another thread takes one; False once every job is taken."""
+        with self._turn:
+            if self._error is not None:
+                raise self._error
+            if self.taken >= len(self.jobs):
+                return False
+            if self._taking:
+                self._turn.wait()
+                return True
+            self._taking = True
+            job = self.jobs[self.taken]
+        try:
+            result = _draw(job) if self.pool is None else next(self.results)
+        except BaseException as e:
+            with self._turn:
+                self._error, self._taking = e, False
+                self._turn.notify_all()
+            raise
+        with self._turn:
+            self._take(job, result, cache(self.ctx))
+            self._taking = False
+            self._turn.notify_all()
+        return True
+
+    def _of(self, profile: str) -> dict[str, bytes]:
+        """Face key -> PNG of the faces of `profile` drawn or found so far, in the faces' order."""
+        out = self.out[profile]
+        return {code: out[code] for code in face_keys(self.ctx) if code in out}
 
     def _take(self, job: tuple, result: list[dict[str, bytes]], store: RenderCache) -> None:
+        self.taken += 1
         for (code, _), pngs in zip(job[1], result):
             for p, k in self.todo[code].items():
                 store.put(p, k, pngs[p])
@@ -193,13 +265,35 @@ def _quietly(fn: Callable[[], object]) -> object:
 PICTURE_WORK = 5
 
 
-def _shares(ctx: BuildContext, pages: list[tuple[str, tuple[str, ...]]], n: int) -> list[list]:
-    """The pages in n shares of about equal work, each in the pages' order: a face's work is its
-    images, a face with pictures PICTURE_WORK times a plain one's."""
-    def work(page: tuple[str, tuple[str, ...]]) -> int:
-        return len(page[1]) * (PICTURE_WORK if face_of(ctx, page[0]).images() else 1)
+#: The profile whose faces are drawn first, in a job of their own: the rulebook's pictures, which
+#: its PDF waits for (the printing then runs while the other faces are drawn).
+EARLY = "rulebook"
 
-    loads, owner = [0] * n, {}
+
+def _jobs(ctx: BuildContext, pages: list[tuple[str, tuple[str, ...]]], n: int) -> list[list]:
+    """The pages in jobs for n workers: n shares of about equal work (_shares); with more faces
+    than a few to draw and some of them EARLY's, those come first, as a short job of their own,
+    and the worker that draws them then takes the last share, the rest of its part."""
+    early = [page for page in pages if EARLY in page[1]]
+    rest = [page for page in pages if EARLY not in page[1]]
+    if n < 2 or len(pages) <= FEW or not early or not rest:
+        return _shares(ctx, pages, n)
+    first, *others = _shares(ctx, rest, n, first_load=sum(_work(ctx, page) for page in early))
+    return [share for share in (early, *others, first) if share]
+
+
+def _work(ctx: BuildContext, page: tuple[str, tuple[str, ...]]) -> int:
+    """A face's work: its images, a face with pictures PICTURE_WORK times a plain one's."""
+    return len(page[1]) * (PICTURE_WORK if face_of(ctx, page[0]).images() else 1)
+
+
+def _shares(ctx: BuildContext, pages: list[tuple[str, tuple[str, ...]]], n: int, first_load: int = 0) -> list[list]:
+    """The pages in n shares of about equal work, each in the pages' order (_work); the first
+    share already carries `first_load`."""
+    def work(page: tuple[str, tuple[str, ...]]) -> int:
+        return _work(ctx, page)
+
+    loads, owner = [first_load] + [0] * (n - 1), {}
     for i in sorted(range(len(pages)), key=lambda i: (-work(pages[i]), i)):
         j = loads.index(min(loads))
         owner[i] = j

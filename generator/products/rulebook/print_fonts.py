@@ -37,7 +37,7 @@ def cut_down(path: Path) -> bytes:
     """The font at `path` with only the characters of RANGES: their glyphs, advances and layout
     features as they are, hinting left out (a PDF is not drawn on a pixel grid)."""
     from fontTools import subset  # lazy: a maintainer's tool
-    from fontTools.ttLib import TTFont
+    from fontTools.ttLib import TTFont  # lazy: as above
 
     options = subset.Options()
     options.layout_features = ["*"]
