@@ -107,15 +107,17 @@ def compile_package() -> None:
 
 def forget() -> None:
     """Empty the caches a process keeps between builds (the drawn faces, the compiled templates,
-    the font subsets, the engine's tables for the rulebook's examples), so an in-process cold
-    build pays for them as a new `county-uppy build` does."""
+    the font subsets, the icons' outlines, the engine's tables for the rulebook's examples), so an
+    in-process cold build pays for them as a new `county-uppy build` does."""
     from generator.engine import game
     from generator.products.render import faces, pdf, pdf_file
+    from generator.products.render.assets import icon_files
     from generator.products.rulebook import page
 
     faces.forget()
     page._environment.cache_clear()
-    pdf_file._subset_objects.cache_clear()
+    pdf_file.forget_subsets()
+    icon_files.forget_outlines()
     pdf._SCRATCH.clear()
     game._action_tables.cache_clear()
     game._full_seat_plays.cache_clear()

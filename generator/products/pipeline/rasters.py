@@ -26,7 +26,7 @@ from generator.products.pipeline.keys import code_version, key
 from generator.products.render.items import Face
 from generator.products.render.profiles import PROFILES
 from generator.products.pipeline.rendered import (CardFailed, cache, chars, draw, face_keys, face_of, pool, recall_outlines,
-                                                  started, workers)
+                                                  recall_subsets, started, workers)
 from generator.progress import ProgressBar
 
 Wanted = dict[str, "frozenset[str] | None"]  #: profile -> the faces shown in it (None: every face)
@@ -160,6 +160,8 @@ class Drawing:
                 typeface.pdf_font(bold)
             if len(pages) > FEW:
                 import pypdfium2  # noqa: F401  # lazy: as above
+        if pages:  # the fonts' subsets every file of the faces embeds, made once (kept in the face cache)
+            _quietly(lambda: recall_subsets(ctx))
         if prepared is not None:
             _quietly(prepared)
         if workers(ctx) > 1 and pages:

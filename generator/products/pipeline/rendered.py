@@ -224,6 +224,54 @@ def recall_outlines(ctx: BuildContext, make: bool = False) -> None:
         store.prune(OUTLINES)
 
 
+#: The face cache's area of the font subsets the faces' files embed (recall_subsets).
+SUBSETS = "font-subset"
+
+
+def recall_subsets(ctx: BuildContext) -> None:
+    """Have render/pdf_file.py remember the objects of the font subsets every file of the faces
+    embeds (the characters the deck draws, pdf_file.subsets_of), from the face cache, keyed by
+    the subset and the rendering core's code (its fonts, and reportlab's version, which subsets
+    them); those the cache lacks are made now and kept. Called before workers fork, so that
+    they inherit them: a rebuild subsets no font, here or on its workers."""
+    from generator.products.render import pdf_file  # lazy: reportlab, only where a file is made
+
+    store, here = cache(ctx), code_version()
+    for subset in pdf_file.subsets_of(chars(ctx)):
+        k = key(SUBSETS, here, subset)
+        if pdf_file.known_subset(subset) is None:
+            kept = store.get(SUBSETS, k)
+            objects = _unjoined(kept) if kept is not None else None
+            if objects is not None:
+                pdf_file.remember_subset(subset, objects)
+                continue
+        elif store.has(SUBSETS, k):
+            continue
+        store.put(SUBSETS, k, _joined(pdf_file.subset_objects(*subset)))
+    store.prune(SUBSETS)
+
+
+def _joined(parts: tuple[bytes, ...]) -> bytes:
+    """Byte strings as one entry: their lengths on a line, then each."""
+    return " ".join(str(len(p)) for p in parts).encode("ascii") + b"\n" + b"".join(parts)
+
+
+def _unjoined(data: bytes) -> tuple[bytes, bytes, bytes, bytes] | None:
+    """_joined's four byte strings again (None: not four that add up, which only another version writes)."""
+    head, _, rest = data.partition(b"\n")
+    try:
+        sizes = [int(n) for n in head.split()]
+    except ValueError:
+        return None
+    if len(sizes) != 4 or sum(sizes) != len(rest):
+        return None
+    out, at = [], 0
+    for n in sizes:
+        out.append(rest[at:at + n])
+        at += n
+    return tuple(out)  # type: ignore[return-value]
+
+
 def cache(ctx: BuildContext) -> RenderCache:
     """The face cache in OUT/.cache; its new entries are written once the build is in place."""
     if ctx.state.cache is None:

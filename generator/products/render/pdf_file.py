@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-from functools import lru_cache
 from typing import Callable
 
 from reportlab.lib.rl_accel import escapePDF, fp_str
@@ -229,18 +228,65 @@ class PdfFile:
         return self.add(font.replace(b"@CID@", b"%d" % cid_num).replace(b"@CMAP@", b"%d" % cmap_num))
 
     def _add_subset(self, font, name: str, n: int, subset: tuple[int, ...]) -> int:
-        file_body, descriptor, cmap_body, font_dict = _subset_objects(font.fontName, name, n, subset)
+        file_body, descriptor, cmap_body, font_dict = subset_objects(font.fontName, name, n, subset)
         file_num = self.add(file_body)
         descriptor_num = self.add(descriptor.replace(b"@FILE@", b"%d" % file_num))
         cmap_num = self.add(cmap_body)
         return self.add(font_dict.replace(b"@DESCRIPTOR@", b"%d" % descriptor_num).replace(b"@CMAP@", b"%d" % cmap_num))
 
 
-@lru_cache(maxsize=16)
-def _subset_objects(font_name: str, name: str, n: int, subset: tuple[int, ...]) -> tuple[bytes, bytes, bytes, bytes]:
+#: A subset as a file names it: (the font's PDF name, the subset's name in the file, its number,
+#: the characters it holds, by code)
+Subset = tuple[str, str, int, tuple[int, ...]]
+
+#: The objects of the subsets made or remembered in this process (subset_objects), the newest few
+_SUBSETS: dict[Subset, tuple[bytes, bytes, bytes, bytes]] = {}
+KEPT_SUBSETS = 16
+
+
+def subset_objects(font_name: str, name: str, n: int, subset: tuple[int, ...]) -> tuple[bytes, bytes, bytes, bytes]:
     """Subset `n` of a TrueType font, known in the file as `name`: its objects (font file,
-    descriptor, ToUnicode map, font), made once per process. The references between them are
-    the placeholders @FILE@, @DESCRIPTOR@ and @CMAP@."""
+    descriptor, ToUnicode map, font), made once per process (or remembered: remember_subset).
+    The references between them are the placeholders @FILE@, @DESCRIPTOR@ and @CMAP@."""
+    made = _SUBSETS.get((font_name, name, n, subset))
+    if made is None:
+        made = _subset_objects(font_name, name, n, subset)
+        remember_subset((font_name, name, n, subset), made)
+    return made
+
+
+def remember_subset(subset: Subset, objects: tuple[bytes, bytes, bytes, bytes]) -> None:
+    """Take a subset's objects as subset_objects makes them (the face cache keeps them:
+    pipeline/rendered.py, recall_subsets)."""
+    _SUBSETS.pop(subset, None)
+    _SUBSETS[subset] = objects
+    while len(_SUBSETS) > KEPT_SUBSETS:
+        del _SUBSETS[next(iter(_SUBSETS))]
+
+
+def known_subset(subset: Subset) -> tuple[bytes, bytes, bytes, bytes] | None:
+    return _SUBSETS.get(subset)
+
+
+def forget_subsets() -> None:
+    """Forget every subset made or remembered (a benchmark's cold build)."""
+    _SUBSETS.clear()
+
+
+def subsets_of(chars: str) -> list[Subset]:
+    """The font subsets a file whose text is `chars` (encoding_canvas: a face's form, the faces'
+    and the print shops' files) writes, as subset_objects takes them."""
+    doc = encoding_canvas(chars)._doc
+    out = []
+    for bold in (False, True):
+        font = pdfmetrics.getFont(tf.pdf_font(bold))
+        state = font.state.pop(doc, None)
+        if state is not None:
+            out += [(font.fontName, f"{state.internalName}+{n}", n, tuple(subset)) for n, subset in enumerate(state.subsets)]
+    return out
+
+
+def _subset_objects(font_name: str, name: str, n: int, subset: tuple[int, ...]) -> tuple[bytes, bytes, bytes, bytes]:
     face = pdfmetrics.getFont(font_name).face
     base = f"{subset_tag(font_name, subset)}+{(face.name + face.subfontNameX).decode('latin-1')}"
     data = face.makeSubset(list(subset))

@@ -125,6 +125,11 @@ def remember_outlines(sha: str, outlines: Contours) -> None:
     _OUTLINES[sha] = outlines
 
 
+def forget_outlines() -> None:
+    """Forget every outline made or remembered (a benchmark's cold build)."""
+    _OUTLINES.clear()
+
+
 def svg_outlines(data: bytes) -> Contours:
     """The outlines of an SVG (paths and the basic shapes, with their transforms), in em units."""
     from fontTools.pens.basePen import BasePen  # lazy: only drawing a one-colour SVG icon reads outlines
