@@ -26,6 +26,7 @@ from typing import Iterator
 from generator.deck.look import EDGED, READ, Element, Layout
 from generator.deck.model import Deck, Origin, Place
 from generator.deck.problems import Problem
+from generator.products import picture_verdicts
 from generator.products.render import faces
 from generator.products.render.faces import MIN_TEXT, MISCUT, art_box
 from generator.products.render.items import H, W, Text
@@ -143,6 +144,8 @@ def _file_problems(deck: Deck) -> list[Problem]:
             note("picture", el.file, el.origin.of("file") if el.origin else None)
             note("font", el.font, el.origin.of("font") if el.origin else None)
     found: list[Problem] = []
+    # the verdicts on these pictures' bytes kept by an earlier process: not read again (no lxml)
+    unknown = picture_verdicts.recall([path for kind, path in named if kind == "picture"])
     for (kind, path), places in named.items():
         try:
             if kind == "picture":
@@ -151,6 +154,7 @@ def _file_problems(deck: Deck) -> list[Problem]:
                 inspect_font(path)
         except (art.ArtError, FontError) as exc:
             found += [Problem.at(place, str(exc)) for place in dict.fromkeys(places)]
+    picture_verdicts.keep(unknown)
     return sorted(found)
 
 

@@ -265,6 +265,18 @@ def picture_info(path: Path | str) -> PictureInfo:
     return _INFO[digest(path)]
 
 
+def remember_info(sha: str, info: PictureInfo) -> None:
+    """Take a picture's kind and size by its content's SHA-256, as inspect() found them (when it
+    passed): a file with these bytes is then not checked again (products/picture_verdicts.py
+    keeps them in the user's cache folder)."""
+    _INFO.setdefault(sha, info)
+
+
+def known_info(sha: str) -> PictureInfo | None:
+    """The kind and size of the picture whose content has this SHA-256, if checked or remembered."""
+    return _INFO.get(sha)
+
+
 #: How many colours stand for a raster picture in a palette shared by many faces (the TTS sheets)
 PICTURE_COLOURS = 12
 _SVG_COLOUR = re.compile(r"(?:fill|stroke|stop-color|color)\s*[:=]\s*[\"']?\s*(#[0-9a-fA-F]{3,6}\b|rgb\([^)]*\)|[a-zA-Z]+)")
