@@ -17,7 +17,8 @@ from generator.products.render import png_bands
 from generator.products.pipeline.context import BuildContext
 from generator.products.pipeline.keys import code_version, key
 from generator.products.output.outputs import Artifact, json_bytes
-from generator.products.render.palette import palette_bytes
+from generator.products.render import palette
+from generator.products.render.assets import art
 from generator.products.render.profiles import TTS, TTS_COLUMNS, TTS_MAX_WIDTH
 from generator.products.pipeline.rasters import image_keys, images
 from generator.products.pipeline.rendered import background, cache, face_keys, face_of
@@ -133,16 +134,69 @@ def deck_colours(ctx: BuildContext) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def _in_palette(cell: Image.Image, palette: Image.Image) -> Image.Image:
-    """A palette image's pixels as indices into `palette`: each of its colours to the nearest there.
+@dataclass(frozen=True)
+class SheetColours:
+    """The one palette of the deck sheets (768 bytes), and the entries each face's cell is matched
+    to (None: every entry).
+
+    A deck without pictures: its colours and their blends (deck_colours), every cell matched to
+    all of them. A deck with pictures: the colours the faces draw and their blends, then each
+    picture's colours in entries of their own (palette.slotted, in the order the faces first show
+    the pictures, by file), a cell matched to the drawn colours and its own pictures' entries
+    only. A picture file edited then changes its own entries and the bands that show it, not the
+    rest: the other bands' pixels are as they were, and the sheets get the new palette. Where the
+    pictures' colours leave no room for the drawn ones, the deck-wide way."""
+
+    palette: bytes
+    own: dict[str, tuple[int, ...]] | None
+    colours: tuple[str, ...]  #: the deck-wide way's colours (deck_colours), () for slots
+
+
+def sheet_colours(ctx: BuildContext) -> SheetColours:
+    """The deck sheets' palette and each cell's entries (SheetColours)."""
+    slots: dict[str, tuple[str, ...]] = {}  # picture file -> its colours, as many as PICTURE_COLOURS at least
+    shown: dict[str, list[str]] = {}  # face code -> its pictures' files
+    drawn: dict[str, None] = {}
+    pairs: dict[tuple[str, str], None] = {}  # the drawn colours that meet on a face: its edges blend them
+    for code in face_keys(ctx):
+        face = face_of(ctx, code)
+        own = face.drawn_colours()
+        drawn.update(dict.fromkeys(own))
+        pairs.update(dict.fromkeys(tuple(sorted((a, b))) for i, a in enumerate(own) for b in own[i + 1:]))
+        for item in face.images():
+            path = str(item.path)
+            if path not in slots:
+                colours = tuple(item.colours()) or ("#000000",)
+                slots[path] = colours + colours[-1:] * (art.PICTURE_COLOURS - len(colours))
+            shown.setdefault(code, []).append(path)
+    made = palette.slotted(tuple(drawn), tuple(pairs), tuple(slots.values())) if slots else None
+    if made is None:
+        colours = deck_colours(ctx)
+        return SheetColours(palette.palette_bytes(list(colours)), None, colours)
+    flat, shared = made
+    first, at = {}, shared
+    for path, colours in slots.items():
+        first[path] = at
+        at += len(colours)
+    own = {code: (*range(shared), *(i for path in dict.fromkeys(shown.get(code, ()))
+                                    for i in range(first[path], first[path] + len(slots[path]))))
+           for code in face_keys(ctx)}
+    return SheetColours(flat, own, ())
+
+
+def _in_palette(cell: Image.Image, palette: Image.Image, entries: tuple[int, ...] | None = None) -> Image.Image:
+    """A palette image's pixels as indices into `palette`: each of its colours to the nearest there
+    (`entries`: to the nearest of those entries of `palette`, as `palette` holds them in order).
 
     Only the cell's (at most 256) palette entries are matched, not its pixels: a sheet of 70
     cells costs 70 small look-ups instead of quantizing 16 million pixels."""
     from PIL import Image  # lazy: Pillow, only for a band to make
 
-    entries = bytes(cell.getpalette() or [])
-    swatch = Image.frombytes("RGB", (len(entries) // 3, 1), entries)
+    colours = bytes(cell.getpalette() or [])
+    swatch = Image.frombytes("RGB", (len(colours) // 3, 1), colours)
     lut = list(swatch.quantize(palette=palette, dither=Image.Dither.NONE).tobytes())
+    if entries is not None:
+        lut = [entries[i] if i < len(entries) else entries[0] for i in lut]  # the padding repeats the first
     return cell.point(lut + [0] * (256 - len(lut)))
 
 
@@ -155,7 +209,7 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
     cells_by_key = images(ctx, "tts")
     sheets = layout([c.code for c in ctx.deck.cards])
     store = cache(ctx)
-    colours = deck_colours(ctx)
+    colours = sheet_colours(ctx)
     # a cell is its face's image in the TTS profile: that image's key stands for its pixels, and the
     # code that assembles a band (this module; png_bands.py is in render/) is in the band's key
     cell_keys = image_keys(ctx, "tts")
@@ -167,13 +221,17 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
         keys = []
         for row in range(sheet.rows):
             cells = _row_cells(sheet, row)
-            k = key("tts-band", here, sheet.size[0], [(x, cell_keys[c]) for x, c in cells], colours)
+            if colours.own is None:  # every cell matched to the whole palette: the deck's colours make it
+                k = key("tts-band", here, sheet.size[0], [(x, cell_keys[c]) for x, c in cells], colours.colours)
+            else:  # each cell matched to its own entries: the band is made from those entries and their colours
+                k = key("tts-band", here, sheet.size[0], [(x, cell_keys[c], _slice(colours, c)) for x, c in cells])
             keys.append(k)
             if k in bands:
                 continue
             data = store.get("tts-band", k)
             if data is None:
-                jobs.append((k, [(x, cells_by_key[c]) for x, c in cells], sheet.size[0], colours))
+                jobs.append((k, [(x, cells_by_key[c], None if colours.own is None else colours.own[c]) for x, c in cells],
+                             sheet.size[0], colours.palette))
                 data = b""  # made below
             bands[k] = data
         wanted.append((sheet, keys))
@@ -202,9 +260,8 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
             store.put("tts-band", k, data)
             bands[k] = data
         store.prune("tts-band")
-        palette = palette_bytes(list(colours))
         for sheet, keys in wanted:
-            data = png_bands.png(sheet.size, palette, [bands[k] for k in keys], dpi=72)
+            data = png_bands.png(sheet.size, colours.palette, [bands[k] for k in keys], dpi=72)
             arts.append(ctx.target.write(f"tts/{sheet.filename}", data, "png", cards=len(sheet.keys)))
         return arts
     return finish
@@ -224,17 +281,30 @@ def _row_cells(sheet: Sheet, row: int) -> list[tuple[int, str]]:
     return out
 
 
-def _band_job(k: str, cells: list[tuple[int, bytes]], width: int, colours: tuple[str, ...]) -> bytes:
-    """Worker: one row of cards of a sheet, in the deck-wide palette, as a PNG band; each cell
-    comes in its face's own palette."""
+def _slice(colours: SheetColours, code: str) -> tuple[tuple[int, bytes], ...]:
+    """The entries a face's cell is matched to, each with its colour."""
+    return tuple((i, colours.palette[3 * i:3 * i + 3]) for i in colours.own[code])
+
+
+def _band_job(k: str, cells: list[tuple[int, bytes, tuple[int, ...] | None]], width: int, plte: bytes) -> bytes:
+    """Worker: one row of cards of a sheet, in the sheets' palette (768 bytes), as a PNG band; each
+    cell comes in its face's own palette and is matched to the sheets' entries it names (None:
+    every entry)."""
     # lazy: Pillow, only for a band to make
     from PIL import Image
 
-    from generator.products.render.png import palette_for, unpack_pixels
+    from generator.products.render.png import unpack_pixels
 
-    palette = palette_for(list(colours))
+    whole = Image.new("P", (1, 1))
+    whole.putpalette(plte)
     im = Image.new("P", (width, CELL_H), 0)
-    im.putpalette(palette.getpalette() or [])
-    for x, data in cells:
-        im.paste(_in_palette(unpack_pixels(data, TTS.size), palette), (x, 0))
+    im.putpalette(plte)
+    for x, data, entries in cells:
+        if entries is None:
+            matched = _in_palette(unpack_pixels(data, TTS.size), whole)
+        else:
+            own = Image.new("P", (1, 1))  # its entries, then the first again: no black that is not in them
+            own.putpalette(b"".join(plte[3 * i:3 * i + 3] for i in (*entries, *[entries[0]] * (256 - len(entries)))))
+            matched = _in_palette(unpack_pixels(data, TTS.size), own, entries)
+        im.paste(matched, (x, 0))
     return png_bands.band(im)

@@ -10,6 +10,7 @@ so output is byte-identical.
 from __future__ import annotations
 
 import io
+import math
 import zlib
 from typing import Iterator
 
@@ -112,10 +113,17 @@ def _render(page, scale: float, palette: Image.Image) -> Image.Image:
         bitmap.close()
 
 
+#: How many pixels of a render a face's picture palette is chosen from (PictureColours): a
+#: sample, every k-th pixel of every k-th row, as a median cut over every pixel of a 300 dpi card
+#: costs 40-200 ms (a photograph's many colours) and chooses about the same palette.
+PALETTE_SAMPLE = 32768
+
+
 class PictureColours:
     """The palette of a face with pictures: the colours the face draws exactly, the rest of the 256
-    entries chosen for each render (median cut), and the pixels dithered (Floyd-Steinberg), so a
-    photograph keeps its shades while the flat art keeps its colours."""
+    entries chosen for each render (median cut of a sample of its pixels, PALETTE_SAMPLE), and the
+    pixels dithered (Floyd-Steinberg), so a photograph keeps its shades while the flat art keeps
+    its colours."""
 
     def __init__(self, colours: list[str], drawn: int):
         self.colours = colours[:128]
@@ -126,7 +134,9 @@ class PictureColours:
         drawn = bytes(listed[:3 * self.drawn])
         fixed = drawn + _apart(drawn, list(listed[3 * self.drawn:]))
         rgb = im.convert("RGB")
-        adaptive = rgb.quantize(256 - len(fixed) // 3, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        k = math.ceil(math.sqrt(rgb.width * rgb.height / PALETTE_SAMPLE))
+        sample = rgb if k <= 1 else rgb.resize((max(1, rgb.width // k), max(1, rgb.height // k)), Image.Resampling.NEAREST)
+        adaptive = sample.quantize(256 - len(fixed) // 3, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
         fixed += _apart(drawn, (adaptive.getpalette() or [])[:768 - len(fixed)])
         pal = Image.new("P", (1, 1))
         pal.putpalette(fixed.ljust(768, b"\0"))

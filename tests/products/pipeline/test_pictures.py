@@ -160,3 +160,60 @@ def test_a_picture_object_survives_the_cache_as_bytes(manifest):
         assert pdf_pictures.load(pdf_pictures.dump((pic, rect))) == (pic, rect)
     with pytest.raises(ValueError):
         pdf_pictures.load(b'["P0",[1,2,3,4],10,null]\nshort')
+
+
+def test_an_art_file_edit_makes_only_the_tts_band_that_shows_it(manifest, tmp_path, monkeypatch):
+    """The TTS sheets share one palette; each picture's colours have entries of their own in it
+    (tts.SheetColours), and a cell is matched to the drawn colours and its own pictures' entries:
+    a picture file changed re-compresses the one band (row of cards) that shows it, and the sheets
+    are a cold build's."""
+    from generator.products.render import png_bands
+
+    made: list[int] = []
+    band = png_bands.band
+    monkeypatch.setattr(png_bands, "band", lambda im: made.append(im.height) or band(im))
+    out, only = tmp_path / "out", ("deck", "tts")
+
+    def build_tts(folder: Path):
+        faces.forget()
+        return build(load(manifest), BuildRequest(manifest, folder, only=only, jobs=1, tts_url="https://example.invalid/x"))
+
+    build_tts(out)
+    cold = len(made)
+    before = digests(out)
+    picture(manifest.parent / "art" / "trade.png", 99)
+    build_tts(out)
+    assert cold >= 8 and len(made) == cold + 1
+    after = digests(out)
+    # every sheet carries the new palette; the pixels of one band only were made again
+    assert {p for p in after if after[p] != before[p]} == {p for p in after if p.startswith("tts/sheet-")}
+    build_tts(tmp_path / "cold")
+    assert after == digests(tmp_path / "cold")
+
+
+def test_the_tts_sheets_of_a_deck_with_pictures_look_as_their_cells(manifest, tmp_path):
+    """Each cell of a sheet, matched to the sheets' shared palette, stays within a level or two of
+    the face's own TTS image (dithered in a palette of its own), seen from afar (blurred)."""
+    from PIL import ImageChops, ImageFilter, ImageStat
+
+    from generator.products import tts
+    from generator.products.pipeline.rasters import standalone_images
+    from generator.products.render.png import unpack_pixels
+    from generator.products.render.profiles import TTS
+
+    out = tmp_path / "out"
+    faces.forget()
+    deck = load(manifest)
+    build(deck, BuildRequest(manifest, out, only=("tts",), jobs=1, tts_url="https://example.invalid/x"))
+    cells = standalone_images(deck, "tts")
+    errors = {}
+    for sheet in tts.layout([c.code for c in deck.cards]):
+        with Image.open(out / "tts" / sheet.filename) as im:
+            drawn = im.convert("RGB")
+        for slot, code in [*enumerate(sheet.keys), (sheet.hidden_slot, "back")]:
+            x, y = sheet.cell(slot)
+            cell = drawn.crop((x, y, x + tts.CELL_W, y + tts.CELL_H)).filter(ImageFilter.BoxBlur(2))
+            own = unpack_pixels(cells[code], TTS.size).convert("RGB").filter(ImageFilter.BoxBlur(2))
+            errors[code] = max(ImageStat.Stat(ImageChops.difference(cell, own)).mean)
+    assert max(errors.values()) < 3.0 and sum(errors.values()) / len(errors) < 1.0, sorted(errors.items(), key=lambda e: -e[1])[:5]
+    assert max(errors["STEAL"], errors["TRADE"], errors["back"]) < 3.0

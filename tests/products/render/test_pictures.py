@@ -164,3 +164,33 @@ def test_a_photograph_beside_white_leaves_the_white_exact(tmp_path):
     at = lambda x, y: png.getpixel((round(x + BLEED), round(y + BLEED)))  # noqa: E731
     assert at(400, 700) == (255, 255, 255) and at(50, 50) == (255, 255, 255)
     assert at(650, 950) == (0x1A, 0x1A, 0x1A)
+
+
+def test_a_photograph_keeps_its_shades_in_the_card_image(tmp_path):
+    """A face with a photograph gets a palette of its own, chosen from a sample of the render's
+    pixels (png.PALETTE_SAMPLE), and is dithered: the card image looks as PDFium drew the face,
+    pixel by pixel within a level or two, and within a fraction of a level seen from afar (blurred)."""
+    import math
+    import random
+
+    from PIL import ImageChops, ImageFilter, ImageStat
+
+    from generator.products.render import png as png_module
+
+    rng = random.Random(5)
+    im = PILImage.new("RGB", (240, 240))
+    im.putdata([tuple(max(0, min(255, int(v + rng.gauss(0, 12)))) for v in (
+        128 + 100 * math.sin(x / 19) * math.cos(y / 33), 128 + 90 * math.sin((x + y) / 24),
+        128 + 110 * math.cos(math.hypot(x - 120, y - 100) / 16))) for y in range(240) for x in range(240)])
+    im.save(tmp_path / "photo.png")
+    face = face_with(Poly(rect(600, 900, 700, 1000), "#1A1A1A"), Image(100, 150, 700, 750, tmp_path / "photo.png"))
+    page = pdfium.PdfDocument(faces_doc(face))[0]
+    exact = page.render(scale=300 / 72).to_pil().convert("RGB").crop((0, 0, 825, 1125))
+    card = PILImage.open(io.BytesIO(face_png(face, "tgc"))).convert("RGB")
+    assert card.size == exact.size
+    assert png_module.PALETTE_SAMPLE < card.width * card.height  # the palette came from a sample
+    near = ImageStat.Stat(ImageChops.difference(card, exact)).mean
+    afar = ImageStat.Stat(ImageChops.difference(card.filter(ImageFilter.BoxBlur(3)), exact.filter(ImageFilter.BoxBlur(3)))).mean
+    assert max(near) < 6.5 and max(afar) < 2.0, (near, afar)
+    at = lambda x, y: card.getpixel((round(x + BLEED), round(y + BLEED)))  # noqa: E731
+    assert at(650, 950) == (0x1A, 0x1A, 0x1A) and at(50, 50) == (0xF0, 0xF0, 0xE0)
