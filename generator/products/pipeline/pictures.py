@@ -45,9 +45,10 @@ FEW = 1
 def prepare(ctx: BuildContext, drawn: Iterable[str], forms: Forms = ()) -> Callable[[], None]:
     """Have every picture object the build will draw remembered (pdf_pictures.remember): those
     of the faces `drawn` (card codes whose images are drawn: RGB) and of the `forms` the face
-    cache lacks. From the face cache where it has them, else made on workers, started now: the
-    function returned waits for them, remembers them and puts them in the cache. The cache keeps
-    the variants of every face's pictures (read or not) and drops the rest."""
+    cache lacks. From the face cache where it has them, else made on workers, started now (the
+    files of FEW pictures: made here, by the function returned): the function returned waits for
+    them, remembers them and puts them in the cache. The cache keeps the variants of every face's
+    pictures (read or not) and drops the rest."""
     drawn = set(drawn)
     variants_of = {(False, None)} | set(forms)  # every face's images are RGB, drawn or from the cache
     in_use: dict[tuple, tuple] = {}  # variant -> (item, ink), for every face and form of the build
@@ -112,12 +113,11 @@ def prepare(ctx: BuildContext, drawn: Iterable[str], forms: Forms = ()) -> Calla
         return _nothing
     n = 1 if len(groups) <= FEW else min(workers(ctx), len(groups))
     shares = _shares(groups, n)
-    # niceness 0: the card images wait for these
+    # niceness 0: the card images wait for these; a few are made here when they are waited for
     pending = background(ctx, _prepare, [(share,) for share in shares], "pictures", niceness=0) if n > 1 else None
-    done = [] if pending is not None else [_prepare(shares[0])]
 
     def finish() -> None:
-        for made, colours in pending() if pending is not None else done:
+        for made, colours in pending() if pending is not None else [_prepare(shares[0])]:
             for v, picture in made.items():
                 store.put(AREA, key(AREA, here, v), pdf_pictures.dump(picture))
             pdf_pictures.remember(made)

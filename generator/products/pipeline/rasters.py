@@ -162,7 +162,10 @@ class Drawing:
                 import pypdfium2  # noqa: F401  # lazy: as above
         if pages:  # the fonts' subsets every file of the faces embeds, made once (kept in the face cache)
             _quietly(lambda: recall_subsets(ctx))
-        if prepared is not None:
+        # FEW faces to draw (a rebuild's): their worker starts first and makes its own picture objects
+        # (pdf_pictures.picture) while this process prepares them for the forms and the cache
+        few = workers(ctx) > 1 and len(pages) <= FEW
+        if prepared is not None and not few:
             _quietly(prepared)
         if workers(ctx) > 1 and pages:
             self.drawn = _DRAWN = multiprocessing.RawArray("i", len(self.jobs))  # before the fork: the workers share it
@@ -172,6 +175,8 @@ class Drawing:
             if not self.pool.forks:
                 self.drawn = None  # workers started afresh do not share it: the bar counts whole shares
             self.results = self.pool.map(_draw, self.jobs, start=True)
+        if prepared is not None and few:
+            _quietly(prepared)
 
     def ready(self, profile: str) -> dict[str, bytes]:
         """The images of `profile` once every face it shows is drawn, taking the jobs' results

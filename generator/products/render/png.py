@@ -116,7 +116,7 @@ def _render(page, scale: float, palette: Image.Image) -> Image.Image:
 #: How many pixels of a render a face's picture palette is chosen from (PictureColours): a
 #: sample, every k-th pixel of every k-th row, as a median cut over every pixel of a 300 dpi card
 #: costs 40-200 ms (a photograph's many colours) and chooses about the same palette.
-PALETTE_SAMPLE = 32768
+PALETTE_SAMPLE = 8192
 
 
 class PictureColours:
@@ -133,14 +133,14 @@ class PictureColours:
         listed = palette_bytes(self.colours, len(self.colours))[:3 * len(self.colours)]
         drawn = bytes(listed[:3 * self.drawn])
         fixed = drawn + _apart(drawn, list(listed[3 * self.drawn:]))
-        rgb = im.convert("RGB")
-        k = math.ceil(math.sqrt(rgb.width * rgb.height / PALETTE_SAMPLE))
-        sample = rgb if k <= 1 else rgb.resize((max(1, rgb.width // k), max(1, rgb.height // k)), Image.Resampling.NEAREST)
-        adaptive = sample.quantize(256 - len(fixed) // 3, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        k = math.ceil(math.sqrt(im.width * im.height / PALETTE_SAMPLE))
+        sample = im if k <= 1 else im.resize((max(1, im.width // k), max(1, im.height // k)), Image.Resampling.NEAREST)
+        adaptive = sample.convert("RGB").quantize(256 - len(fixed) // 3, method=Image.Quantize.MEDIANCUT,
+                                                  dither=Image.Dither.NONE)
         fixed += _apart(drawn, (adaptive.getpalette() or [])[:768 - len(fixed)])
         pal = Image.new("P", (1, 1))
         pal.putpalette(fixed.ljust(768, b"\0"))
-        return rgb.quantize(palette=pal, dither=Image.Dither.FLOYDSTEINBERG)
+        return _quantize(im, pal, Image.Dither.FLOYDSTEINBERG)
 
 
 def _apart(drawn: bytes, more: list[int]) -> bytes:
@@ -162,21 +162,21 @@ def _apart(drawn: bytes, more: list[int]) -> bytes:
     return bytes(out)
 
 
-def _quantize(im: Image.Image, palette) -> Image.Image:
-    """`im.quantize(palette=palette, dither=NONE)` for an RGBX image without copying it to RGB first.
+def _quantize(im: Image.Image, palette, dither: Image.Dither = Image.Dither.NONE) -> Image.Image:
+    """`im.quantize(palette=palette, dither=dither)` for an RGBX image without copying it to RGB first.
 
     Pillow keeps RGB pixels in 4 bytes, laid out as RGBX, so its palette conversion reads an RGBX
-    image exactly as the RGB one (the bytes are equal; a test checks it); only `quantize`'s mode
-    check refuses it. This is that method's body less the check, and saves a copy of each
-    render; should Pillow's internals differ, the plain method runs instead.
+    image exactly as the RGB one (the bytes are equal, dithered or not; a test checks it); only
+    `quantize`'s mode check refuses it. This is that method's body less the check, and saves a
+    copy of each render; should Pillow's internals differ, the plain method runs instead.
     """
     if isinstance(palette, PictureColours):
         return palette.for_image(im)
     palette.load()
     try:
-        out = im._new(im.im.convert("P", Image.Dither.NONE, palette.im))
+        out = im._new(im.im.convert("P", dither, palette.im))
     except (AttributeError, TypeError, ValueError):
-        return im.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+        return im.convert("RGB").quantize(palette=palette, dither=dither)
     out.palette = palette.palette.copy()
     return out
 

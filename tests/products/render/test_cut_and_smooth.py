@@ -166,6 +166,10 @@ def test_quantizing_the_rgbx_render_equals_pillows_own_quantize(deck):
     assert ours.mode == theirs.mode == "P"
     assert ours.tobytes() == theirs.tobytes() and ours.getpalette() == theirs.getpalette()
     assert len(set(ours.tobytes())) > 10  # a real face, anti-aliased, not a blank page
+    # and dithered, as a face with pictures is (png.PictureColours)
+    ours = png._quantize(rgbx, palette, Image.Dither.FLOYDSTEINBERG)
+    theirs = rgbx.convert("RGB").quantize(palette=palette, dither=Image.Dither.FLOYDSTEINBERG)
+    assert ours.tobytes() == theirs.tobytes() and ours.getpalette() == theirs.getpalette()
     bitmap.close()
     doc.close()
 
