@@ -268,7 +268,8 @@ def _quietly(fn: Callable[[], object]) -> object:
 
 
 #: How many plain faces' work one face with a picture costs to draw: each of its images gets a
-#: palette of its own (median cut) and is dithered (png.PictureColours).
+#: palette of its own (median cut of a sample) and is dithered (png.PictureColours): 38 ms for the
+#: three images of a wild with the benchmark's picture, 56 ms with a photograph, 8 ms without.
 PICTURE_WORK = 5
 
 
