@@ -237,8 +237,9 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
         wanted.append((sheet, keys))
     if len(jobs) > FEW_BANDS:
         pending = background(ctx, _band_job, jobs, "tts sheets")
-    else:  # made when the sheets are written: the products after this one (the rulebook's PDFs) start first
-        pending = lambda: [_band_job(*job) for job in jobs]  # noqa: E731
+    else:
+        made = [_band_job(*job) for job in jobs]
+        pending = lambda: made  # noqa: E731
     back_key = key("tts-back", here, cell_keys["back"])
     back_png = store.get("tts-band", back_key)
     if back_png is None:
@@ -266,8 +267,7 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
     return finish
 
 
-#: So few bands to compress (a rebuild's: a few milliseconds each) that they are made here, as
-#: the sheets are written.
+#: So few bands to compress (a rebuild's: a few milliseconds each) that they are made here.
 FEW_BANDS = 2
 
 
