@@ -170,15 +170,18 @@ def collector_frozen(forking: bool = True) -> Iterator[None]:
     worker shares the parent's memory until it writes to it, and a collection writes to every
     object it walks: a worker's first full collection copied the whole heap it had inherited
     (25 ms before a one-card rebuild's worker could start drawing). Afterwards this process's
-    objects are collected as before (gc.unfreeze)."""
+    objects are collected as before (gc.unfreeze), unless something had frozen objects already:
+    those stay frozen, with these."""
     if not forking:
         yield
         return
+    frozen_before = gc.get_freeze_count()
     gc.freeze()
     try:
         yield
     finally:
-        gc.unfreeze()
+        if not frozen_before:
+            gc.unfreeze()
 
 
 class WorkerDied(RuntimeError):

@@ -31,3 +31,14 @@ def test_the_collector_thaws_after_the_workers_fork_and_only_for_forks():
     assert gc.get_freeze_count() == 0
     with collector_frozen(forking=False):
         assert gc.get_freeze_count() == 0
+
+
+def test_objects_frozen_before_the_fork_stay_frozen():
+    """Whoever froze objects before keeps them frozen (the pool does not thaw what it did not freeze)."""
+    gc.freeze()
+    try:
+        with collector_frozen():
+            pass
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
