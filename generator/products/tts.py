@@ -230,7 +230,8 @@ def build_tts(ctx: BuildContext) -> Callable[[], list[Artifact]]:
                 continue
             data = store.get("tts-band", k)
             if data is None:
-                jobs.append((k, [(x, cells_by_key[c], None if colours.own is None else colours.own[c]) for x, c in cells],
+                own = colours.own
+                jobs.append((k, [(x, cells_by_key[c], None if own is None else own[c]) for x, c in cells],
                              sheet.size[0], colours.palette))
                 data = b""  # made below
             bands[k] = data

@@ -100,7 +100,7 @@ def face_png(face: Face, profile: str = "tgc") -> bytes:
 
     chars_ = "".join(sorted({ch for t in face.texts() for ch in t.text} | {" "}))
     doc = pdf.faces_pdf([face], chars_)
-    return next(png.render_pages(doc, [(0, face.colours(), (profile,), png.drawn_count(face))]))[profile]
+    return next(png.render_pages(doc, [(0, face.colours(), (profile,), png.picture_palette(face))]))[profile]
 
 
 class Drawing:
@@ -268,9 +268,10 @@ def _quietly(fn: Callable[[], object]) -> object:
 
 
 #: How many plain faces' work one face with a picture costs to draw: each of its images gets a
-#: palette of its own (median cut of a sample) and is dithered (png.PictureColours): 38 ms for the
-#: three images of a wild with the benchmark's picture, 56 ms with a photograph, 8 ms without.
-PICTURE_WORK = 5
+#: palette of its own (median cut of a sample) and is dithered around its pictures
+#: (png.PictureColours): 28 ms for the three images of a wild with the benchmark's picture, 46 ms
+#: with a photograph, 8 ms without.
+PICTURE_WORK = 4
 
 
 #: The profile whose faces are drawn first, in a job of their own: the rulebook's pictures, which
@@ -318,7 +319,7 @@ def _draw(job: tuple[Deck, list[tuple[str, tuple[str, ...]]], str, int]) -> list
     faces = [draw(deck, code) for code, _ in pages]
     doc = pdf.faces_pdf(faces, chars_)
     out = []
-    for pngs in png.render_pages(doc, [(i, face.colours(), wanted, png.drawn_count(face)) for i, (face, (_, wanted))
+    for pngs in png.render_pages(doc, [(i, face.colours(), wanted, png.picture_palette(face)) for i, (face, (_, wanted))
                                        in enumerate(zip(faces, pages))]):
         out.append(pngs)
         if _DRAWN is not None and share < len(_DRAWN):

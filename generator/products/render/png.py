@@ -57,14 +57,20 @@ def unpack_pixels(data: bytes, size: tuple[int, int]) -> Image.Image:
 
 
 #: One page of the faces PDF to rasterize: its index, the face's colours, the profiles wanted,
-#: and (optionally) drawn_count(face): for a face with pictures, how many of its colours it draws.
-PageJob = tuple  # (int, tuple[str, ...], tuple[str, ...]) or (..., int | None)
+#: and (optionally) picture_palette(face): for a face with pictures, what its palette is made from.
+PageJob = tuple  # (int, tuple[str, ...], tuple[str, ...]) or (..., tuple | None)
 
 
-def drawn_count(face) -> int | None:
-    """For a face showing pictures, the number of its colours that it draws (they come first in
-    `face.colours()` and print exactly); None for a face without pictures (a fixed palette)."""
-    return len(face.drawn_colours()) if face.images() else None
+def picture_palette(face) -> tuple[int, tuple[float, float, float, float]] | None:
+    """For a face showing pictures: the number of its colours that it draws (they come first in
+    `face.colours()` and print exactly) and the box around its pictures (dots from the trim's top
+    left, as the items give them); None for a face without pictures (a fixed palette)."""
+    images = face.images()
+    if not images:
+        return None
+    xs = [x for item in images for x in (item.x0, item.x1)]
+    ys = [y for item in images for y in (item.y0, item.y1)]
+    return len(face.drawn_colours()), (min(xs), min(ys), max(xs), max(ys))
 
 
 def render_pages(doc: bytes, pages: list[PageJob]) -> Iterator[dict[str, bytes]]:
@@ -83,11 +89,11 @@ def render_pages(doc: bytes, pages: list[PageJob]) -> Iterator[dict[str, bytes]]
             try:
                 profiles = [PROFILES[name] for name in wanted]
                 own = (palette_for(list(colours)) if not more or more[0] is None
-                       else PictureColours(list(colours), more[0]))
+                       else PictureColours(list(colours), *more[0]))
                 out: dict[str, bytes] = {}
                 bled = [p for p in profiles if not p.trim_only]
                 if bled:
-                    full = _render(page, DPI / 72, own)
+                    full = _render(page, DPI / 72, own, (-BLEED, -BLEED))
                     size = round(page.get_width() * DPI / 72), round(page.get_height() * DPI / 72)
                     if full.size != size:  # PDFium rounds the page up: 825.000001 px is 826
                         full = full.crop((0, 0, *size))
@@ -104,11 +110,15 @@ def render_pages(doc: bytes, pages: list[PageJob]) -> Iterator[dict[str, bytes]]
         pdf.close()
 
 
-def _render(page, scale: float, palette: Image.Image) -> Image.Image:
-    """The page's crop box at `scale` px per point, quantized to `palette` (no dithering)."""
+def _render(page, scale: float, palette, origin: tuple[float, float]) -> Image.Image:
+    """The page's crop box at `scale` px per point, quantized to `palette` (no dithering; a face
+    with pictures: PictureColours). `origin`: where the crop box's top left is, in face dots."""
     bitmap = page.render(scale=scale, may_draw_forms=False, rev_byteorder=True, prefer_bgrx=True)
     try:
-        return _quantize(bitmap.to_pil(), palette)  # the image shares the bitmap's buffer until then
+        im = bitmap.to_pil()  # the image shares the bitmap's buffer until it is quantized
+        if isinstance(palette, PictureColours):
+            return palette.for_image(im, (*origin, scale * 72 / DPI))
+        return _quantize(im, palette)
     finally:
         bitmap.close()
 
@@ -117,19 +127,35 @@ def _render(page, scale: float, palette: Image.Image) -> Image.Image:
 #: sample, every k-th pixel of every k-th row, as a median cut over every pixel of a 300 dpi card
 #: costs 40-200 ms (a photograph's many colours) and chooses about the same palette.
 PALETTE_SAMPLE = 8192
+#: Pixels around a face's pictures dithered with them (PictureColours): their edges, anti-aliased
+#: and resampled, blend into the face.
+DITHER_MARGIN = 2
 
 
 class PictureColours:
     """The palette of a face with pictures: the colours the face draws exactly, the rest of the 256
     entries chosen for each render (median cut of a sample of its pixels, PALETTE_SAMPLE), and the
-    pixels dithered (Floyd-Steinberg), so a photograph keeps its shades while the flat art keeps
-    its colours."""
+    pixels around the pictures dithered (Floyd-Steinberg), so a photograph keeps its shades while
+    the flat art keeps its colours; the rest of the face, flat art, is matched to the nearest
+    entries (dithering it cost ten times as much and looked the same)."""
 
-    def __init__(self, colours: list[str], drawn: int):
+    def __init__(self, colours: list[str], drawn: int, box: tuple[float, float, float, float] | None = None):
         self.colours = colours[:128]
         self.drawn = min(drawn, 128)  #: the first `drawn` colours are drawn, the rest the pictures'
+        self.box = box  #: around the pictures, in face dots (None: dither the whole image)
 
-    def for_image(self, im: Image.Image) -> Image.Image:
+    def region(self, size: tuple[int, int], where: tuple[float, float, float] | None) -> tuple[int, int, int, int]:
+        """The pixels of an image of `size` to dither: the pictures' box and DITHER_MARGIN around
+        it, where the image's top left is face dots (x, y) and it has `k` px a dot (`where`)."""
+        w, h = size
+        if self.box is None or where is None:
+            return 0, 0, w, h
+        x, y, k = where
+        x0, y0, x1, y1 = self.box
+        return (max(0, math.floor((x0 - x) * k) - DITHER_MARGIN), max(0, math.floor((y0 - y) * k) - DITHER_MARGIN),
+                min(w, math.ceil((x1 - x) * k) + DITHER_MARGIN), min(h, math.ceil((y1 - y) * k) + DITHER_MARGIN))
+
+    def for_image(self, im: Image.Image, where: tuple[float, float, float] | None = None) -> Image.Image:
         listed = palette_bytes(self.colours, len(self.colours))[:3 * len(self.colours)]
         drawn = bytes(listed[:3 * self.drawn])
         fixed = drawn + _apart(drawn, list(listed[3 * self.drawn:]))
@@ -140,7 +166,13 @@ class PictureColours:
         fixed += _apart(drawn, (adaptive.getpalette() or [])[:768 - len(fixed)])
         pal = Image.new("P", (1, 1))
         pal.putpalette(fixed.ljust(768, b"\0"))
-        return _quantize(im, pal, Image.Dither.FLOYDSTEINBERG)
+        x0, y0, x1, y1 = self.region(im.size, where)
+        if (x0, y0, x1, y1) == (0, 0, *im.size):
+            return _quantize(im, pal, Image.Dither.FLOYDSTEINBERG)
+        out = _quantize(im, pal)
+        if x1 > x0 and y1 > y0:
+            out.paste(_quantize(im.crop((x0, y0, x1, y1)), pal, Image.Dither.FLOYDSTEINBERG), (x0, y0))
+        return out
 
 
 def _apart(drawn: bytes, more: list[int]) -> bytes:
@@ -170,8 +202,6 @@ def _quantize(im: Image.Image, palette, dither: Image.Dither = Image.Dither.NONE
     `quantize`'s mode check refuses it. This is that method's body less the check, and saves a
     copy of each render; should Pillow's internals differ, the plain method runs instead.
     """
-    if isinstance(palette, PictureColours):
-        return palette.for_image(im)
     palette.load()
     try:
         out = im._new(im.im.convert("P", dither, palette.im))
@@ -191,7 +221,7 @@ def _trim(page, p: Profile, palette: Image.Image) -> Image.Image:
     b = dots_to_pt(BLEED)
     tw, th = dots_to_pt(TRIM_W), dots_to_pt(TRIM_H)
     page.set_cropbox(b, b, b + tw, b + th)
-    im = _render(page, max(w / tw, h / th), palette)
+    im = _render(page, max(w / tw, h / th), palette, (0.0, 0.0))
     if im.width < w or im.height < h:
         return im.resize((w, h), Image.Resampling.NEAREST)
     return im if im.size == (w, h) else im.crop((0, 0, w, h))

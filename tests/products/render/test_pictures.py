@@ -194,3 +194,28 @@ def test_a_photograph_keeps_its_shades_in_the_card_image(tmp_path):
     assert max(near) < 6.5 and max(afar) < 2.0, (near, afar)
     at = lambda x, y: card.getpixel((round(x + BLEED), round(y + BLEED)))  # noqa: E731
     assert at(650, 950) == (0x1A, 0x1A, 0x1A) and at(50, 50) == (0xF0, 0xF0, 0xE0)
+
+
+def test_a_face_with_pictures_is_dithered_around_its_pictures_only(two_halves):
+    """PictureColours dithers the pictures' box (and a margin of png.DITHER_MARGIN) of each
+    render, wherever the render's top left is in face dots and however many pixels a dot is: the
+    300 dpi card with its bleed, the TTS cell and the rulebook picture of the trim."""
+    import math
+
+    from generator.products.render import png as png_module
+    from generator.products.render.profiles import RULEBOOK, TTS
+
+    face = face_with(Image(100, 150, 700, 750, two_halves), Image(400, 900, 500, 1000, two_halves))
+    drawn, box = png_module.picture_palette(face)
+    assert drawn == 1 and box == (100, 150, 700, 1000)
+    colours = png_module.PictureColours(face.colours(), drawn, box)
+    m = png_module.DITHER_MARGIN
+    assert colours.region((825, 1125), (-BLEED, -BLEED, 1.0)) == (
+        math.floor(100 + BLEED) - m, math.floor(150 + BLEED) - m, math.ceil(700 + BLEED) + m, math.ceil(1000 + BLEED) + m)
+    for profile in (TTS, RULEBOOK):
+        k = profile.size[0] / TRIM_W
+        x0, y0, x1, y1 = colours.region(profile.size, (0.0, 0.0, k))
+        assert abs(x0 - (100 * k - m)) <= 1 and abs(y0 - (150 * k - m)) <= 1
+        assert abs(x1 - (700 * k + m)) <= 1 and abs(y1 - (1000 * k + m)) <= 1
+    assert colours.region((10, 10), None) == (0, 0, 10, 10)  # no place given: the whole image
+    assert png_module.picture_palette(face_with()) is None
