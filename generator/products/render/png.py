@@ -137,7 +137,8 @@ class PictureColours:
     entries chosen for each render (median cut of a sample of its pixels, PALETTE_SAMPLE), and the
     pixels around the pictures dithered (Floyd-Steinberg), so a photograph keeps its shades while
     the flat art keeps its colours; the rest of the face, flat art, is matched to the nearest
-    entries (dithering it cost ten times as much and looked the same)."""
+    entries (dithering it all cost five times as much, 12 ms against 2 for a 300 dpi card whose
+    picture covers 8% of it, and looked the same)."""
 
     def __init__(self, colours: list[str], drawn: int, box: tuple[float, float, float, float] | None = None):
         self.colours = colours[:128]
