@@ -9,7 +9,6 @@ nothing else: reading finds nothing, keeping does nothing.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 
@@ -29,6 +28,8 @@ def read(area: str, name: str) -> bytes | None:
 
 def keep(area: str, name: str, data: bytes, newest: int) -> None:
     """Keep `data` as entry `name` of `area`, and only the `newest` entries of the area."""
+    import tempfile  # lazy: only a run that keeps something (importing it costs a remembered validate a tenth)
+
     where = folder(area)
     try:
         where.mkdir(parents=True, exist_ok=True)

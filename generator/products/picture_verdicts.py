@@ -65,7 +65,7 @@ def _program() -> str:
     """What decides a verdict: the code of render/assets/ and the versions of lxml and Pillow."""
     if not _PROGRAM:
         from generator.products.pipeline.keys import code_version  # lazy: as recall
-        from generator.products.render.assets import art
+        from generator.products.render.assets import art  # lazy: as recall
 
         _PROGRAM.append(code_version(folder=Path(art.__file__).resolve().parent, libraries=("lxml", "pillow")))
     return _PROGRAM[0]
@@ -73,7 +73,7 @@ def _program() -> str:
 
 def _info(data: bytes):
     """The kept verdict as art.PictureInfo (None: not one this version wrote)."""
-    from generator.products.render.assets.art import KINDS, PictureInfo
+    from generator.products.render.assets.art import KINDS, PictureInfo  # lazy: as recall
 
     try:
         kind, width, height = json.loads(data)

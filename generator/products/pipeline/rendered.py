@@ -191,7 +191,7 @@ def recall_outlines(ctx: BuildContext, make: bool = False) -> None:
     outlines the cache lacks are made now (fontTools) and kept for the next build; otherwise
     they are left to whoever draws them. A file that cannot be read or traced is left alone:
     drawing the face fails on it, naming the card."""
-    from generator.products.render.assets import icon_files
+    from generator.products.render.assets import icon_files  # lazy: only a build whose faces draw icons asks
 
     store, memo, here = cache(ctx), ctx.state.file_digests, code_version()
     paths = sorted({Path(item.path) for code in face_keys(ctx) for item in face_of(ctx, code).items

@@ -390,7 +390,7 @@ class Page:
 
 def rulebook_html(ctx: "BuildContext") -> Page:
     """The page as a build makes it, once per build whichever product asks first (rulebook.html,
-    the rulebook PDFs): from the face cache when nothing it is made of changed; else a worker
+    the rulebook PDF): from the face cache when nothing it is made of changed; else a worker
     process plays the examples and renders the page with a slot for each picture
     (page_with_slots), while the pictures are drawn. The Page returned fills the slots."""
     made = ctx.state.shared.get(AREA)
