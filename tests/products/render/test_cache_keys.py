@@ -272,3 +272,27 @@ def test_editing_the_catalogue_glyph_and_a_rendering_module_rebuilds_as_a_cold_b
     encoded = digests(out)
     assert encoded == digests(tmp_path / "cold-png")
     assert encoded["cards/C5.png"] != glyph["cards/C5.png"]
+
+
+def test_a_designer_font_file_saved_anew_rebuilds_as_a_cold_build_does(tmp_path):
+    """A layout element's font file, saved with other glyphs under the same name: the faces that
+    use it are redrawn, and the rebuild equals a cold build."""
+    from generator.products.render import font_metrics
+
+    folder = tmp_path / "deck"
+    (folder / "fonts").mkdir(parents=True)
+    shutil.copytree(ROOT / "art", folder / "art")
+    shutil.copy(font_metrics.FILES[False], folder / "fonts" / "Corner.ttf")
+    text = (ROOT / "cards.yaml").read_text(encoding="utf-8")
+    assert text.count("\nlook:\n") == 1
+    text = text.replace("\nlook:\n", "\nlook:\n  number:\n    corner: {font: fonts/Corner.ttf}\n", 1)
+    (folder / "cards.yaml").write_text(text, encoding="utf-8")
+    rebuilt, cold = tmp_path / "rebuilt", tmp_path / "cold"
+    run_build(load(folder / "cards.yaml"), rebuilt, only=("deck", "cards"))
+    before = digests(rebuilt)
+    shutil.copy(font_metrics.FILES[True], folder / "fonts" / "Corner.ttf")  # the same name, other glyphs
+    run_build(load(folder / "cards.yaml"), rebuilt, only=("deck", "cards"))
+    run_build(load(folder / "cards.yaml"), cold, only=("deck", "cards"))
+    after = digests(rebuilt)
+    assert after == digests(cold)
+    assert before["cards/C5.png"] != after["cards/C5.png"]  # the corner index is drawn in the new font
