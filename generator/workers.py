@@ -229,6 +229,11 @@ class _Run:
         self.taken = 0  #: results yielded
 
 
+#: Seconds a thread waits on the workers' pipes at a time before it looks whether the pool was
+#: stopped (WorkerPool._results_of); a result that comes is read at once.
+WAIT = 0.05
+
+
 class WorkerPool:
     """Run a function over a stream of jobs on worker processes, a bounded window of jobs at a time.
 
@@ -257,6 +262,8 @@ class WorkerPool:
         self._workers: list[_Worker] = []
         self._results: dict[int, Any] = {}  #: results received, by job index, not yet yielded
         self._drained = False
+        self._lock = threading.RLock()  #: held while a thread reads the workers' pipes (_results_of)
+        self._stopped = False  #: abort() was called: a thread waiting for results stops
 
     def __enter__(self) -> "WorkerPool":
         return self
@@ -273,6 +280,7 @@ class WorkerPool:
         return self._ctx.get_start_method() == "fork"
 
     def _start(self) -> None:
+        self._stopped = False  # workers started anew after an abort() serve again
         # a stop while the workers start is raised once they all exist
         with interrupts_held(), collector_frozen(self.forks):
             for _ in range(self._size):
@@ -309,22 +317,31 @@ class WorkerPool:
             worker.index, run.handed = run.handed, run.handed + 1
 
     def _results_of(self, run: "_Run") -> Iterator[Any]:
+        """The results in job order. The workers' pipes are read under the pool's lock, a short
+        wait at a time, so that abort() from another thread (a build stopping while a thread of
+        its own waits for a result) closes them only once no thread is reading them."""
         from multiprocessing.connection import wait  # lazy: as multiprocessing in __init__
 
         results = self._results
         while True:
-            self._hand_out(run)
-            if run.taken in results:
-                run.taken += 1
-                yield results.pop(run.taken - 1)
-                continue
-            busy = [w for w in self._workers if w.index is not None]
-            if not busy:
-                break  # every job handed out has been yielded, and there are no more
-            ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
-            for worker in busy:
-                if worker.conn in ready or worker.process.sentinel in ready:
-                    self._receive(worker)
+            if self._stopped:  # looked at before the lock is taken again, so abort() gets it
+                raise WorkerDied("the worker processes were stopped")
+            with self._lock:
+                self._hand_out(run)
+                taken = run.taken in results
+                if taken:
+                    run.taken += 1
+                    value = results.pop(run.taken - 1)
+                else:
+                    busy = [w for w in self._workers if w.index is not None]
+                    if not busy:
+                        break  # every job handed out has been yielded, and there are no more
+                    ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout=WAIT)
+                    for worker in busy:
+                        if worker.conn in ready or worker.process.sentinel in ready:
+                            self._receive(worker)
+            if taken:
+                yield value
         self._drained = True
 
     def _receive(self, worker: _Worker) -> None:
@@ -361,11 +378,17 @@ class WorkerPool:
         self._workers = []
 
     def abort(self) -> None:
-        """Kill the workers without waiting for their jobs, and reap them.
+        """Kill the workers without waiting for their jobs, and reap them; a thread still waiting
+        for a result gets WorkerDied (their pipes are closed once it has let go of them).
 
         SIGKILL, not SIGTERM: workers ignore SIGTERM (it is the parent's to handle) and hold
         nothing that needs cleaning up.
         """
+        self._stopped = True
+        with self._lock:
+            self._kill_all()
+
+    def _kill_all(self) -> None:
         for worker in self._workers:
             try:
                 worker.process.kill()

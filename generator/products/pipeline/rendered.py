@@ -401,7 +401,8 @@ def started(ctx: BuildContext, workers_: WorkerPool) -> WorkerPool:
 
 def stop_workers(ctx: BuildContext) -> None:
     """Kill the workers of every pool still running (a product failed, or Ctrl-C); a pool that
-    finished has none left."""
+    finished has none left. The worker pools first: a thread of the build waiting for one of
+    their results (the rulebook's printer) is let go before what it belongs to is stopped."""
     pools, ctx.state.pools = ctx.state.pools, []
-    for workers_ in pools:
+    for workers_ in sorted(pools, key=lambda running: not isinstance(running, WorkerPool)):
         workers_.abort()

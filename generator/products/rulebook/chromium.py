@@ -224,12 +224,7 @@ class Browser:
             if self._closed:
                 return
             self._closed = True
-            if self._poll() is None:
-                try:
-                    os.killpg(self.pid, signal.SIGKILL)
-                except OSError:
-                    pass
-                self._poll(wait=TIMEOUT)
+            self.kill()
             for fd in (self._commands, self._answers):
                 try:
                     os.close(fd)
@@ -238,3 +233,13 @@ class Browser:
             shutil.rmtree(self.folder, ignore_errors=True)
 
     abort = close  #: as a build stops what still runs when it ends (pipeline/rendered.py: stop_workers)
+
+    def kill(self) -> None:
+        """End the browser's processes and reap it, its pipes left open: a thread talking to it
+        then reads the end of its answers (Failed), not another file that took their numbers."""
+        if self._poll() is None:
+            try:
+                os.killpg(self.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            self._poll(wait=TIMEOUT)

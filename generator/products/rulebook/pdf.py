@@ -49,6 +49,8 @@ PAGE_SIZE = "210mm 279.4mm"
 FILE = "rulebook.pdf"
 AREA = "rulebook-pdf"
 KEEP = 16  #: printed files the user's cache keeps (the newest)
+#: Seconds a stopping build waits for the printing thread to let go of the browser's pipes.
+STOP_WAIT = 10
 
 
 def print_css(fonts: dict[bool, Path]) -> str:
@@ -238,8 +240,14 @@ class _Printer:
         with self._lock:
             self._aborted = True
             browser = self._browser
-        if isinstance(browser, Browser):
-            browser.close()
+        if not isinstance(browser, Browser):
+            return
+        browser.kill()  # the thread's wait for an answer ends
+        if threading.current_thread() is not self._thread:
+            self._thread.join(timeout=STOP_WAIT)
+            if self._thread.is_alive():
+                return  # its pipes stay open rather than be closed under a thread still reading them
+        browser.close()
 
 
 def _page_count(pdf: bytes) -> int:
