@@ -98,6 +98,7 @@ class Browser:
                 os.close(fd)
         self.status: int | None = None
         self._closing = threading.Lock()
+        self._reaping = threading.Lock()
         self._closed = False
         self._buffer = b""
         self._sent = 0
@@ -193,16 +194,24 @@ class Browser:
         return printed
 
     def _poll(self, wait: float = 0) -> int | None:
-        """The browser's exit status once it has ended (waiting up to `wait` seconds), else None."""
+        """The browser's exit status once it has ended (waiting up to `wait` seconds), else None.
+        Reaped once, under a lock: the printing thread and a stopping build may both ask."""
         deadline = time.monotonic() + wait
-        while self.status is None:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                self.status = os.waitstatus_to_exitcode(status)
-            elif time.monotonic() >= deadline:
+        while True:
+            with self._reaping:
+                if self.status is not None:
+                    break
+                try:
+                    pid, status = os.waitpid(self.pid, os.WNOHANG)
+                except ChildProcessError:  # reaped elsewhere: ended, its status unknown
+                    self.status = -1
+                    break
+                if pid:
+                    self.status = os.waitstatus_to_exitcode(status)
+                    break
+            if time.monotonic() >= deadline:
                 break
-            else:
-                time.sleep(0.01)
+            time.sleep(0.01)
         return self.status
 
     def _why(self) -> str:
