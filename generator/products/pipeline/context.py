@@ -64,7 +64,7 @@ class BuildState:
     preflight: list[dict] | None = None
     #: the card images being drawn since the build began (rasters.start)
     drawing: Pending | None = None
-    #: the card images once drawn (rasters.images)
+    #: the card images of profiles the build did not expect, drawn when asked (rasters.images)
     images: Images | None = None
     #: held while rasters.images starts the drawing or draws a profile the build did not expect
     #: (the rulebook's printer asks for its pictures on a thread of its own)

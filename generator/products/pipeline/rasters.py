@@ -299,14 +299,11 @@ def _work(ctx: BuildContext, page: tuple[str, tuple[str, ...]]) -> int:
 def _shares(ctx: BuildContext, pages: list[tuple[str, tuple[str, ...]]], n: int, first_load: int = 0) -> list[list]:
     """The pages in n shares of about equal work, each in the pages' order (_work); the first
     share already carries `first_load`."""
-    def work(page: tuple[str, tuple[str, ...]]) -> int:
-        return _work(ctx, page)
-
     loads, owner = [first_load] + [0] * (n - 1), {}
-    for i in sorted(range(len(pages)), key=lambda i: (-work(pages[i]), i)):
+    for i in sorted(range(len(pages)), key=lambda i: (-_work(ctx, pages[i]), i)):
         j = loads.index(min(loads))
         owner[i] = j
-        loads[j] += work(pages[i])
+        loads[j] += _work(ctx, pages[i])
     return [[page for i, page in enumerate(pages) if owner[i] == j] for j in range(n)]
 
 

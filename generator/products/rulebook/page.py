@@ -399,33 +399,31 @@ def rulebook_html(ctx: "BuildContext") -> Page:
     store, k = cache(ctx), page_key(ctx)
     kept = store.get(AREA, k)
     store.prune(AREA)
-    done: list[tuple[bytes, list[str], list[str]]] = []
     if kept is not None:
         head, _, html_bytes = kept.partition(b"\n")
-        done.append((html_bytes, json.loads(head), []))
-        pending = None
-    else:
-        codes = rulebook_codes(ctx.deck)
-        # at the build's own priority: a rebuild after a one-card edit waits for this page last
-        pending = background(ctx, page_with_slots, [(ctx.deck, codes)], "rulebook", processes=1, niceness=0)
+        whole = (html_bytes, json.loads(head), [])
+        page = Page(lambda: whole, True)
+        ctx.state.shared[AREA] = page
+        return page
+    codes = rulebook_codes(ctx.deck)
+    # at the build's own priority: a rebuild after a one-card edit waits for this page last
+    pending = background(ctx, page_with_slots, [(ctx.deck, codes)], "rulebook", processes=1, niceness=0)
 
     def get() -> tuple[bytes, list[str], list[str]]:
-        if not done:
-            assert pending is not None
-            (slotted, left_out, unworded), = pending()
-            pictures = {code: card_image(data) for code, data in rasters.images(ctx, "rulebook").items()}
-            if set(pictures) == set(rulebook_codes(ctx.deck)):
-                html = fill_slots(slotted, pictures)
-            else:  # a picture the worker did not expect: rendered here with the pictures there are
-                left_out, unworded = [], []
-                html = _prepared(ctx.deck, left_out, unworded)(pictures)
-            notes = [f"rulebook: {why}; the example is left out" for why in left_out]
-            more = [unworded_note(name) for name in dict.fromkeys(unworded)]
-            data = html.encode("utf-8")
-            store.put(AREA, k, json.dumps(notes + more).encode("utf-8") + b"\n" + data)
-            done.append((data, notes, more))
-        return done[0]
-    ctx.state.shared[AREA] = page = Page(get, kept is not None)
+        """Called once (Page keeps what it gives): the worker's page with its pictures."""
+        (slotted, left_out, unworded), = pending()
+        pictures = {code: card_image(data) for code, data in rasters.images(ctx, "rulebook").items()}
+        if set(pictures) == set(codes):
+            html = fill_slots(slotted, pictures)
+        else:  # a picture the worker did not expect: rendered here with the pictures there are
+            left_out, unworded = [], []
+            html = _prepared(ctx.deck, left_out, unworded)(pictures)
+        notes = [f"rulebook: {why}; the example is left out" for why in left_out]
+        more = [unworded_note(name) for name in dict.fromkeys(unworded)]
+        data = html.encode("utf-8")
+        store.put(AREA, k, json.dumps(notes + more).encode("utf-8") + b"\n" + data)
+        return data, notes, more
+    ctx.state.shared[AREA] = page = Page(get, False)
     return page
 
 
