@@ -21,7 +21,10 @@ of a shared machine hits them alike:
   remembered (the manifest checked in full), then again (answered from what the first run
   remembered, commands/validate_memo.py); and, as a reference line, the cold build and the
   one-card edit without the rulebook's PDF (`--only` every other product), which shows what
-  printing it through Chromium adds to the edit. Wall time; CPU time, user + system of the process
+  printing it through Chromium adds to the edit; and, as another reference line, the least a
+  one-card edit can take while the edited text is in the rulebook, whose PDF it must print again:
+  a new process that only loads the edited deck, plus Chromium printing the edited page (its tab,
+  its load, the print) in a browser already started and idle. Wall time; CPU time, user + system of the process
   and its workers, is reported beside it, as a shared machine's load shows in wall time only;
 - art (issue 20), each a new process: the shipped manifest with a picture on every wild card
   (11 card types, 33 cards) and on the back (art_manifest: 600x600 PNGs made here), built cold
@@ -122,6 +125,27 @@ def forget() -> None:
     game._action_tables.cache_clear()
     game._full_seat_plays.cache_clear()
     game._TABLE_CACHE.clear()
+
+
+#: A new process that loads a manifest's deck and nothing more (the start of every build).
+LOAD_DECK = "import sys; from generator.commands.common import load_deck; load_deck(sys.argv[1])"
+
+
+def print_alone(page: Path, warm_up: float = 0.3) -> float:
+    """Seconds Chromium takes to print the rulebook page `page` (as the build prints it: its tab,
+    its load, the print) in a browser already started and idle, in this process."""
+    from generator.products.rulebook import chromium, pdf
+
+    binary, why = chromium.find_chromium()
+    if binary is None:
+        raise SystemExit(f"the benchmark prints the rulebook: {why}")
+    html = pdf.for_print(page.read_bytes())
+    browser = chromium.Browser(binary)
+    try:
+        time.sleep(warm_up)  # its start-up over, as a build's browser is started while the page is made
+        return timed(lambda: browser.print_pages({"rulebook": html}))
+    finally:
+        browser.close()
 
 
 def timed(fn) -> float:
@@ -242,6 +266,11 @@ def main(argv: list[str] | None = None) -> int:
             manifest.write_text(text.replace(EDITED_LINE, EDITED_LINE[:-1] + f" (edit {r}).", 1), encoding="utf-8")
             edit_cli, edit_cpu = run_process(cli_build, tmp, caches)
             same_cli, same_cpu = run_process(cli_build, tmp, caches)
+            # what no one-card edit can go below while it prints the rulebook again: a new process
+            # that only loads the edited deck, plus Chromium printing the edited page in a browser
+            # already started (a reference line)
+            deck_only, _ = run_process(["-c", LOAD_DECK, str(manifest)], tmp)
+            print_only = print_alone(cli_out / "rulebook.html")
             # the same loop without the rulebook's PDF (every other product), to show what printing
             # them costs the edit (a reference line: the target is the full build's)
             manifest.write_text(text, encoding="utf-8")
@@ -265,7 +294,8 @@ def main(argv: list[str] | None = None) -> int:
                 art["art_file_edit_s"], art["art_file_edit_cpu_s"] = run_process(art_build, tmp, art_caches)
             rows.append({**art, "floor_s": base, "cold_s": cold, "one_card_rebuild_s": rebuild, "cold_cli_s": cold_cli,
                          "cli_one_card_edit_s": edit_cli, "cli_nothing_changed_s": same_cli,
-                         "cold_cli_no_pdf_s": cold_no_pdf, "cli_one_card_edit_no_pdf_s": edit_no_pdf,
+                         "cold_cli_no_pdf_s": cold_no_pdf, "load_deck_process_s": deck_only,
+                         "rulebook_print_alone_s": print_only, "cli_one_card_edit_no_pdf_s": edit_no_pdf,
                          "python_c_pass_s": bare, "validate_s": validate, "validate_first_s": validate_first,
                          "cold_cli_cpu_s": cold_cpu, "cli_one_card_edit_cpu_s": edit_cpu,
                          "cli_nothing_changed_cpu_s": same_cpu, "python_c_pass_cpu_s": bare_cpu,
@@ -285,6 +315,8 @@ def main(argv: list[str] | None = None) -> int:
         "CLI nothing changed / CLI cold": med(lambda w: w["cli_nothing_changed_s"] / w["cold_cli_s"]),
         "CLI one-card edit / CLI cold, without the rulebook PDFs (reference)":
             med(lambda w: w["cli_one_card_edit_no_pdf_s"] / w["cold_cli_no_pdf_s"]),
+        "edit's lower bound (load the deck + print the page) / CLI cold (reference)":
+            med(lambda w: (w["load_deck_process_s"] + w["rulebook_print_alone_s"]) / w["cold_cli_s"]),
         "validate / python -c pass": med(lambda w: w["validate_s"] / w["python_c_pass_s"]),
         "validate, first check / python -c pass": med(lambda w: w["validate_first_s"] / w["python_c_pass_s"]),
     }
