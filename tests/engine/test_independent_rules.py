@@ -7,13 +7,15 @@ positions must agree (count, card to match, direction, whose turn, every hand, t
 is out and in what order, the discards owed, a pending +/-, Skip or give, turns, and at the end
 the winner or the draw). Whole seeded games cover every edition, 2 to 8 players and every rule
 option; positions shaped for them reach the rare cases (two Skips in a Play 2, a Play 2 passed
-on, everyone out at once) more often; a deck with other game parameters checks R4.8.
+on, everyone out at once) more often; a deck with other game parameters checks R4.8. The
+simulator's own loop (`State.play_out`) must play the same games as decisions applied one by one.
 `python -m pytest -m slow tests/engine/test_independent_rules.py` plays ten times as many.
 """
 
 from __future__ import annotations
 
 import random
+from math import floor
 
 import pytest
 
@@ -208,6 +210,22 @@ def test_a_rule_played_otherwise_is_caught(deck):
             if players >= 3:
                 lockstep(Game(deck, "keep-it-simple", players, options=options).new_initial_state(k),
                          Reversed(deck, "keep-it-simple", players, options, k), k, f"game {k}")
+
+
+def test_the_simulator_s_loop_plays_the_same_games(deck):
+    """`play_out` (random players, the loop `simulate` runs without leaving it) against the decisions
+    applied one by one, which the lock-step checks: the same random draws give the same game."""
+    starts = [(configs(k), lambda k=k, c=configs(k): Game(deck, c[0], c[1], options=c[2]).new_initial_state(k)) for k in range(QUICK)]
+    starts += [(k, lambda k=k: from_position(deck, rare_position(deck, k))) for k in range(2 * QUICK)]
+    for what, start in starts:
+        fast, stepped = start(), start()
+        rnd = random.Random(7).random
+        fast.play_out(random.Random(7).random)
+        while not stepped.is_terminal():
+            legal = stepped.legal_actions()
+            if legal:
+                stepped.apply(legal[floor(rnd() * len(legal))])
+        assert to_position(fast) == to_position(stepped), what
 
 
 @pytest.mark.slow  # about 23 s on one core
