@@ -58,9 +58,11 @@ def test_the_wheel_holds_the_types_marker_licences_templates_and_fonts(tmp_path)
     # MB Print's FOGRA39 press profile and the note of its origin and licence
     assert {"generator/products/render/press/icc/FOGRA39L.icc", "generator/products/render/press/icc/FOGRA39L.txt"} <= names
     assert "generator/templates/rulebook.html.j2" in names
-    # the cards' typeface cut down for printing the rulebook, with the fonts' licence
-    assert {"generator/products/rulebook/fonts/DejaVuSans-print.ttf", "generator/products/rulebook/fonts/DejaVuSans-Bold-print.ttf",
-            "generator/products/rulebook/fonts/LICENSE-DejaVu.txt"} <= names
+    # the fonts the rulebook is printed in: the cards' typeface cut down, and DejaVu Sans Mono for
+    # code, whole and cut down, with the fonts' licence
+    assert {f"generator/products/rulebook/fonts/{name}" for name in (
+        "DejaVuSans-print.ttf", "DejaVuSans-Bold-print.ttf", "DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf",
+        "DejaVuSansMono-print.ttf", "DejaVuSansMono-Bold-print.ttf", "LICENSE-DejaVu.txt")} <= names
     for package in CONFIG["packages"]:
         if package != "generator.templates":
             assert package.replace(".", "/") + "/__init__.py" in names, package

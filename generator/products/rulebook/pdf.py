@@ -1,17 +1,20 @@
 """output/rulebook.pdf: the rulebook printed by headless Chromium from the same page as
-rulebook.html, set in the cards' typeface (DejaVu Sans, the fonts in render/fonts/). One file
-for both papers: its pages are A4's width and Letter's height, so it prints at 100% on either.
+rulebook.html, set in the cards' typeface (DejaVu Sans, the fonts in render/fonts/) and its code
+in DejaVu Sans Mono (shipped in fonts/ here). One file for both papers: its pages are A4's width
+and Letter's height, so it prints at 100% on either.
 
-The page gets one stylesheet more for print: the cards' fonts as @font-face (data: URIs, so the
-PDF needs nothing from the machine's fonts) and the @page size. Chromium stamps its PDF with the
-time it printed it; those dates are replaced by the build's (stamp.py, the same length, so the
-file's offsets hold) and an incremental update gives the document information the title, the
-version of county-uppy and the manifest, as every PDF of the build carries. The same page and
-Chromium give the same bytes, so the file is cached by exactly those (with this code and the
-fonts), in the user's cache folder ($XDG_CACHE_HOME/county-uppy/rulebook-pdf, else
-~/.cache/...) rather than the output folder's: printing takes about a third of a second, and a
-build into a new folder (a second checkout, a test) prints the same page again only when it
-changed.
+The page gets one stylesheet more for print: those fonts as @font-face (data: URIs, cut down by
+print_fonts.py, so the PDF takes no font from the machine: a test prints it where fontconfig
+knows only a decoy font and compares the bytes) and the @page size. Chromium stamps its PDF with
+the time it printed it, and names its table headers by numbers of the page's nodes that now and
+then come out one higher; the dates are replaced by the build's (stamp.py) and the names
+numbered from 1, each the same length, so the file's offsets hold, and an incremental update
+gives the document information the title, the version of county-uppy and the manifest, as every
+PDF of the build carries. The same page and Chromium give the same bytes, so the file is cached
+by exactly those (with this code and the fonts it embeds), in the user's cache folder
+($XDG_CACHE_HOME/county-uppy/rulebook-pdf, else ~/.cache/...) rather than the output folder's:
+printing takes about a third of a second, and a build into a new folder (a second checkout, a
+test) prints the same page again only when it changed.
 
 The printing begins as the product starts, on a thread that waits for the page (_Printer), so
 the browser prints while the build makes its other products (chromium.py says how it is found
@@ -30,19 +33,17 @@ from typing import TYPE_CHECKING, Callable
 
 from generator import user_cache
 from generator.products.output.outputs import Artifact
-from generator.products.pipeline.keys import GENERATOR_DIR, code_version, key
+from generator.products.pipeline.keys import code_version, key
 from generator.products.pipeline.rendered import stamp
-from generator.products.render.font_metrics import FILES
 from generator.products.render.stamp import Stamp
 from generator.products.rulebook import chromium, print_fonts
 from generator.products.rulebook.chromium import INSTALL, Browser, Failed, find_chromium, identity
 from generator.products.rulebook.page import rulebook_html
-from generator.products.rulebook.print_fonts import PRINT_FILES, covers
+from generator.products.rulebook.print_fonts import PRINT_FILES, WHOLE, covers
 
 if TYPE_CHECKING:
     from generator.products.pipeline.context import BuildContext
 
-FONTS = GENERATOR_DIR / "products" / "render" / "fonts"
 #: The page: A4's width and Letter's height, so the one file prints at 100% on either paper, whole,
 #: within the margins (13 mm by 14 mm) every home printer leaves.
 PAGE_SIZE = "210mm 279.4mm"
@@ -53,25 +54,32 @@ KEEP = 16  #: printed files the user's cache keeps (the newest)
 STOP_WAIT = 10
 
 
-def print_css(fonts: dict[bool, Path]) -> str:
-    """The stylesheet added for print: the cards' typeface (code stays monospace), from the font
-    files `fonts` (bold -> file), and the page size."""
+#: The print's font family of each face (print_fonts.WHOLE): the cards' typeface, and monospace for code.
+FAMILIES = {"text": "County Uppy Cards", "code": "County Uppy Code"}
+
+
+def print_css(fonts: dict[tuple[str, bool], Path]) -> str:
+    """The stylesheet added for print: the text in the cards' typeface and code in monospace (a
+    character the monospace font lacks in the cards' typeface), from the font files `fonts`
+    ((face, bold) -> file), and the page size."""
     faces = []
-    for bold, path in fonts.items():
+    for (face, bold), path in fonts.items():
         data = base64.b64encode(path.read_bytes()).decode("ascii")
-        faces.append(f'@font-face {{ font-family: "County Uppy Cards"; font-weight: {700 if bold else 400}; '
+        faces.append(f'@font-face {{ font-family: "{FAMILIES[face]}"; font-weight: {700 if bold else 400}; '
                      f'font-style: normal; src: url(data:font/ttf;base64,{data}) format("truetype"); }}')
+    text, code, mono = f'"{FAMILIES["text"]}"', f'"{FAMILIES["code"]}"', ":is(code, pre, kbd, samp)"
     return "\n".join([*faces,
-                      'html, body, body *:not(code):not(pre):not(kbd) { font-family: "County Uppy Cards", sans-serif !important; }',
+                      f"html, body, body * {{ font-family: {text}, sans-serif !important; }}",
+                      f"body {mono}, body {mono} * {{ font-family: {code}, {text}, monospace !important; }}",
                       f"@page {{ size: {PAGE_SIZE}; margin: 13mm 14mm; }}"])
 
 
-def fonts_for(html: bytes) -> dict[bool, Path]:
-    """The font files to print `html` with: the cards' typeface cut down to the characters of
-    the scripts a rulebook is written in (print_fonts.py), a fifth of Chromium's work less, when
-    the page has no other character; else the whole fonts."""
+def fonts_for(html: bytes) -> dict[tuple[str, bool], Path]:
+    """The font files to print `html` with: the fonts cut down to the characters of the scripts a
+    rulebook is written in (print_fonts.py), a fifth of Chromium's work less, when the page has
+    no other character; else the whole fonts."""
     text = unescape(html.decode("utf-8", "replace"))
-    return PRINT_FILES if covers(text) else FILES
+    return PRINT_FILES if covers(text) else WHOLE
 
 
 #: The page's content policy (rulebook.html.j2), which allows no fonts: the print stylesheet's
@@ -88,6 +96,9 @@ def for_print(html: bytes) -> bytes:
 
 
 _DATE = re.compile(rb"D:\d{14}(?:[+-]\d\d'\d\d'|Z)")
+#: The names of the tagged PDF's table headers (/ID, /Headers, the IDTree): Chromium's numbers of
+#: the page's nodes, which now and then come out one higher for the same page (1 print in 14).
+_NODE = re.compile(rb"\(node(\d+)\)")
 _TRAILER = re.compile(rb"trailer\s*<<(.*?)>>\s*startxref\s*(\d+)\s*%%EOF\s*$", re.S)
 
 
@@ -98,11 +109,13 @@ def _pdf_text(value: str) -> bytes:
 
 
 def settled(pdf: bytes, title: str, stamp_: Stamp) -> bytes:
-    """Chromium's PDF made reproducible and named: its dates replaced by the build's (same
-    length), then an incremental update that gives it the build's document information.
-    A file whose trailer is not the classic kind is only re-dated."""
+    """Chromium's PDF made reproducible and named: its dates replaced by the build's and its
+    node names numbered in their order from 1 (both the same length, so the offsets hold), then
+    an incremental update that gives it the build's document information. A file whose trailer
+    is not the classic kind is only re-dated and renumbered."""
     date = stamp_.pdf_date.encode("ascii")
     pdf = _DATE.sub(lambda m: date if len(m.group(0)) == len(date) else m.group(0), pdf)
+    pdf = _renumbered(pdf)
     found = _TRAILER.search(pdf)
     if found is None:
         return pdf
@@ -126,6 +139,16 @@ def settled(pdf: bytes, title: str, stamp_: Stamp) -> bytes:
     out += (b"trailer\n<< /Size %d /Root %s /Info %d 0 R /Prev %d /ID [ <%s> <%s> ] >>\nstartxref\n%d\n%%%%EOF\n"
             % (n + 1, root.group(1), n, prev, ident, ident, xref))
     return bytes(out)
+
+
+def _renumbered(pdf: bytes) -> bytes:
+    """The PDF with its node names numbered 1, 2, ... in the order of Chromium's numbers (so its
+    IDTree stays sorted), each as wide as before; as it is if a number would not fit."""
+    found = _NODE.findall(pdf)
+    order = {n: k for k, n in enumerate(sorted({int(n) for n in found}), 1)}
+    if not found or len(str(len(order))) > min(len(n) for n in found):
+        return pdf
+    return _NODE.sub(lambda m: b"(node%0*d)" % (len(m.group(1)), order[int(m.group(1))]), pdf)
 
 
 def cached(k: str) -> bytes | None:
@@ -152,8 +175,8 @@ def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
             return []
         return skipped
     made_by = stamp(ctx)
-    here = code_version(Path(__file__).resolve(), Path(chromium.__file__).resolve(), *PRINT_FILES.values(),
-                        Path(print_fonts.__file__).resolve(), folder=FONTS, libraries=())
+    here = code_version(Path(__file__).resolve(), Path(chromium.__file__).resolve(), Path(print_fonts.__file__).resolve(),
+                        *WHOLE.values(), folder=print_fonts.HERE, libraries=())
     who = identity(binary)
     title = f"{ctx.deck.params.name} rulebook"
 
