@@ -1,5 +1,10 @@
 """Finding headless Chromium for the browser tests, or saying plainly why they do not run.
 
+The tests use the Chromium the build prints the rulebook with, found the same way
+(generator/products/rulebook/chromium.py, `find_chromium`: COUNTY_UPPY_CHROMIUM, else the headless
+shell, else the full browser, on PATH). Playwright drives the headless shell as it drives the
+full browser, so the tests need nothing else.
+
 Without Chromium the browser tests are skipped with the reason (pytest's summary shows it), so
 the README's test command passes on a fresh machine. CI sets COUNTY_UPPY_REQUIRE_BROWSER=1
 (`.ci/run` does, and installs Chromium), which turns that skip into a failure: there the
@@ -9,30 +14,27 @@ browser tests must run.
 from __future__ import annotations
 
 import os
-import shutil
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Iterator
 
 import pytest
 
+from generator.products.rulebook import chromium
+
 #: Set to 1 (CI does) to fail, rather than skip, when Chromium cannot be found.
 REQUIRE = "COUNTY_UPPY_REQUIRE_BROWSER"
-#: The Chromium binary to use, when it is not `chromium` on PATH or /usr/bin/chromium.
-CHROMIUM = "COUNTY_UPPY_CHROMIUM"
-#: Headless Chromium as root, with nothing that reaches for the network (a closed machine refuses it).
-FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
-INSTALL = "install the Debian package (apt-get install -y chromium) or set COUNTY_UPPY_CHROMIUM to its path"
+#: The Chromium binary to use, when it is not the one found on PATH.
+CHROMIUM = chromium.CHROMIUM_ENV
+#: The build's flags for Chromium (no sandbox as root, nothing that reaches for the network), but
+#: those Playwright gives it itself.
+FLAGS = [flag for flag in chromium.FLAGS if flag not in ("--headless", "--remote-debugging-pipe")]
 
 
 def chromium_path() -> str:
     """The Chromium binary; skip the calling test (fail when REQUIRE is set) if there is none."""
-    chosen = os.environ.get(CHROMIUM)
-    path = chosen or shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
-    if not Path(path).is_file():
-        where = f"{CHROMIUM}={chosen} is not a file" if chosen else "Chromium was not found"
-        unavailable(f"browser tests need headless Chromium and {where}: {INSTALL}")
+    path, why = chromium.find_chromium()
+    if path is None:
+        unavailable(f"browser tests skipped: {why} ({chromium.INSTALL})")
     return path
 
 

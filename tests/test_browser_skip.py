@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from generator.products.rulebook.chromium import NAMES, find_chromium
 from tests import browser
 from tests.conftest import ROOT
 
@@ -36,8 +37,23 @@ def test_a_missing_chromium_skips_with_the_reason(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 skipped" in done.stdout
     (line,) = [ln for ln in done.stdout.splitlines() if ln.startswith("SKIPPED [1] ")]  # the -ra summary line
-    assert line.endswith(f": browser tests need headless Chromium and COUNTY_UPPY_CHROMIUM={missing} is not a file: "
-                         "install the Debian package (apt-get install -y chromium) or set COUNTY_UPPY_CHROMIUM to its path")
+    # the build's own words for why there is no Chromium (rulebook/chromium.py, find_chromium)
+    assert line.endswith(f": browser tests skipped: COUNTY_UPPY_CHROMIUM={missing} is not a program (install Chromium "
+                         "(Debian and Ubuntu: apt-get install chromium-headless-shell, or chromium) or set "
+                         "COUNTY_UPPY_CHROMIUM to its path)")
+
+
+def test_the_tests_use_the_chromium_the_build_prints_with(tmp_path, monkeypatch):
+    """One search for Chromium: with two on PATH, the tests take the headless shell, as the build does."""
+    for name in ("chromium", "chromium-headless-shell"):
+        (tmp_path / name).write_text("#!/bin/sh\n")
+        (tmp_path / name).chmod(0o755)
+    monkeypatch.delenv(browser.CHROMIUM, raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert NAMES.index("chromium-headless-shell") < NAMES.index("chromium")
+    assert browser.chromium_path() == find_chromium()[0] == str(tmp_path / "chromium-headless-shell")
+    (tmp_path / "chromium-headless-shell").unlink()
+    assert browser.chromium_path() == find_chromium()[0] == str(tmp_path / "chromium")
 
 
 def test_required_browser_tests_fail_without_chromium(tmp_path):
@@ -51,6 +67,7 @@ def test_required_browser_tests_fail_without_chromium(tmp_path):
 def test_a_chromium_that_exists_is_used(tmp_path, monkeypatch):
     fake = tmp_path / "chromium"
     fake.write_text("#!/bin/sh\n")
+    fake.chmod(0o755)
     monkeypatch.setenv(browser.CHROMIUM, str(fake))
     monkeypatch.setenv(browser.REQUIRE, "1")
     assert browser.chromium_path() == str(fake)

@@ -9,7 +9,11 @@ byte), so nothing listens on a port and nothing else can reach it.
 
 Chromium is looked for as COUNTY_UPPY_CHROMIUM names it, else on PATH: Debian's headless shell
 first (`chromium-headless-shell`, the same engine without a desktop browser, which starts in half
-the time), then the full browser (`chromium`, `chromium-browser`, `google-chrome`).
+the time), then the full browser (`chromium`, `chromium-browser`, `google-chrome`). The browser
+tests find it the same way (tests/browser.py). The full browser also lays text out by the
+hinting style the machine's fontconfig sets (Debian's slight against fontconfig's own full moves
+letters by a fraction of a point); the headless shell does not, so its PDF is the same on every
+machine.
 """
 
 from __future__ import annotations
