@@ -3,9 +3,10 @@
 The script is generated from the command line's own parser by shtab, so it cannot fall behind
 the commands: add an option and the next `completion` knows it. Options that take a name
 complete the names: products (`--only`), papers (`--paper`), bots (`--bots`, each name of a
-comma-separated list) and editions (`--edition`). Editions live in the manifest, so the script
-asks for them as it completes: `county-uppy completion --names editions` prints the edition keys
-of `--manifest` (the one on the line being completed, else cards.yaml), one a line.
+comma-separated list: those the command takes, the engine's for simulate and play, the ladder's,
+ISMCTS too, for report and sweep) and editions (`--edition`). Editions live in the manifest, so
+the script asks for them as it completes: `county-uppy completion --names editions` prints the
+edition keys of `--manifest` (the one on the line being completed, else cards.yaml), one a line.
 """
 
 from __future__ import annotations
@@ -19,11 +20,15 @@ from generator import products
 
 SHELLS = ("bash", "zsh", "tcsh")
 #: What `--names` lists.
-NAME_KINDS = ("editions", "products", "papers", "bots")
+NAME_KINDS = ("editions", "products", "papers", "bots", "ladder")
 #: Options (by their dest) whose values are names of a kind, and whether they take a
-#: comma-separated list of them (`--only deck,cards`, `--bots greedy,random`).
+#: comma-separated list of them (`--only deck,cards`, `--bots greedy,random`). An option's own
+#: `names` attribute, where its command sets one, is the kind instead (report's and sweep's
+#: `--bots` take the ladder's bots).
 NAMED_OPTIONS = {"edition": ("editions", False), "only": ("products", True), "paper": ("papers", False),
                  "bots": ("bots", True)}
+#: The kinds whose names are the same wherever one completes (not the manifest's editions).
+FIXED_KINDS = ("products", "papers", "bots", "ladder")
 
 EPILOG = """\
 install (then open a new shell):
@@ -42,7 +47,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("shell", choices=SHELLS, nargs="?", help="the shell to complete in")
     p.add_argument("--names", choices=NAME_KINDS, metavar="KIND",
                    help="print the names of one kind, one a line, instead of a script: editions (of --manifest), "
-                        "products, papers or bots (the scripts call this to complete edition keys)")
+                        "products, papers, bots (simulate's and play's) or ladder (report's and sweep's, ISMCTS "
+                        "too); the scripts call this to complete edition keys")
     return p
 
 
@@ -58,10 +64,11 @@ def run(args: argparse.Namespace) -> int:
     import shtab
 
     parser: argparse.ArgumentParser = args._parser
-    static = {kind: names(kind, args.manifest) for kind in ("products", "papers", "bots")}
+    static = {kind: names(kind, args.manifest) for kind in FIXED_KINDS}
     for action in _actions(parser):
         if action.dest in NAMED_OPTIONS and action.option_strings:
             kind, listed = NAMED_OPTIONS[action.dest]
+            kind = getattr(action, "names", kind)
             action.complete = _named(kind, listed, static.get(kind))  # type: ignore[attr-defined]
         elif action.metavar in FILE_METAVARS:
             action.complete = shtab.FILE  # type: ignore[attr-defined]
@@ -77,10 +84,14 @@ def names(kind: str, manifest: str = "cards.yaml") -> list[str]:
         return list(products.names())
     if kind == "papers":
         return list(PAPERS)
-    if kind == "bots":
+    if kind == "bots":  # what simulate and play take (make_bot)
         from generator.engine.bots import BOTS  # lazy: the engine, only for a script or --names bots
 
         return list(BOTS)
+    if kind == "ladder":  # what report and sweep take (ladder_bot)
+        from generator.ai.bots import LADDER  # lazy: as above
+
+        return list(LADDER)
     return edition_keys(manifest)
 
 

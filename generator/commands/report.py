@@ -59,9 +59,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--players", default=None, metavar="LIST",
                    help="player counts, comma-separated (default: every count the manifest allows, 2 to 8)")
     p.add_argument("--edition", action="append", metavar="KEY", help="an edition to include (repeatable; default all)")
-    p.add_argument("--bots", action="append", metavar="MIX",
-                   help="a bot mix: names comma-separated, given to seats in turn, e.g. greedy or greedy,random "
-                        f"(repeatable: each mix is a row of the grid; default {DEFAULT_BOTS})")
+    bots = p.add_argument("--bots", action="append", metavar="MIX",
+                          help="a bot mix: names comma-separated, given to seats in turn, e.g. greedy or greedy,random "
+                               f"(repeatable: each mix is a row of the grid; default {DEFAULT_BOTS})")
+    bots.names = "ladder"  # type: ignore[attr-defined]  # run() takes any bot on the ladder: completion offers them
     p.add_argument("--seed", type=int, default=0, metavar="S", help="run seed; game i uses the same seed as in simulate (default 0)")
     p.add_argument("--workers", type=int, default=None, metavar="W", help="worker processes (default: all cores)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",

@@ -47,8 +47,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--players", default=DEFAULT_PLAYERS, metavar="LIST",
                    help=f"player counts, comma-separated (default {DEFAULT_PLAYERS})")
     p.add_argument("--edition", default="the-og", metavar="KEY", help="edition key (default: the-og)")
-    p.add_argument("--bots", default=DEFAULT_BOTS, metavar="MIX",
-                   help=f"bot names, comma-separated, given to seats in turn (default {DEFAULT_BOTS})")
+    bots = p.add_argument("--bots", default=DEFAULT_BOTS, metavar="MIX",
+                          help=f"bot names, comma-separated, given to seats in turn (default {DEFAULT_BOTS})")
+    bots.names = "ladder"  # type: ignore[attr-defined]  # run() takes any bot on the ladder: completion offers them
     p.add_argument("--games", type=int, default=None, metavar="N",
                    help=f"games per cell, 1..{MAX_GAMES} (default: as many as a verdict needs: "
                         "400 for 2 players, 1200 for 4, 2000 for 6; the most of the player counts asked for)")

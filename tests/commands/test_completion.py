@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -89,10 +90,14 @@ def test_bash_completes_editions_products_papers_and_bots(capsys, tmp_path):
     # papers
     assert complete(path, "build", "--paper", "") == ["letter", "a4"]
     assert complete(path, "build", "--layout", "") == ["duplex", "gutterfold"]
-    # bots, for every command that plays, also inside a list
-    for command in ("simulate", "report", "sweep", "play"):
+    # bots, for every command that plays, also inside a list: the ones the command takes
+    for command in ("simulate", "play"):
         assert complete(path, command, "--bots", "") == ["random", "greedy", "search"], command
+    for command in ("report", "sweep"):
+        assert complete(path, command, "--bots", "") == ["random", "greedy", "search", "ismcts"], command
     assert complete(path, "simulate", "--bots", "greedy,r") == ["greedy,random"]
+    assert complete(path, "sweep", "--bots", "greedy,i") == ["greedy,ismcts"]
+    assert complete(path, "simulate", "--bots", "greedy,i") == []
 
 
 def test_the_names_the_scripts_offer(tmp_path, capsys):
@@ -100,6 +105,8 @@ def test_the_names_the_scripts_offer(tmp_path, capsys):
     assert capsys.readouterr().out.split() == EDITIONS
     assert main(["completion", "--names", "bots"]) == 0
     assert capsys.readouterr().out.split() == ["random", "greedy", "search"]
+    assert main(["completion", "--names", "ladder"]) == 0
+    assert capsys.readouterr().out.split() == ["random", "greedy", "search", "ismcts"]
     # keys a shell could not take as one word are left out; a file that is not a manifest has none
     odd = tmp_path / "odd.yaml"
     odd.write_text("editions:\n  - {key: ok-one}\n  - {key: 'two words'}\n  - {key: '$(boom)'}\n  - {key: 7}\n")
@@ -120,11 +127,31 @@ def test_zsh_and_tcsh_scripts_offer_the_names(capsys, shell):
     if shell == "zsh":
         assert "_county_uppy_editions() {" in text and "county-uppy completion --names editions" in text
         assert "_values -s , products deck rulebook rulebook-pdf print pod tts cards" in text
-        assert "_values -s , bots random greedy search" in text
-        assert ":_county_uppy_editions" in text and ":_county_uppy_bots" in text
+        assert "_values -s , bots random greedy search }" in text
+        assert "_values -s , ladder random greedy search ismcts }" in text
+        assert ":_county_uppy_editions" in text and ":_county_uppy_bots" in text and ":_county_uppy_ladder" in text
         if shutil.which("zsh"):
             subprocess.run(["zsh", "-n", "-c", text], check=True, timeout=20)
     else:
         assert "'n/--edition/`county-uppy completion --names editions`/'" in text
         assert "'n/--only/(deck rulebook rulebook-pdf print pod tts cards)/'" in text
-        assert "'n/--bots/(random greedy search)/'" in text
+        assert "'n/--bots/(random greedy search)/'" in text or "'n/--bots/(random greedy search ismcts)/'" in text
+
+
+BOTS_ARE = re.compile(r"bots are ([a-z]+(?:, [a-z]+)*)")
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+@pytest.mark.parametrize("command", ["simulate", "play", "report", "sweep"])
+def test_bash_offers_for_bots_the_names_the_command_itself_takes(capsys, tmp_path, command):
+    """What `--bots` completes to is what the command accepts: an unknown name is refused with the
+    list of the names it takes (the engine's make_bot, or the ladder's ladder_bot)."""
+    path = tmp_path / "county-uppy.bash"
+    path.write_text(script(capsys, "bash"))
+    more = {"simulate": ["--games", "1", "--players", "2"], "play": [], "report": ["--games", "1"],
+            "sweep": ["--param", "target=16", "--games", "1"]}[command]
+    assert main([command, "--manifest", str(MANIFEST), *more, "--bots", "nosuchbot"]) == 2
+    said = capsys.readouterr().err
+    taken = BOTS_ARE.search(said)
+    assert taken, said
+    assert complete(path, command, "--bots", "") == taken.group(1).split(", ")
