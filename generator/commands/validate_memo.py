@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import sys
 import time
 from pathlib import Path
@@ -79,13 +80,23 @@ RACY_NS = 2_000_000_000
 
 
 def _state(path: str) -> list | None:
-    """[size, modification time in ns (None if recent), sha256] of the file, or None when there is none."""
+    """[size, modification time in ns (None if recent), sha256] of the file, or None when there is
+    none or it is not a regular file: a FIFO, a device or a folder the manifest names is never read
+    here (validate refuses it, and no answer is given again while it is there)."""
     try:
-        st = os.stat(path)
-        with open(path, "rb") as f:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as f:
             digest = hashlib.file_digest(f, "sha256").hexdigest()
     except OSError:
         return None
+    finally:
+        os.close(fd)
     recent = st.st_mtime_ns > time.time_ns() - RACY_NS
     return [st.st_size, None if recent else st.st_mtime_ns, digest]
 

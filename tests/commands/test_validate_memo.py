@@ -191,3 +191,23 @@ def test_build_checks_a_manifest_once_and_says_its_warnings_every_time(capsys, m
     failed = [run(capsys, "build", "--manifest", str(manifest), "--out", str(out), "--only", "deck") for _ in range(2)]
     assert [f[0] for f in failed] == [1, 1] and failed[0][2] == failed[1][2] and "cannot draw" in failed[0][2]
     assert len(checked) == 3
+
+
+@pytest.mark.parametrize("named", ["art", "font"])
+def test_a_fifo_the_manifest_names_is_refused_without_waiting_for_a_writer(manifest, tmp_path, named):
+    """The answer's file states once opened every file the manifest names with a blocking open(): a
+    FIFO named as a picture or a font hung `validate` until something wrote to it."""
+    fifo = tmp_path / "art" / "pipe"
+    os.mkfifo(fifo)
+    text = manifest.read_text(encoding="utf-8")
+    if named == "art":
+        text = text.replace(ART, "    art: art/pipe\n")
+    else:
+        text = text.replace("look:\n", "look:\n  fonts: {regular: art/pipe}\n", 1)
+    manifest.write_text(text, encoding="utf-8")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    said = subprocess.run([sys.executable, "-m", "generator", "validate", "--manifest", str(manifest)],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert said.returncode == 1, said.stderr
+    assert "FIFO (named pipe)" in said.stderr and "Traceback" not in said.stderr
+    assert validate_memo._state(str(fifo)) is None
