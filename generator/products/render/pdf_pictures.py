@@ -252,7 +252,7 @@ def _open(path: str, sha: str, need: tuple[int, int]):
     from PIL import Image, ImageCms, ImageOps  # lazy: Pillow, only where a face has raster art
 
     data = art._read(Path(path))
-    im = Image.open(io.BytesIO(data), formats=["PNG", "JPEG"])
+    im = art.open_raster(data)
     art._check_pixels(Path(path).name, *im.size)
     if im.format == "JPEG":
         turned = im.getexif().get(0x0112) in (5, 6, 7, 8)

@@ -55,6 +55,11 @@ def test_missing_unreadable_and_not_a_picture_are_named(tmp_path):
     (tmp_path / "cut.png").write_bytes((tmp_path / "whole.png").read_bytes()[:60])
     with pytest.raises(ArtError, match="cut.png: not a readable PNG or JPEG picture"):
         inspect(tmp_path / "cut.png")
+    # a PNG header of 0 x 0 pixels: Pillow's words named its buffer by its memory address, different every run
+    png_claiming(tmp_path / "none.png", 0, 0)
+    with pytest.raises(ArtError) as err:
+        inspect(tmp_path / "none.png")
+    assert str(err.value) == "none.png: not a readable PNG or JPEG picture (cannot identify image file)"
     PILImage.new("RGB", (8, 8)).save(tmp_path / "pic.gif")
     with pytest.raises(ArtError, match="not a PNG, JPEG or SVG"):
         inspect(tmp_path / "pic.gif")
@@ -107,6 +112,39 @@ def test_an_svg_that_cannot_stay_flat_vector_art_is_refused(tmp_path, body, word
     assert words in str(err.value) and "(line 2)" in str(err.value)
 
 
+# Each of these passed the check and then failed the build with an internal error (exit 3): reportlab
+# writes no number past 1e20, and svglib splits a style declaration at every ':'.
+@pytest.mark.parametrize("svg, words", [
+    ('width="1e308" height="1e308" viewBox="0 0 1e308 1e308"', "the SVG's width holds the number 1e308 (line 1)"),
+    ('viewBox="0 0 1e-300 1e-300"', "the SVG's viewBox is 1e-300 × 1e-300"),
+    ('viewBox="0 0 10 10"><g transform="scale(1e308)"', "the SVG's transform holds the number 1e308 (line 1)"),
+    ('viewBox="0 0 10 10"><g stroke="#000" stroke-width="1e300"', "the SVG's stroke-width holds the number 1e300"),
+    ('viewBox="0 0 10 10"><svg viewBox="0 0 1e-300 1e-300"', "the SVG's viewBox '0 0 1e-300 1e-300' (line 1) is under"),
+    ('viewBox="0 0 10 10"><g style="fill:url(file:///etc/passwd)"', "the SVG links another file ('file:///etc/passwd') (line 1)"),
+    ('viewBox="0 0 10 10"><style>@import url(/etc/passwd);</style><g', "links another file ('/etc/passwd')"),
+    ('viewBox="0 0 10 10"><g style="fill:red:blue"', "the SVG's style holds 'fill:red:blue' (line 1), which is not one"),
+])
+def test_an_svg_the_pdfs_cannot_write_is_refused_by_the_check(tmp_path, svg, words):
+    path = tmp_path / "art.svg"
+    path.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" {svg}>\n<path d="M0 0L9 9L0 9Z"/>'
+                    + ("</g>" if "<g" in svg else "</svg>" if "<svg" in svg else "") + "</svg>")
+    with pytest.raises(ArtError) as err:
+        inspect(path)
+    assert str(err.value).startswith("art.svg: ") and words in str(err.value)
+
+
+def test_an_svg_within_the_limits_draws(tmp_path):
+    from generator.products.render import pdf_pictures
+
+    path = tmp_path / "ok.svg"
+    path.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="1e6" height="0.001" viewBox="0 0 1000 0.001">'
+                    '<g transform="scale(1000000)" style="fill:#1e1e1e; stroke:url(#none)"><path d="M0 0L1e-9 1e-9Z"/></g>'
+                    '</svg>')
+    assert inspect(path) == PictureInfo("svg", 1e6, 0.001)
+    picture, size = pdf_pictures._svg(str(path), art.digest(path), None)
+    assert size == pytest.approx((750000.0, 0.00075)) and picture.body
+
+
 def test_an_svg_with_entities_is_not_expanded(tmp_path):
     laughs = ('<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">'
               '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>'
@@ -150,3 +188,22 @@ def test_a_picture_refused_then_mended_in_place_is_read_again(tmp_path):
     PILImage.new("RGB", (30, 20), "red").save(path)
     os.utime(path, ns=(1, 1))  # even with a stamp the first one could have had
     assert picture_size(path) == (30, 20)
+
+
+def test_a_picture_within_the_limits_is_opened_without_pillows_own_warning(tmp_path, monkeypatch):
+    """A PNG of 90-100 million pixels is within MAX_PIXELS but over Pillow's default (89 million):
+    the build printed Pillow's DecompressionBombWarning, with its source line, from the workers.
+    Here Pillow's default is scaled down to a small picture instead of drawing a large one."""
+    import warnings
+
+    from generator.products.render import pdf_pictures
+
+    monkeypatch.setattr(PILImage, "MAX_IMAGE_PIXELS", 6000)
+    path = tmp_path / "big.png"
+    PILImage.new("RGB", (100, 100), "teal").save(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert inspect(path) == PictureInfo("png", 100, 100)
+        assert art.picture_colours(path)
+        im, _ = pdf_pictures._open(str(path), art.digest(path), (100, 100))
+    assert im.size == (100, 100)

@@ -47,6 +47,15 @@ SVG_REFUSED = {
     "filter": "a filter effect",
     "mask": "a mask (transparency)",
 }
+#: The largest number an SVG's attributes and styles may hold (coordinates, sizes, transforms, stroke
+#: widths), and the smallest and largest size of its viewBox and of the picture itself: the PDFs
+#: write every number in plain decimals, which reportlab refuses past 1e20, so a number or a
+#: viewBox scale beyond these is refused here rather than failing the build.
+SVG_MAX_NUMBER = 1e6
+SVG_MIN_SIZE = 1e-3
+_SVG_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_SVG_HEX = re.compile(r"#[0-9A-Za-z_-]+")
+_SVG_URL = re.compile(r"url\(\s*['\"]?\s*([^)'\"]*)")
 _OPACITY = re.compile(r"(?<![\w-])(?:fill-|stroke-)?opacity\s*:\s*([0-9.eE+-]+%?)")
 _LENGTH = re.compile(r"^\s*([0-9.eE+-]+)\s*(px|pt|pc|mm|cm|in)?\s*$")
 _UNIT_PX = {None: 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0}
@@ -115,10 +124,22 @@ def _raster(name: str, data: bytes) -> PictureInfo:
         except Image.DecompressionBombError:
             raise ArtError(f"{name}: the picture is too large to open safely (over {MAX_PIXELS:,} pixels)") from None
         except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-            raise ArtError(f"{name}: not a readable PNG or JPEG picture ({exc})") from None
+            said = re.sub(r"\s*<[^<>]* at 0x[0-9a-fA-F]+>", "", str(exc))  # Pillow names its buffer by its address
+            raise ArtError(f"{name}: not a readable PNG or JPEG picture ({said})") from None
     if w < 1 or h < 1:
         raise ArtError(f"{name}: the picture has no pixels")
     return PictureInfo(kind, w, h)
+
+
+def open_raster(data: bytes):
+    """Pillow's image of PNG or JPEG bytes (pixels not yet decoded), under this module's limits
+    alone: a picture within MAX_PIXELS is over Pillow's own lower default (89 million pixels),
+    whose DecompressionBombWarning would otherwise be printed on the terminal mid-build."""
+    from PIL import Image  # lazy: Pillow, only where a deck has raster art
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        return Image.open(io.BytesIO(data), formats=["PNG", "JPEG"])
 
 
 def _check_pixels(name: str, w: int, h: int) -> None:
@@ -166,6 +187,7 @@ def _svg(name: str, data: bytes) -> PictureInfo:
             if el.get(attr) is not None and _opacity(el.get(attr)) < 1:
                 raise ArtError(f"{name}: the SVG has transparency ({attr}=\"{el.get(attr)}\"){line}, which the print-shop "
                                "file (PDF/X-1a) cannot carry; flatten it to solid colours")
+        _svg_values(name, el, local, line)
         css = (el.get("style") or "") + (el.text or "" if local == "style" else "")
         for m in _OPACITY.finditer(css):
             if _opacity(m.group(1)) < 1:
@@ -173,6 +195,32 @@ def _svg(name: str, data: bytes) -> PictureInfo:
                                "file (PDF/X-1a) cannot carry; flatten it to solid colours")
     w, h = _svg_size(name, root)
     return PictureInfo("svg", w, h)
+
+
+def _svg_values(name: str, el, local: str, line: str) -> None:
+    """An element's attributes (and a <style>'s text) as the drawing can take them: every number
+    within SVG_MAX_NUMBER, a url() naming only something in the file (#id), and a style attribute
+    of NAME: VALUE declarations."""
+    values = [(k, v) for k, v in el.attrib.items() if "}" not in k and k not in ("id", "class")]
+    if local == "style" and el.text:
+        values.append(("style", el.text))
+    for attr, value in values:
+        for target in _SVG_URL.findall(value):
+            if not target.strip().startswith("#"):
+                raise ArtError(f"{name}: the SVG links another file ({target.strip()!r}){line}")
+        for number in _SVG_NUMBER.findall(_SVG_HEX.sub(" ", value)):
+            if not abs(float(number)) <= SVG_MAX_NUMBER:
+                raise ArtError(f"{name}: the SVG's {attr} holds the number {number}{line}; a picture's numbers are "
+                               f"at most {SVG_MAX_NUMBER:,.0f} (scale the drawing down)")
+    if local != "svg" or el.getparent() is not None:  # a nested viewport's viewBox scales as the root's does
+        sides = [float(n) for n in _SVG_NUMBER.findall(el.get("viewBox") or "")[2:4]]
+        if any(side < SVG_MIN_SIZE for side in sides):
+            raise ArtError(f"{name}: the SVG's viewBox {el.get('viewBox')!r}{line} is under {SVG_MIN_SIZE:g} on a side "
+                           "(scale the drawing)")
+    for declaration in (el.get("style") or "").split(";"):
+        if declaration.strip() and declaration.count(":") != 1:
+            raise ArtError(f"{name}: the SVG's style holds {declaration.strip()!r}{line}, which is not one "
+                           "NAME: VALUE declaration")
 
 
 def _opacity(value: str) -> float:
@@ -196,14 +244,21 @@ def _svg_size(name: str, root) -> tuple[float, float]:
         box = parts[2], parts[3]
     w, h = _length(root.get("width")), _length(root.get("height"))
     if w and h:
-        return w, h
-    if box:
-        if w:
-            return w, w * box[1] / box[0]
-        if h:
-            return h * box[0] / box[1], h
-        return box
-    raise ArtError(f"{name}: the SVG has neither a viewBox nor a width and height, so its size is unknown")
+        size = w, h
+    elif box and w:
+        size = w, w * box[1] / box[0]
+    elif box and h:
+        size = h * box[0] / box[1], h
+    elif box:
+        size = box
+    else:
+        raise ArtError(f"{name}: the SVG has neither a viewBox nor a width and height, so its size is unknown")
+    for what, sides in (("viewBox", box), ("size", size)):
+        if sides is not None and not all(SVG_MIN_SIZE <= side <= SVG_MAX_NUMBER for side in sides):
+            a, b = sides
+            raise ArtError(f"{name}: the SVG's {what} is {a:g} × {b:g}; a picture's size and viewBox are "
+                               f"{SVG_MIN_SIZE:g} to {SVG_MAX_NUMBER:,.0f} on a side (scale the drawing)")
+    return size
 
 
 def _length(value: str | None) -> float | None:
@@ -335,7 +390,7 @@ def _css_colour(word: str) -> tuple[int, int, int] | None:
 def _raster_colours(data: bytes) -> tuple[str, ...]:
     from PIL import Image  # lazy: Pillow, only where a deck has raster art
 
-    with Image.open(io.BytesIO(data), formats=["PNG", "JPEG"]) as im:
+    with open_raster(data) as im:
         im.draft("RGB", (64, 64))  # a JPEG decodes at a fraction of its size
         small = im.convert("RGBA")
         small.thumbnail((64, 64))
