@@ -34,7 +34,7 @@ from contextlib import asynccontextmanager
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -179,7 +179,7 @@ class WebTable:
             raise Refused("hello needs the seat tokens this device was given")
         seats = []
         for key, tok in tokens.items():
-            seat = int(key) if isinstance(key, str) and key.isdigit() else -1
+            seat = int(key) if isinstance(key, str) and key.isascii() and key.isdigit() and len(key) < 4 else -1
             if seat in self.seat_tokens and isinstance(tok, str) and secrets.compare_digest(self.seat_tokens[seat], tok):
                 seats.append(seat)
         self._bind(device, seats)
@@ -226,7 +226,7 @@ class WebTable:
         """One message from a device: hello, claim, reveal, hints, decide, new_game."""
         try:
             msg = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: lists or objects nested thousands deep
             raise Refused("not a JSON message") from None
         if not isinstance(msg, dict):
             raise Refused("a message is a JSON object")
@@ -240,7 +240,7 @@ class WebTable:
             return
         elif kind == "reveal":
             seat = msg.get("seat")
-            if seat not in device.seats:
+            if not isinstance(seat, int) or seat not in device.seats:
                 raise Refused("this device does not hold that seat")
             device.shown = seat
         elif kind == "hints":
@@ -423,13 +423,24 @@ def make_app(web: WebTable | None, *, token: str = "", deck: Deck | None = None,
     async def replay_api(request: Request) -> Response:
         if not allowed(request):
             return refuse()
-        body = await request.body()
-        if len(body) > MAX_RECORD:
-            return JSONResponse({"error": f"a record is at most {MAX_RECORD // 1024} KiB"}, 413)
+        too_large = JSONResponse({"error": f"a record is at most {MAX_RECORD // 1024} KiB"}, 413)
+        said = request.headers.get("content-length", "0")
+        if not said.isdigit() or int(said) > MAX_RECORD:
+            return too_large
+        body = b""
+        try:
+            async for chunk in request.stream():  # read no further than the limit, whatever the header said
+                body += chunk
+                if len(body) > MAX_RECORD:
+                    return too_large
+        except ClientDisconnect:  # gone before its record was sent: there is no one to answer
+            return PlainTextResponse("", 400)
         try:
             record = json.loads(body)
             # worked out off the event loop: a long record must not hold up the table's players
             return JSONResponse(await run_in_threadpool(steps_of, replay_deck(), record))
+        except RecursionError:
+            return JSONResponse({"error": "not readable JSON: lists or objects nested too deeply"}, 400)
         except (ValueError, EngineError) as exc:
             return JSONResponse({"error": str(exc)}, 400)
 

@@ -132,3 +132,58 @@ def test_connections_beyond_the_limit_are_closed_with_the_reason(tmp_path):
         with pytest.raises(InvalidStatus):
             with connect(base.replace("http", "ws") + "/ws", open_timeout=10, close_timeout=2):
                 pass
+
+
+def test_malformed_messages_are_refused_and_the_connection_stays(tmp_path, capfd):
+    """Each of these ended the device's connection with a traceback on the server's terminal
+    (TypeError, ValueError, RecursionError): a device's message is refused with the reason instead."""
+    from websockets.sync.client import connect
+
+    from tests.web.conftest import served
+
+    with served(tmp_path, ["human", "greedy"]) as (web, url):
+        base, token = url.split("/?t=")
+        with connect(base.replace("http", "ws") + f"/ws?t={token}", open_timeout=10, close_timeout=5) as ws:
+            ws.recv(timeout=10)
+            for message, reason in [({"type": "reveal", "seat": [0]}, "this device does not hold that seat"),
+                                    ({"type": "reveal", "seat": {"0": 1}}, "this device does not hold that seat"),
+                                    ("[" * 1500 + "]" * 1500, "not a JSON message")]:
+                ws.send(message if isinstance(message, str) else json.dumps(message))
+                assert json.loads(ws.recv(timeout=10)) == {"type": "refused", "message": reason}
+                assert json.loads(ws.recv(timeout=10))["type"] == "table"
+            ws.send(json.dumps({"type": "hello", "tokens": {"²": "x", "0" * 3000: "y"}}))  # no seat: nothing taken
+            assert json.loads(ws.recv(timeout=10))["mine"] == []
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_the_replay_api_refuses_deep_and_oversized_bodies_without_reading_them_whole(tmp_path, capfd):
+    import http.client
+
+    from generator.web.server import MAX_RECORD
+    from tests.web.conftest import served
+
+    with served(tmp_path, ["human", "greedy"]) as (web, url):
+        base, token = url.split("/?t=")
+        host, port = base.removeprefix("http://").split(":")
+
+        def post(body, headers):
+            conn = http.client.HTTPConnection(host, int(port), timeout=30)
+            conn.request("POST", f"/api/replay?t={token}", body=body, headers=headers)
+            answer = conn.getresponse()
+            said = answer.status, json.loads(answer.read())["error"]
+            conn.close()
+            return said
+
+        assert post(b"[" * 50_000 + b"]" * 50_000, {}) == \
+            (400, "not readable JSON: lists or objects nested too deeply")
+        # a body sent in chunks, with no length said: read only up to the limit
+        chunks = iter([b" " * 65536] * (4 * MAX_RECORD // 65536))
+        assert post(chunks, {}) == (413, "a record is at most 256 KiB")
+        assert post(b"{}", {"Content-Length": str(MAX_RECORD + 1)})[0] == 413
+        # a client gone half-way through its body
+        import socket
+
+        with socket.create_connection((host, int(port)), timeout=10) as sock:
+            sock.sendall(f"POST /api/replay?t={token} HTTP/1.1\r\nHost: {host}\r\nContent-Length: 1000\r\n\r\n{{".encode())
+        assert post(b"{}", {})[0] == 400  # and the server answers the next one
+    assert "Traceback" not in capfd.readouterr().err
