@@ -34,6 +34,11 @@ def run(args: argparse.Namespace) -> int:
     from generator.engine import DecisionError, EngineError, describe_position, replay, to_position
     from generator.engine.record import result_differences, result_of  # lazy: start-up
 
+    usage = ("--html needs the name of the file to write" if args.html is not None and not args.html.strip() else
+             f"--port must be 0..65535, not {args.port}" if args.web and not 0 <= args.port <= 65535 else "")
+    if usage:
+        print(f"county-uppy replay: {usage}", file=sys.stderr)
+        return 2
     try:
         deck = load_deck(args.manifest)
         record = read_json(args.file)

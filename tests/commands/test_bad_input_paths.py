@@ -309,6 +309,19 @@ def test_replay_bad_records(tmp_path, capsys, record, make, status, message):
     assert err.startswith(path) and message in err
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["--web", "--port", "-1"], "--port must be 0..65535, not -1"),
+    (["--web", "--port", "70000"], "--port must be 0..65535, not 70000"),
+    (["--html", ""], "--html needs the name of the file to write"),
+])
+def test_replay_bad_page_options_exit_2(tmp_path, capsys, record, argv, message):
+    """--port out of range was an internal error (OverflowError from bind, exit 3); --html '' wrote nothing and said nothing."""
+    path = write(tmp_path, "r.json", record)
+    got, out, err = run(capsys, "replay", "--manifest", MANIFEST, path, *argv)
+    assert got == 2 and out == ""
+    assert err == f"county-uppy replay: {message}\n"
+
+
 @pytest.mark.parametrize("make", [lambda p: p, lambda p: p / "missing.json"], ids=["directory", "missing"])
 def test_replay_and_scenario_unreadable_file_exit_2(tmp_path, capsys, make):
     path = str(make(tmp_path))
