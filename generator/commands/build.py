@@ -14,6 +14,7 @@ from pathlib import Path
 
 from generator.commands.common import load_printable_deck, report
 from generator.deck.problems import InputError, escape, one_line, suggest
+from generator.engine.limits import MAX_WORKERS
 from generator import products
 from generator.products.pipeline.request import LAYOUTS, BuildRequest
 from generator.products.render.press import shops
@@ -91,8 +92,8 @@ def build_request(args: argparse.Namespace, progress: bool = False) -> BuildRequ
     for name in only:
         if name not in names:
             return f"unknown product '{name}'{suggest(name, names)}; choose from {', '.join(names)}"
-    if args.jobs < 0:
-        return "--jobs must be 0 (one per core) or more"
+    if not 0 <= args.jobs <= MAX_WORKERS:  # each worker is a process of about 50 MiB
+        return f"--jobs must be 0 (one per core) to {MAX_WORKERS}, not {args.jobs}"
     offset = parse_offset(args.back_offset)
     if isinstance(offset, str):
         return offset

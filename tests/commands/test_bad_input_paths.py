@@ -227,7 +227,10 @@ def test_build_refuses_bad_out_and_jobs(tmp_path, capsys):
     assert status == 2 and err.startswith(f"county-uppy build: cannot write {afile / 'sub'}: ")
     assert afile.read_text() == "not a folder"
     status, _, err = run(capsys, "build", "--manifest", MANIFEST, "--out", str(tmp_path / "o"), "--jobs", "-1")
-    assert status == 2 and "--jobs must be 0 (one per core) or more" in err
+    assert status == 2 and "--jobs must be 0 (one per core) to 256, not -1" in err
+    # --jobs 100000 was taken: a build forks one worker per face drawn, up to the deck's 212 (50 MiB each)
+    status, _, err = run(capsys, "build", "--manifest", MANIFEST, "--out", str(tmp_path / "o"), "--jobs", "100000")
+    assert status == 2 and "--jobs must be 0 (one per core) to 256, not 100000" in err
     status, _, err = run(capsys, "build", "--manifest", MANIFEST, "--out", str(tmp_path / "o"), "--edition", "")
     assert status == 2 and "unknown edition ''" in err
     assert not (tmp_path / "o").exists()
