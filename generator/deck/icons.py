@@ -72,6 +72,8 @@ def fill(text: str, values: Mapping[str, Any]) -> str:
         if field is None:
             continue
         if field in values:
+            if "{" in (spec or "") or "}" in (spec or ""):
+                raise ValueError(f"the format of '{{{field}}}' holds another placeholder, which it cannot take")
             out.append(escape(wording.fill("{v" + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}",
                                            {"v": values[field]})))
         else:

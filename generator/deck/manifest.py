@@ -530,7 +530,8 @@ class _Checker:
             return None
         near = suggest(field, values) or suggest(field, _PLACEHOLDER_NAMES - {field})
         if near or field in _PLACEHOLDER_NAMES or not field.isidentifier() or spec:
-            return f"unknown placeholder '{{{field}}}'{near}; use one of {', '.join('{' + k + '}' for k in values)}"
+            known = f"use one of {', '.join('{' + k + '}' for k in values)}" if values else "this text takes none"
+            return f"unknown placeholder '{{{field}}}'{near}; {known}"
         if field in effects or field in images:
             return f"unknown icon '{field}' (did you mean '{{icon:{field}}}'?)"
         return f"unknown icon '{field}'{suggest(field, colours)}; a colour's icon is its name ({', '.join('{' + c + '}' for c in colours)})"
@@ -720,8 +721,11 @@ class _Checker:
         values = dict(change)
         box = [values.pop(k) for k in ("x", "y", "width", "height")]
         if a.text is not None:
+            text = self.fill(loc + ("text",), " ".join(a.text.split()), {})  # its icons and braces, as a card's text
+            if text is None:
+                return None
             values.setdefault("size", looks.length("9pt"))
-            values["text"] = " ".join(a.text.split())
+            values["text"] = text
         else:
             values.setdefault("fit", "contain")
         return looks.Element(a.name, *box, **values, origin=self.src.origin(loc))

@@ -10,9 +10,12 @@ extra cards.", and `{count:word}` writes the number in words ("one" to "twelve",
 
 from __future__ import annotations
 
+import re
 import string
 from typing import Any, Mapping
 
+#: The widest a placeholder's format may make it (a card's text is at most 200 characters).
+MAX_FORMAT_WIDTH = 200
 _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 
 
@@ -25,6 +28,10 @@ class _Wording(string.Formatter):
             return one if value in (1, -1) else many
         if format_spec == "word" and isinstance(value, int):
             return _WORDS[value] if 0 <= value < len(_WORDS) else str(value)
+        for digits in re.findall(r"\d+", format_spec):  # a width or precision: '{target:.999999999f}' took minutes and GBs
+            if len(digits) > 3 or int(digits) > MAX_FORMAT_WIDTH:
+                raise ValueError(f"the format '{format_spec}' asks for {int(digits):,} characters; a placeholder's width "
+                                 f"and precision are at most {MAX_FORMAT_WIDTH}")
         return super().format_field(value, format_spec)
 
 

@@ -62,6 +62,16 @@ MANIFEST_CASES = [
     ("a character the typeface cannot draw", CARD_NAME, 'name: "+1 札"',
      "card '+1': its name holds U+672D (CJK UNIFIED IDEOGRAPH-672D), which the typeface (DejaVu Sans) cannot draw",
      "+1 札"),
+    # a width or precision in a placeholder's format: '{target:.999999999f}' took 330 s and 6.8 GB, then passed
+    ("a placeholder 100,000 wide", "text: Skip the next player's turn.", "text: 'Skip {target:>100000}'",
+     "the format '>100000' asks for 100,000 characters; a placeholder's width and precision are at most 200",
+     "{target:>100000}"),
+    ("a placeholder in a placeholder's format", "text: Skip the next player's turn.", "text: 'Skip {target:{target}}'",
+     "bad placeholder in 'Skip {target:{target}}': the format of '{target}' holds another placeholder", "{target:{target}}"),
+    ("a lone brace in an added text", "look:\n", "look:\n  wild:\n    add:\n      - {name: credit, text: 'Art {', x: 10mm, "
+     "y: 10mm, width: 20mm, height: 5mm, size: 8pt}\n", "bad placeholder in 'Art {': Single '{' encountered", "text: 'Art {'"),
+    ("an unknown icon in an added text", "look:\n", "look:\n  wild:\n    add:\n      - {name: credit, text: 'Art {cyna}', x: 10mm, "
+     "y: 10mm, width: 20mm, height: 5mm, size: 8pt}\n", "unknown icon 'cyna' (did you mean 'cyan'?)", "text: 'Art {cyna}'"),
     ("an edition description too long", "description: Play with all number cards and no wild cards.",
      "description: " + "x" * 600, "'description' is 600 characters long; at most 500 are allowed", "xxxxx"),
 ]
