@@ -43,7 +43,7 @@ def match_text(state: State) -> Text:
     return card_text(game, game.codes[state.match])
 
 
-def seat_name(seat: int, human: int, bots: list[str]) -> str:
+def seat_name(seat: int, human: int | None, bots: list[str]) -> str:
     if seat == human:
         return f"seat {seat} (you)"
     return f"seat {seat} (person)" if bots[seat] == "human" else f"seat {seat} ({bots[seat]} bot)"

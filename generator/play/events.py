@@ -1,7 +1,8 @@
 """One line per decision for the "what just happened" panel, told from the human's side.
 
 Only what the table can see is told: other players' draws, and the card a Steal takes from
-someone else, stay hidden.
+someone else, stay hidden. `human` None tells it from no seat's side: what someone watching
+the table sees (the web table before a seat is taken), no hand's change at all.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from generator.play.describe import card_text, seat_name
 from generator.play.penalties import MISMATCH, OVER, TARGET, UNDER, Out, Penalty, outs, penalties
 
 
-def event_text(before: State, action: Action, after: State, actor: int, human: int, bots: list[str]) -> Text:
+def event_text(before: State, action: Action, after: State, actor: int, human: int | None, bots: list[str]) -> Text:
     game = after.game
     who = "you" if actor == human else seat_name(actor, human, bots)
     out = Text()
@@ -39,8 +40,9 @@ def event_text(before: State, action: Action, after: State, actor: int, human: i
             out.append(f"; the count went to {reached}, {side}: back to 0", style="bold red")
         else:
             out.append(f"; count {after.count}")
-        lost = _lost(before, after, human)
-        gained = [after.game.codes[c] for c in sorted((Counter(after.hands[human]) - Counter(before.hands[human])).elements())]
+        lost = _lost(before, after, human) if human is not None else []
+        gained = [] if human is None else \
+            [after.game.codes[c] for c in sorted((Counter(after.hands[human]) - Counter(before.hands[human])).elements())]
         if actor == human and gained:
             out.append("; you got ")
             out.append_text(Text(", ").join(card_text(game, c) for c in gained))
@@ -75,7 +77,7 @@ def event_text(before: State, action: Action, after: State, actor: int, human: i
     return out
 
 
-def what_changed(before: State, after: State, human: int) -> list[Text]:
+def what_changed(before: State, after: State, human: int | None) -> list[Text]:
     """What a decision left for later or changed about the turn order: a Skip waiting, a +/- waiting,
     a Play 2 coming, play reversed, players passed over (the wilds' catalogue words)."""
     lines = []
@@ -119,16 +121,16 @@ def _lost(before: State, after: State, human: int) -> list[str]:
 RED = "bold red"
 
 
-def _name(seat: int, human: int) -> str:
+def _name(seat: int, human: int | None) -> str:
     return "you" if seat == human else f"seat {seat}"
 
 
-def _owe(seats: list[int], human: int) -> str:
+def _owe(seats: list[int], human: int | None) -> str:
     names = ", ".join(_name(s, human) for s in seats)
     return f"{names} owe{'s' if len(seats) == 1 and seats[0] != human else ''} a discard"
 
 
-def why_owed(owing: list[Penalty], game, human: int) -> list[Text]:
+def why_owed(owing: list[Penalty], game, human: int | None) -> list[Text]:
     """One clause per discard owed and its cause: `you owe a discard: ● cyan 5 does not match ■ magenta 1`."""
     lines: list[Text] = []
     for p in owing:
@@ -165,7 +167,7 @@ def cause_text(p: Penalty, game, *, with_card: bool = True) -> Text:
     return Text("too slow (SPEED)", style=RED)
 
 
-def out_text(gone: Out, human: int) -> Text:
+def out_text(gone: Out, human: int | None) -> Text:
     """`you are out: a discard was owed and no card was left`, or `seat 2 is out: no card left to play`."""
     who = "you are" if gone.seat == human else f"seat {gone.seat} is"
     why = "a discard was owed and no card was left" if gone.owed else "no card left to play"

@@ -4,6 +4,7 @@ The table drives the engine through its public surface only (Game, State.current
 legal_actions, apply, view, make_record). Every message for a seat is built from
 `state.view(seat)` and from log lines told from that seat's side (the terminal game's own
 words, play/events.py), never from the State itself, so no seat is sent a card it cannot see.
+Someone watching, with no seat yet, is told the same words from no seat's side.
 
 Teams: before the turn's first play the player's teammate may give a card (R7.2). A person
 at the giving seat is asked first; a bot teammate decides as the terminal game's bots do.
@@ -18,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from generator.engine import Action, EngineError, Game, State, decision_line, make_bot, make_record
+from generator.engine import Action, EngineError, Game, State, make_bot, make_record
 from generator.engine.actions import DISCARD, GIVE, PLAY
 from generator.engine.simulate import bot_seed
 from generator.play.describe import action_text, card_text
@@ -60,7 +61,7 @@ class Table:
         self.rng = random.Random(bot_seed(self.seed))
         self.bots = {s: make_bot(n) for s, n in enumerate(self.seats) if n != HUMAN}
         self.logs: list[list[str]] = [[] for _ in self.seats]  #: what each seat has been told, in order
-        self.public: list[str] = []  #: the same decisions as the replay log words them (no hidden card)
+        self.public: list[str] = []  #: what someone watching is told: the seats' words, from no seat's side
         self.given: set[int] = set()  #: Teams: teammates asked about a give at this decision point
         self.deadline: float | None = None  #: SPEED: when the person deciding a play is late
         self._deadline_seq = -1
@@ -171,8 +172,7 @@ class Table:
         s = self.state
         before = s.clone()
         s.apply(action)
-        public = _decision_line(before, action, s)
-        self.public.append(public)
+        self.public.append(event_text(before, action, s, seat, None, self.seats).plain)
         for viewer, log in enumerate(self.logs):
             log.append(event_text(before, action, s, seat, viewer, self.seats).plain)
         self._settle()
@@ -191,6 +191,7 @@ class Table:
         for seat in s.out_order[gone:]:
             for viewer, log in enumerate(self.logs):
                 log.append(out_text(Out(seat, owed=False), viewer).plain)
+            self.public.append(out_text(Out(seat, owed=False), None).plain)
         if self.seq != self._deadline_seq:
             self._deadline_seq = self.seq
             self.given = set()
@@ -273,13 +274,6 @@ class Table:
     def record(self) -> dict[str, Any]:
         """The game record (docs/formats.md), as `county-uppy play` writes it."""
         return make_record(self.state, self.seats)
-
-
-def _decision_line(before: State, action: Action, after: State) -> str:
-    """The engine's log line (the replay's words); a give names no card: only the two teammates saw it."""
-    if action.kind == GIVE:
-        return f"seat {action.seat} gave seat {before.current_player()} a card"
-    return decision_line(before, action, after)
 
 
 def _minus(new: Sequence[str], old: Sequence[str]) -> list[str]:

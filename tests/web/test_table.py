@@ -104,6 +104,46 @@ def test_seat_1_is_never_told_a_card_it_cannot_see(deck, options, seats, seed):
     assert same is True and state.winner == table.state.winner
 
 
+@pytest.mark.parametrize("options, seats", [
+    ({}, [HUMAN, "greedy", "greedy", "random"]),
+    ({"teams": True}, [HUMAN, "greedy", "random", "greedy"]),
+])
+def test_someone_watching_reads_the_players_words_and_no_hidden_card(deck, options, seats):
+    """The log of the table before a seat is taken (message(None)) words each decision as the
+    seats' logs do, `seat 1 (greedy bot) played ● cyan 9; count 9`, not in engine codes
+    (`seat 1: play C9; count 9 match C9; next seat 2`), and names no card of a hand or the draw pile."""
+    game = Game(deck, "the-og", len(seats), options)
+    table = Table(game, 7, seats)
+    words = labels(game)
+    token = re.compile(r"[^\s;:,()]+")
+    # codes that are no word of their own card's words: C9 (● cyan 9), PLAY2, REV, GM0; not +1 (+1 Card) or x2
+    engine_only = {code for code in game.codes if code not in token.findall(card_text(game, code).plain)}
+    told = [0]
+    lines = []
+
+    def watch():
+        s = table.state
+        msg = table.message(None)
+        assert "hand" not in msg and "choices" not in msg
+        v = s.view(0)
+        public = set(v.in_play) | set(v.discard) | {v.match}
+        hidden = {c for seat in range(game.players) for c in s.view(seat).hand} | {game.codes[c] for c in s.draw}
+        for line in msg["log"][told[0]:]:
+            tokens = set(token.findall(line))
+            assert not tokens & engine_only, f"a watcher reads engine codes {sorted(tokens & engine_only)}: {line!r}"
+            assert not re.search(r"\b(match start|owed \d|next seat)\b", line), line
+            for code in hidden - public:
+                assert not words[code].search(line), f"a watcher was told {code} ({line!r})"
+            lines.append(line)
+        told[0] = len(msg["log"])
+
+    play_out(table, 7, watch)
+    assert len(lines) > 20
+    assert any(re.match(r"seat \d \((person|\w+ bot)\) played ", line) for line in lines)
+    assert any(re.search(r"seat \d is out: ", line) for line in lines)  # outs are told to a watcher too
+    assert not any(line.startswith("you ") or "; you " in line for line in lines)
+
+
 def test_a_decision_out_of_turn_or_of_a_card_not_held_or_stale_is_refused(deck):
     game = Game(deck, "the-og", 3, {})
     table = Table(game, 4, [HUMAN, HUMAN, "greedy"])
