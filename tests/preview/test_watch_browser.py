@@ -20,6 +20,18 @@ from tests.preview.watching import Watch, edit
 FOLLOW_MS = 20_000
 CARD = 'figure[data-code="+1"]'
 
+#: WCAG contrast of each text of the page's dark header against the header (solid colours only).
+HEADER_CONTRAST_JS = """() => {
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = (c) => { const [r, g, b] = rgb(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+                       return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const back = lum(getComputedStyle(document.querySelector('header.top')).backgroundColor);
+  return [...document.querySelectorAll('header.top h1, header.top .where, header.top a, #status-text')].map((e) => {
+    const l = lum(getComputedStyle(e).color);
+    return [e.id || e.className || e.tagName, Math.round(100 * (Math.max(l, back) + 0.05) / (Math.min(l, back) + 0.05)) / 100];
+  });
+}"""
+
 
 @pytest.fixture()
 def browser():
@@ -39,6 +51,9 @@ def test_the_preview_follows_an_edit_and_a_typo(browser, tmp_path: Path):
         page.wait_for_selector("body[data-status=ok]", timeout=60_000)  # the first build
         faces = page.locator("figure.card")
         assert faces.count() == 98
+        # the header reads on its dark ground: every text, the "play this version" link too, at 4.5:1 or more
+        contrast = page.evaluate(HEADER_CONTRAST_JS)
+        assert len(contrast) == 4 and all(ratio >= 4.5 for _, ratio in contrast), contrast
         before = page.get_attribute(f"{CARD} img", "src")
         assert "Draw one extra card." in page.inner_text(CARD)
 
