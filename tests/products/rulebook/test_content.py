@@ -59,6 +59,10 @@ def test_game_parameters_and_counts_come_from_the_manifest(text, deck):
     assert "30 Cyan (circle) cards (−2 to 7)" in text
     assert "12 Green (triangle) cards (−4, −3, 8, 9)" in text
     assert "14 Cyan/Green (circle/triangle) cards (−4 to 9)" in text
+    # the reference cards by their printed titles: the one titled "Wild Cards" is not more wilds
+    assert "4 “Quick Reference” cards (not played)" in text
+    assert "4 “Wild Cards” reference cards (not played)" in text
+    assert "3 Blank cards (write your own)" in text
 
 
 def test_every_wild_has_its_picture_and_the_manifest_text(html, deck):
