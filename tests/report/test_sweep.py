@@ -181,6 +181,18 @@ def test_out_writes_the_page_with_heatmaps_and_a_page_per_cell(tmp_path, capsys)
     assert len(list((out / "manifests").glob("*.yaml"))) == 12
 
 
+def test_a_cell_page_names_each_card_as_its_own_manifest_prints_it(tmp_path, capsys):
+    """The cards table gives each code the card's name, as the balance report's does, from the
+    cell's own deck: x2 made x3 by the sweep is named x3 there."""
+    out = tmp_path / "sweep"
+    assert main([*BASE, "--param", "params.x2.factor=2,3", "--players", "2", "--games", "4", "--bots", "random",
+                 "--out", str(out)]) == 0
+    pages = [(out / "cells" / f"cell-{k:04d}.html").read_text() for k in range(2)]
+    assert all('<code>C0</code> <span class="muted">Cyan 0</span>' in page for page in pages)
+    assert '<code>x2</code> <span class="muted">x2</span>' in pages[0]
+    assert '<code>x2</code> <span class="muted">x3</span>' in pages[1]
+
+
 def test_out_that_is_a_file_is_refused_before_playing(tmp_path, capsys):
     blocker = tmp_path / "file"
     blocker.write_text("x")

@@ -102,7 +102,8 @@ def write(data: dict[str, Any], cells: Sequence[SweepCell], variants: Sequence[V
                            label=_label(summary["params"]), manifest_link=("../" + manifests[v]) if v in manifests else None,
                            seat_chart=charts.seat_chart([{"sides": summary["seats"], "fair": summary["fair"]}]),
                            length_chart=charts.length_chart([turns]), simulate=simulate_command(summary, manifest),
-                           replay=replay_command(summary, manifest), marks=MARKS)
+                           replay=replay_command(summary, manifest), marks=MARKS,
+                           names={c.code: variants[v].deck.words(c.name) for c in variants[v].deck.cards})
         write_text_atomic(folder / cell_page(k), html)
     _remove_stale(folder, {cell_page(k) for k in range(len(data["cells"]))} | set(manifests.values()))
     write_text_atomic(folder / "sweep.json", json_text + "\n")
