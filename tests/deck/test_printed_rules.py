@@ -190,7 +190,7 @@ def test_the_players_pages_hold_no_engine_identifier(tmp_path, manifest_text):
     identifiers = [n for n in CHOICES if "_" in n] + [str(v) for c in CHOICES.values() for v in c or () if "_" in str(v)]
     assert [i for i in identifiers if i in visible] == []
     assert "<code>" not in players and "rules engine’s" not in visible and "--option" not in visible
-    assert "Cards cards" not in visible and "4 Wild Cards (not played)" in " ".join(visible.split())
+    assert "Cards cards" not in visible and "4 “Wild Cards” reference cards (not played)" in " ".join(visible.split())
     for name in CHOICES:  # every option, engine-only ones too, is named for designers
         assert name in designers.replace("<wbr>", "")
     assert all(name not in visible for name in ENGINE_ONLY if "_" in name)
