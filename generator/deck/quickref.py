@@ -47,6 +47,15 @@ def short_effect(card: CardType, deck: Deck, options: Mapping[str, Any] | None =
     return icons.fill(line, fields)
 
 
+def shows_wilds(deck: Deck, card: CardType) -> bool:
+    """Which half of the summary reference card `card` prints: the goal, the turn and the
+    penalties (False), or the wilds (True). The summary is two faces so every line stays
+    legible: the manifest's first reference card type prints the first half, the second the
+    wilds, a third the first half again, and so on."""
+    refs = [c.code for c in deck.cards if c.kind == "reference"]
+    return card.code in refs and refs.index(card.code) % 2 == 1
+
+
 def quick_reference(deck: Deck, options: Mapping[str, Any] | None = None) -> QuickRef:
     """The quick-reference summary of `deck`, under the rule options it prints (`game.options`),
     or under `options` (every option's value: a game played another way, in the terminal)."""

@@ -20,7 +20,7 @@ from generator.deck.icons import Mark
 from generator.deck.icons import escape as icons_escape
 from generator.deck.look import Element, Layout, Look
 from generator.deck.model import CardType, Deck, portable
-from generator.deck.quickref import quick_reference
+from generator.deck.quickref import quick_reference, shows_wilds
 from generator.products.render import inline
 from generator.products.render import typeface as tf
 from generator.products.render.inline import NO_ICONS, Icons
@@ -368,20 +368,17 @@ def icons_of(deck: Deck) -> Icons:
 
 
 def reference_face(card: CardType, deck: Deck, light: bool = False) -> Face:
-    """A quick-reference card. The summary is two faces: the first reference card type of the
-    manifest shows the goal, the turn and the penalties; the second the wilds (a third the
-    first again, and so on), so every line stays legible at REF_MIN_TEXT (7 pt) or more."""
+    """A quick-reference card: the half of the summary quickref.shows_wilds gives it, so every
+    line stays legible at REF_MIN_TEXT (7 pt) or more."""
     lay = layout(card, deck)
     items, bg, ink = ground(card, deck, light, [NEUTRAL_FRAME], lay)
     icons = icons_of(deck).on(bg)
     ref = quick_reference(deck)
-    refs = [c.code for c in deck.cards if c.kind == "reference"]
-    part = refs.index(card.code) % 2 if card.code in refs else 0
     if (el := lay.shown("title")) is not None:
         items += inline.line(card.name, el.anchor(), top_line(el),
                              inline.fit_size(card.name, el.width, el.size, el.bold, icons, el.font), el.colour or ink,
                              el.bold, el.align, icons, el.font)
-    if part == 0:
+    if not shows_wilds(deck, card):
         blocks: list[tuple[str, list[tuple[str, str]]]] = [
             ("", [("", ref.goal)]),
             ("Your turn", [(f"{k}.", step) for k, step in enumerate(ref.turn, 1)]),

@@ -22,6 +22,7 @@ from generator.deck.effects import CATALOGUE
 from generator.deck.model import CardType, Deck, portable
 from generator.engine import options as engine_options
 from generator.deck import quickref
+from generator.deck.quickref import shows_wilds
 from generator.products.output.outputs import Artifact
 from generator.products.pipeline import rasters
 from generator.products.pipeline.keys import GENERATOR_DIR, code_version, key
@@ -290,7 +291,9 @@ def context(deck: Deck, images: Mapping[str, CardImage], examples: list[dict[str
         "quickref": quickref,
         "samples": [card_data(deck, c, images) for c in sample_cards(deck)],
         "back": images.get("back"),
-        "ref_card": next((card_data(deck, c, images) for c in deck.cards if c.kind == "reference"), None),
+        #: the reference cards, each with the half of the summary it prints (quickref.shows_wilds)
+        "ref_cards": [{**card_data(deck, c, images), "wilds": shows_wilds(deck, c)}
+                      for c in deck.cards if c.kind == "reference"],
         "css": stylesheet(),
         "cards": {c.code: card_data(deck, c, images) for c in deck.cards},
         "numbers": number_range(deck),

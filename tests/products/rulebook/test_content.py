@@ -89,6 +89,19 @@ def test_quick_reference_section_is_the_quick_reference_data(text, deck):
         assert f"{w.name} {w.short}" in section, w.code
 
 
+def test_the_quick_reference_shows_each_reference_card_and_what_it_prints(html, deck):
+    """The summary is printed on two cards, the turn and penalties on the first, the wilds on the
+    second: the section says so and pictures both, as they are in the box (before, it said the
+    whole summary was on the first card and pictured that one alone)."""
+    refs = [c for c in deck.cards if c.kind == "reference"]
+    assert [c.name for c in refs] == ["Quick Reference", "Wild Cards"]
+    assert ("The same summary is printed on the reference cards in the box: “Quick Reference” (the turn and the "
+            "penalties) and “Wild Cards” (the wilds).") in visible_text(html)
+    alts = [img["alt"] for img in read(html).all("img")]
+    assert "The Quick Reference card, which prints the turn and the penalties of the summary beside it." in alts
+    assert "The Wild Cards card, which prints the wilds of the summary beside it." in alts
+
+
 def test_every_rule_option_is_stated_with_its_default(html):
     from generator.engine.options import Options, option_names
 
