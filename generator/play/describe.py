@@ -44,8 +44,11 @@ def match_text(state: State) -> Text:
 
 
 def seat_name(seat: int, human: int | None, bots: list[str]) -> str:
+    """`seat 2 (you)`, `seat 2 (person)`, `seat 2 (greedy bot)`; `seat 2` where `bots` names no one there."""
     if seat == human:
         return f"seat {seat} (you)"
+    if seat >= len(bots) or not bots[seat]:
+        return f"seat {seat}"
     return f"seat {seat} (person)" if bots[seat] == "human" else f"seat {seat} ({bots[seat]} bot)"
 
 

@@ -1,8 +1,8 @@
 """A game record as the replay page shows it: every position, worked out by the engine.
 
 `steps_of(deck, record)` replays the record (engine.replay's checks) and returns, for each
-decision, the decision line of the log and the position after it: every seat's hand, the
-count, the match, the piles' sizes. The page only shows these steps, forward and back; it
+decision, the decision in the players' words (as the web table tells someone watching it) and
+the position after it: every seat's hand, the count, the match, the piles' sizes. The page only shows these steps, forward and back; it
 knows no rule, so a replay in the browser shows what `county-uppy scenario` computes.
 
 A record travels two ways (docs/formats.md, "Shared records"):
@@ -22,10 +22,13 @@ import zlib
 from pathlib import Path
 from typing import Any, Mapping
 
-from generator.engine import Game, decision_line, to_position
+from generator.engine import Action, Game, State, to_position
+from generator.engine.actions import GIVE
 from generator.engine.errors import PositionError
 from generator.engine.record import replay, result_differences, result_of
+from generator.play.events import event_text
 from generator.web.cards import deck_json
+from generator.web.table import result_text
 
 HERE = Path(__file__).resolve().parent
 #: Keys of the compact form of a record (the share link's fragment) and the record keys they stand for.
@@ -43,6 +46,13 @@ def _shown(position: Mapping[str, Any]) -> dict[str, Any]:
     return shown
 
 
+def told(before: State, action: Action, after: State, actor: int, bots: list[str]) -> str:
+    """A decision in the players' words, as the web table tells someone watching it
+    (play/events.py, from no seat's side), and how the game ended after the last one."""
+    line = event_text(before, action, after, actor, None, bots).plain
+    return f"{line}; {result_text(after, None)}" if after.is_terminal() else line
+
+
 def steps_of(deck, record: Any) -> dict[str, Any]:
     """The replay page's data for `record`: header, every step's position and log line, the check."""
     final, matches = replay(deck, record)  # every check of `county-uppy replay`, the whole record first
@@ -50,11 +60,14 @@ def steps_of(deck, record: Any) -> dict[str, Any]:
     state = game.new_initial_state(record["seed"])
     steps = [{"line": f"the deal: seed {record['seed']}, {game.players} players, {game.edition.name}",
               "position": _shown(to_position(state))}]
+    bots = list(record.get("bots") or [])
     for decision in record["decisions"]:
+        actor = state.current_player()  # makes the turn's draw first, as the web table does before a decision
         before = state.clone()
         action = game.action(decision)
         state.apply(action)
-        steps.append({"line": decision_line(before, action, state), "position": _shown(to_position(state))})
+        steps.append({"line": told(before, action, state, action.seat if action.kind == GIVE else actor, bots),
+                      "position": _shown(to_position(state))})
     if matches is None:
         check = "the record has no result to check"
     elif matches:
@@ -63,7 +76,7 @@ def steps_of(deck, record: Any) -> dict[str, Any]:
         check = "the replayed result differs from the record's: " + "; ".join(
             result_differences(record["result"], result_of(final)))
     bots = list(record.get("bots") or [])
-    return {"players": game.players, "edition": game.edition.key, "seed": record["seed"],
+    return {"players": game.players, "edition": game.edition.key, "edition_name": game.edition.name, "seed": record["seed"],
             "options": game.options.to_dict(), "bots": bots, "matches": matches, "check": check,
             "deck": deck_json(game), "steps": steps, "share": share_fragment(record)}
 

@@ -260,20 +260,23 @@ class Table:
 
     def _result(self, seat: int | None) -> dict[str, Any]:
         s = self.state
-        if s.stopped:
-            text = f"The game stopped unfinished after {s.turns} turns."
-        elif s.winner is None:
-            text = "Everyone is out: a draw."
-        elif self.game.options.teams:
-            mine = seat is not None and seat % 2 == s.winner
-            text = "Your team wins!" if mine else f"Team {s.winner} wins."
-        else:
-            text = "You win!" if s.winner == seat else f"Seat {s.winner} wins."
-        return {"winner": s.winner, "text": text, "out": list(s.out_order), "turns": s.turns}
+        return {"winner": s.winner, "text": result_text(s, seat), "out": list(s.out_order), "turns": s.turns}
 
     def record(self) -> dict[str, Any]:
         """The game record (docs/formats.md), as `county-uppy play` writes it."""
         return make_record(self.state, self.seats)
+
+
+def result_text(s: State, seat: int | None) -> str:
+    """How a finished game ended, told to `seat` (None: to someone watching, or a replay)."""
+    if s.stopped:
+        return f"The game stopped unfinished after {s.turns} turns."
+    if s.winner is None:
+        return "Everyone is out: a draw."
+    if s.game.options.teams:
+        mine = seat is not None and seat % 2 == s.winner
+        return "Your team wins!" if mine else f"Team {s.winner} wins."
+    return "You win!" if s.winner == seat else f"Seat {s.winner} wins."
 
 
 def _minus(new: Sequence[str], old: Sequence[str]) -> list[str]:

@@ -65,6 +65,7 @@ def test_the_replay_file_steps_forward_and_back_to_the_positions_of_scenario(bro
     page.goto(html.as_uri())
     page.wait_for_selector("body[data-status=ready]", timeout=10_000)
     assert page.inner_text("#check") == "the replayed result matches the record's"
+    assert page.inner_text("#about").endswith("players · Keep it Simple")  # the edition's name, not its key
     for _ in range(5):
         page.click("#forward")
     assert page.evaluate("document.body.dataset.step") == "5"
@@ -113,3 +114,31 @@ def test_replay_steps_through_a_record_in_the_terminal(tmp_path, capsys):
     path.write_text(json.dumps(record))
     assert main(["replay", str(path), "--manifest", str(MANIFEST)]) == 1
     assert "differs from the record's" in capsys.readouterr().err
+
+
+def test_each_step_reads_in_the_players_words_and_the_last_says_who_won():
+    """The page's log is what the web table tells someone watching (`seat 1 (greedy bot) played
+    ● cyan 9; count 9`), not the engine's record lines (`seat 1: play C9; count 9 match C9`),
+    for plain and Teams games; the last step says how the game ended."""
+    import re
+
+    from generator.play.describe import card_text
+
+    for record in (a_record(21), a_record(5, 4, {"teams": True})):
+        game = Game(DECK, record["edition"], record["players"], record["options"])
+        token = re.compile(r"[^\s;:,()]+")
+        engine_only = {code for code in game.codes if code not in token.findall(card_text(game, code).plain)}
+        lines = [step["line"] for step in steps_of(DECK, record)["steps"][1:]]
+        assert len(lines) == len(record["decisions"])
+        for line in lines:
+            assert not set(token.findall(line)) & engine_only, line
+            assert not re.search(r"\b(match start|owed \d|next seat|winner:)", line), line
+            assert re.match(r"seat \d (\(greedy bot\) (played|discarded|took) |gave seat \d a card)", line), line
+        winner = record["result"]["winner"]
+        assert lines[-1].endswith(f"; {'Team' if record['options'].get('teams') else 'Seat'} {winner} wins."), lines[-1]
+
+
+def test_a_record_without_bots_names_its_seats_plainly():
+    record = {**a_record(21), "bots": []}
+    lines = [step["line"] for step in steps_of(DECK, record)["steps"][1:]]
+    assert lines[0].startswith("seat 1 played ") and "bot" not in " ".join(lines)

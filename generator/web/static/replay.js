@@ -69,7 +69,7 @@ function show(k) {
 
 function start(d) {
   data = d;
-  $("about").textContent = `seed ${d.seed} · ${d.players} players · ${d.edition}`;
+  $("about").textContent = `seed ${d.seed} · ${d.players} players · ${d.edition_name}`;
   $("check").textContent = d.check;
   $("check").className = d.matches === false ? "bad" : "";
   $("slider").max = d.steps.length - 1;
