@@ -5,7 +5,8 @@ and Letter's height, so it prints at 100% on either.
 
 The page gets one stylesheet more for print: those fonts as @font-face (data: URIs, cut down by
 print_fonts.py, so the PDF takes no font from the machine: a test prints it where fontconfig
-knows only a decoy font and compares the bytes) and the @page size. Chromium stamps its PDF with
+knows only a decoy font and compares the bytes), the @page size and each page's number in its
+bottom margin (PAGE_NUMBER). Chromium stamps its PDF with
 the time it printed it, and names its table headers by numbers of the page's nodes that now and
 then come out one higher; the dates are replaced by the build's (stamp.py) and the names
 numbered from 1, each the same length, so the file's offsets hold, and an incremental update
@@ -61,7 +62,7 @@ FAMILIES = {"text": "County Uppy Cards", "code": "County Uppy Code"}
 def print_css(fonts: dict[tuple[str, bool], Path]) -> str:
     """The stylesheet added for print: the text in the cards' typeface and code in monospace (a
     character the monospace font lacks in the cards' typeface), from the font files `fonts`
-    ((face, bold) -> file), and the page size."""
+    ((face, bold) -> file), the page size and the page numbers."""
     faces = []
     for (face, bold), path in fonts.items():
         data = base64.b64encode(path.read_bytes()).decode("ascii")
@@ -71,7 +72,13 @@ def print_css(fonts: dict[tuple[str, bool], Path]) -> str:
     return "\n".join([*faces,
                       f"html, body, body * {{ font-family: {text}, sans-serif !important; }}",
                       f"body {mono}, body {mono} * {{ font-family: {code}, {text}, monospace !important; }}",
-                      f"@page {{ size: {PAGE_SIZE}; margin: 13mm 14mm; }}"])
+                      f"@page {{ size: {PAGE_SIZE}; margin: 13mm 14mm; {PAGE_NUMBER} }}"])
+
+
+#: Each page's number at the foot of its margin, so loose printed pages go back in order: in the
+#: cards' typeface, at the margin's top (8 mm and more from the paper's edge: every home printer prints there).
+PAGE_NUMBER = (f'@bottom-center {{ content: "page " counter(page) " of " counter(pages); font: 8pt {FAMILIES["text"]!r}, '
+               'sans-serif; color: #555; vertical-align: top; padding-top: 1mm; }')
 
 
 def fonts_for(html: bytes) -> dict[tuple[str, bool], Path]:

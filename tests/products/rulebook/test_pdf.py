@@ -70,13 +70,20 @@ def test_printed_for_both_papers_in_the_cards_typeface(chromium, tmp_path, deck)
         try:
             assert len(doc) >= 5
             assert all(doc[i].get_size() == pytest.approx(both, abs=0.5) for i in range(len(doc)))
-            # the text keeps inside every home printer's margins (5 mm and more)
+            # the text keeps inside every home printer's margins (5 mm and more): the page's own 10 mm and
+            # more, its number (in the bottom margin, so loose pages go back in order) 8 mm and more
+            mm = 72 / 25.4
             for i in range(len(doc)):
                 textpage = doc[i].get_textpage()
+                footer = []
                 for j in range(textpage.count_rects()):
                     left, bottom, right, top = textpage.get_rect(j)
-                    assert left >= 10 * 72 / 25.4 and both[0] - right >= 10 * 72 / 25.4, (i, left, right)
-                    assert bottom >= 10 * 72 / 25.4 and both[1] - top >= 10 * 72 / 25.4, (i, bottom, top)
+                    assert left >= 10 * mm and both[0] - right >= 10 * mm, (i, left, right)
+                    assert both[1] - top >= 10 * mm, (i, bottom, top)
+                    if bottom < 10 * mm:
+                        assert bottom >= 8 * mm, (i, bottom)
+                        footer.append(textpage.get_text_bounded(left, bottom, right, top))
+                assert " ".join("".join(footer).split()) == f"page {i + 1} of {len(doc)}", (i, footer)
             text = " ".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
         finally:
             doc.close()
