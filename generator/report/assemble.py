@@ -38,7 +38,7 @@ def assemble(variants: Sequence[Variant], cells: Sequence[Cell], outcome: Outcom
         cap = settings.get("max_games")
         for summary in summaries:
             if cap and summary["verdict"]["label"] == "inconclusive" and summary["games"] >= cap:
-                summary["verdict"]["text"] += f" The run stopped at its cap of {cap} games per cell (--max-games raises it)."
+                summary["verdict"]["text"] += f" The run stopped at its cap of {cap:,} games per cell (--max-games raises it)."
                 summary["verdict"]["capped"] = cap
             summary["plain"] = words.cell_sentences(summary, spt)
         per_variant.append(summaries)

@@ -246,7 +246,7 @@ def verdict(c: dict[str, Any]) -> dict[str, Any]:
     need = more_games(rows, band, c["finished"], fair)
     return {"label": "inconclusive", "games_needed": need,
             "text": f"No clear seat effect in {c['finished']} games ({what} win rates {pct(worst['rate'])}–"
-                    f"{pct(best['rate'])}, fair {pct(fair)}); about {need} games per cell would settle it."}
+                    f"{pct(best['rate'])}, fair {pct(fair)}); about {need:,} games per cell would settle it."}
 
 
 def more_games(rows: list[dict[str, Any]], band: tuple[float, float], games: int, fair: float) -> int:

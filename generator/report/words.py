@@ -106,8 +106,8 @@ def seats(c: dict[str, Any]) -> str:
     need = c["verdict"].get("games_needed")
     cap = c["verdict"].get("capped")
     return (f"No {who} clearly wins more than {fair_words(fair)}, but {c['finished']} games are too few to be sure"
-            f"{f'; about {need} would settle it' if need else ''}{mixed}."
-            f"{f' The run stopped at its cap of {cap} games per cell (--max-games raises it).' if cap else ''}")
+            f"{f'; about {need:,} would settle it' if need else ''}{mixed}."
+            f"{f' The run stopped at its cap of {cap:,} games per cell (--max-games raises it).' if cap else ''}")
 
 
 def going_first(c: dict[str, Any]) -> str:

@@ -34,6 +34,16 @@ def cell(players, label, rates, *, bots="greedy"):
             "verdict": {"label": label, "games_needed": 2000}}
 
 
+def test_large_game_counts_are_written_with_thousands_separators():
+    """A cell whose seat sits right on the band's edge can need hundreds of millions of games: the
+    designer reads "about 247,807,300", not "about 247807300"."""
+    c = cell(3, "inconclusive", [0.2667, 0.3667, 0.3667])
+    c["verdict"].update(games_needed=247_807_300, capped=20_000)
+    sentence = words.seats(c)
+    assert "about 247,807,300 would settle it" in sentence
+    assert "its cap of 20,000 games per cell" in sentence
+
+
 def test_the_headline_names_the_worst_player_count_in_plain_words():
     cells = [cell(2, "balanced", [0.5, 0.5]), cell(4, "balanced", [0.25] * 4),
              cell(6, "unbalanced", [0.16, 0.201, 0.16, 0.16, 0.16, 0.159])]
