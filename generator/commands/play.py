@@ -174,13 +174,19 @@ def _run_web(args: argparse.Namespace, deck, options: dict[str, object]) -> int:
     except EngineError as exc:
         print(escape(f"county-uppy play: {exc}"), file=sys.stderr)
         return 2
+    from generator.commands.simulate import writable_folder  # lazy: play --web only
+
     out = Path(args.out)
+    records = Path(args.record) if args.record else out / "games"
+    problem = writable_folder(str(records))  # before anyone plays: each finished game's record goes there
+    if problem:
+        print(escape(f"county-uppy play: {problem} (the game records' folder; --record DIR for another)"), file=sys.stderr)
+        return 2
     if not (out / "cards").is_dir():
         print(f"county-uppy play: no card images in {out / 'cards'} (run county-uppy build): cards are shown as text",
               file=sys.stderr)
     settings = Settings(manifest=Path(args.manifest), edition=args.edition, seats=seats, options=options, out=out,
-                        records=Path(args.record) if args.record else out / "games", delay=args.delay, seed=args.seed,
-                        load=load_deck)
+                        records=records, delay=args.delay, seed=args.seed, load=load_deck)
     try:
         web, interrupted = serve_table(settings, deck, args.host, args.port, print)
     except OSError as exc:
@@ -189,7 +195,9 @@ def _run_web(args: argparse.Namespace, deck, options: dict[str, object]) -> int:
     path = web.save_record()
     for saved in web.saved:
         print(f"game record saved to {saved}; play it back with: county-uppy replay {saved}")
-    if path is None and not web.saved:
+    for why in web.unsaved:
+        print(escape(f"county-uppy play: {why}"), file=sys.stderr)
+    if path is None and not web.saved and not web.unsaved:
         print("no game was played: no record saved")
     return 130 if interrupted else 0
 

@@ -92,6 +92,7 @@ class WebTable:
         self.game_no = 0
         self.finished: dict[int, dict] = {}  #: game number -> record, for /record/N.json
         self.saved: list[Path] = []
+        self.unsaved: list[str] = []  #: why a record could not be written (it can still be downloaded)
         self.wake: asyncio.Event | None = None
         self.manifest_changed = ""
         self._manifest_seen = _stamp(settings.manifest)
@@ -146,11 +147,15 @@ class WebTable:
         if not t.seq and not t.over:
             return None
         folder = self.settings.records
-        folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"web-{time.strftime('%Y%m%d-%H%M%S')}-seed{t.seed}-game{self.game_no}.json"
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-        tmp.replace(path)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+            tmp.replace(path)
+        except OSError as exc:  # a full disk, a folder gone: the game goes on, the page still offers the record
+            self.unsaved.append(f"game {self.game_no}'s record could not be saved to {folder}: {exc.strerror or exc}")
+            return None
         self.saved.append(path)
         return path
 

@@ -187,3 +187,37 @@ def test_the_replay_api_refuses_deep_and_oversized_bodies_without_reading_them_w
             sock.sendall(f"POST /api/replay?t={token} HTTP/1.1\r\nHost: {host}\r\nContent-Length: 1000\r\n\r\n{{".encode())
         assert post(b"{}", {})[0] == 400  # and the server answers the next one
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_records_folder_that_cannot_be_written_is_refused_before_anyone_plays(tmp_path, capsys):
+    """A game finished at a table whose --record folder could not be written ended with a traceback,
+    the player's connection dropped, and 'no game was played' at Ctrl-C."""
+    from tests.conftest import run
+
+    afile = tmp_path / "afile"
+    afile.write_text("not a folder")
+    status, out, err = run(capsys, "play", "--web", "--manifest", str(MANIFEST), "--seats", "human,greedy",
+                           "--port", "0", "--record", str(afile))
+    assert status == 2 and out == ""
+    assert err == f"county-uppy play: {afile} exists and is not a folder (the game records' folder; --record DIR for another)\n"
+
+
+def test_a_record_that_cannot_be_saved_mid_session_is_said_and_still_offered(tmp_path):
+    from generator.deck.manifest import load
+    from generator.web.server import Settings, WebTable
+
+    records = tmp_path / "games"
+    settings = Settings(manifest=MANIFEST, edition="the-og", seats=["human", "greedy"], options={}, out=tmp_path,
+                        records=records, delay=0, seed=12, load=load)
+    web = WebTable(settings, load(MANIFEST))
+    records.write_text("the folder was replaced by a file while the game went on")
+    table = web.table
+    while not table.over:
+        if table.human_to_decide() >= 0:
+            seat = table.human_to_decide()
+            table.decide(seat, table._question(seat, False)[1][0]["decision"], table.seq)
+        else:
+            table.step_bot()
+    assert web.save_record() is None
+    assert web.unsaved == [f"game 1's record could not be saved to {records}: File exists"]
+    assert web.finished[1]["seed"] == 12  # /record/1.json still offers it for download
