@@ -39,6 +39,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from generator.deck.input_file import MAX_FILE_BYTES, Unread, read_regular
 from generator.deck.model import Deck
 from generator.engine import EngineError, Game
 from generator.web.cards import deck_json
@@ -361,9 +362,11 @@ def _stamp(path: Path) -> tuple[float, int] | None:
 
 
 def _hash(path: Path) -> str:
+    """The manifest's sha256, read as every command reads it (a regular file within its limit: a
+    FIFO put in its place must not hold up the event loop); "" when it cannot be read."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+        return hashlib.sha256(read_regular(path, MAX_FILE_BYTES)).hexdigest()
+    except Unread:
         return ""
 
 

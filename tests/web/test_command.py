@@ -221,3 +221,24 @@ def test_a_record_that_cannot_be_saved_mid_session_is_said_and_still_offered(tmp
     assert web.save_record() is None
     assert web.unsaved == [f"game 1's record could not be saved to {records}: File exists"]
     assert web.finished[1]["seed"] == 12  # /record/1.json still offers it for download
+
+
+def test_a_fifo_put_in_the_manifests_place_does_not_hold_up_the_table(tmp_path):
+    """The table hashes the manifest every second to tell the players it changed: a FIFO in its
+    place blocked that read, and with it every connection of the table."""
+    import os
+    import shutil
+    import threading
+
+    from generator.web import server
+
+    manifest = tmp_path / "cards.yaml"
+    shutil.copyfile(MANIFEST, manifest)
+    assert server._hash(manifest)
+    manifest.unlink()
+    os.mkfifo(manifest)
+    answer = []
+    reader = threading.Thread(target=lambda: answer.append(server._hash(manifest)), daemon=True)
+    reader.start()
+    reader.join(timeout=10)
+    assert answer == [""]
