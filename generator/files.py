@@ -6,12 +6,16 @@ through `write_replacing`: the bytes go to a temporary file created exclusively 
 unpredictable name (`tempfile.mkstemp`: O_CREAT | O_EXCL | O_NOFOLLOW, random letters), which
 is then renamed over the target. A rename replaces a symlink standing at the target instead of
 writing through it, and no fixed temporary name (`balance.json.tmp`) exists for someone to plant
-a link at beforehand.
+a link at beforehand. Nothing but a regular file or a link is renamed over (`check_replaceable`):
+a device, FIFO, socket or folder at the target is an error, so `--record /dev/null` run as root
+cannot put a regular file in place of /dev/null.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -27,6 +31,7 @@ def write_replacing(path: str | os.PathLike[str], data: bytes, *, mode: int = FI
     names `path`.
     """
     target = Path(path)
+    check_replaceable(target)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:64]}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -42,6 +47,24 @@ def write_replacing(path: str | os.PathLike[str], data: bytes, *, mode: int = FI
     except BaseException:
         _remove(tmp)
         raise
+
+
+#: What a file that is not a regular file is called, by the test of its mode.
+_KINDS = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+          (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder"))
+
+
+def check_replaceable(target: Path) -> None:
+    """OSError (EEXIST, naming `target`) when something other than a regular file or a symlink
+    stands at `target`: a device, FIFO, socket or folder is never renamed over. `--record
+    /dev/null`, run as root, replaced /dev/null itself with a regular file."""
+    try:
+        mode = os.lstat(target).st_mode
+    except OSError:
+        return
+    for test, kind in _KINDS:
+        if test(mode):
+            raise OSError(errno.EEXIST, f"it is {kind}, not a regular file", str(target))
 
 
 def _remove(path: str) -> None:

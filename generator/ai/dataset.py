@@ -19,7 +19,6 @@ or not at all.
 from __future__ import annotations
 
 import json
-import os
 import random
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -31,6 +30,7 @@ from generator.backends import open_backend
 from generator.deck.model import Deck
 from generator.engine import Game, make_bot, make_record
 from generator.engine.simulate import bot_seed, game_seed
+from generator.files import write_replacing
 
 FORMAT = "county-uppy-dataset/1"
 #: The arrays, their typecodes and whether each row is a vector.
@@ -76,10 +76,8 @@ def _play(job: tuple, indices: range) -> tuple[int, dict[str, bytes], list[tuple
         final = state.returns()
         returns.extend(final[s] for s in seats[first:])
         if record_dir is not None:
-            path = Path(record_dir) / f"game-{i:06d}.json"
-            tmp = path.with_suffix(".json.tmp")
-            tmp.write_text(json.dumps(make_record(state, bot_names), indent=1) + "\n", encoding="utf-8")
-            os.replace(tmp, path)
+            write_replacing(Path(record_dir) / f"game-{i:06d}.json",
+                            (json.dumps(make_record(state, bot_names), indent=1) + "\n").encode("utf-8"))
         results.append((i, state.winner, state.stopped, state.turns, len(seats) - first))
     packed = {"observations": pack("f", obs), "legal": pack("B", legal_rows), "actions": pack("i", actions),
               "games": pack("i", games), "seats": pack("b", seats), "returns": pack("f", returns)}
@@ -139,7 +137,5 @@ def export(deck: Deck, out: str | Path, *, games: int, players: int, edition: st
                     "ids": "play c: c; play c s: K + S*c + s; discard c: K*(1+S) + c; give s c: K*(2+S) + S*c + s; "
                            "late: K*(2+2S) (K card types in manifest order, S seat slots)"},
     }
-    tmp = folder / "dataset.json.tmp"
-    tmp.write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, folder / "dataset.json")
+    write_replacing(folder / "dataset.json", (json.dumps(info, indent=1) + "\n").encode("utf-8"))
     return info

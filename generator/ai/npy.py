@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from array import array
 from pathlib import Path
 from typing import Iterable
+
+from generator.files import FILE_MODE, check_replaceable
 
 MAGIC = b"\x93NUMPY\x01\x00"
 #: Header size in bytes (magic and length included): room for any shape this writes.
@@ -39,8 +42,11 @@ class NpyWriter:
             raise ValueError(f"array typecode {typecode!r} is not {DESCR[typecode]} here")
         self.path = Path(path)
         self.typecode, self.width, self.rows = typecode, width, 0
-        self.tmp = self.path.with_name(self.path.name + ".tmp")
-        self.file = open(self.tmp, "wb")
+        # an exclusive temporary file under an unpredictable name, as files.write_replacing makes: a
+        # link planted at a fixed name (ARRAY.npy.tmp) would be written through
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
+        self.tmp = Path(tmp)
+        self.file = os.fdopen(fd, "wb")
         self.file.write(header(DESCR[typecode], self.shape()))
 
     def shape(self) -> tuple[int, ...]:
@@ -66,6 +72,8 @@ class NpyWriter:
         self.file.seek(0)
         self.file.write(header(DESCR[self.typecode], self.shape()))
         self.file.close()
+        os.chmod(self.tmp, FILE_MODE)  # mkstemp makes 0600
+        check_replaceable(self.path)
         os.replace(self.tmp, self.path)
         return self.path
 

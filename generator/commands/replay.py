@@ -113,6 +113,7 @@ def _steps(deck, record) -> None:
 def _page(args: argparse.Namespace, deck, record, same) -> int:
     from pathlib import Path  # lazy: --html and --web only
 
+    from generator.files import write_replacing  # lazy: --html only
     from generator.web.replay import standalone_html, steps_of  # lazy: --html and --web only
 
     steps = steps_of(deck, record)
@@ -120,7 +121,7 @@ def _page(args: argparse.Namespace, deck, record, same) -> int:
         out = Path(args.html)
         try:
             out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(standalone_html(steps, f"County Uppy replay, seed {steps['seed']}"), encoding="utf-8")
+            write_replacing(out, standalone_html(steps, f"County Uppy replay, seed {steps['seed']}").encode("utf-8"))
         except OSError as exc:
             return fail(args.html, f"cannot write the replay page: {exc.strerror or exc}", 1)
         print(f"wrote {out}: open it in any browser, no server needed")

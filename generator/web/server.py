@@ -42,6 +42,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from generator.deck.input_file import MAX_FILE_BYTES, Unread, read_regular
 from generator.deck.model import Deck
 from generator.engine import EngineError, Game
+from generator.files import write_replacing
 from generator.web.cards import deck_json
 from generator.web.replay import share_fragment, standalone_html, steps_of
 from generator.web.table import HUMAN, Refused, Table
@@ -151,9 +152,7 @@ class WebTable:
         path = folder / f"web-{time.strftime('%Y%m%d-%H%M%S')}-seed{t.seed}-game{self.game_no}.json"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(path.name + ".tmp")
-            tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-            tmp.replace(path)
+            write_replacing(path, (json.dumps(record, indent=1) + "\n").encode("utf-8"))
         except OSError as exc:  # a full disk, a folder gone: the game goes on, the page still offers the record
             self.unsaved.append(f"game {self.game_no}'s record could not be saved to {folder}: {exc.strerror or exc}")
             return None

@@ -82,6 +82,66 @@ def test_play_record_writes_through_no_planted_temporary_name(tmp_path, outside,
     assert snapshot(outside) == before and json.loads(record.read_text())["seed"] == 5
 
 
+def test_a_dataset_writes_through_no_planted_temporary_name(tmp_path, outside, capsys):
+    """simulate --dataset wrote its arrays and dataset.json through fixed names (ARRAY.npy.tmp,
+    dataset.json.tmp), and its records (--record with --dataset) through game-N.json.tmp."""
+    data, games = tmp_path / "data", tmp_path / "games"
+    data.mkdir()
+    games.mkdir()
+    names = ["dataset.json", "observations.npy", "legal.npy", "actions.npy", "games.npy", "seats.npy", "returns.npy"]
+    for name in names:
+        (data / f"{name}.tmp").symlink_to(outside / "precious.txt")
+    (games / "game-000000.json.tmp").symlink_to(outside / "precious.txt")
+    before = snapshot(outside)
+    assert main(["simulate", "--manifest", str(MANIFEST), "--games", "2", "--players", "2", "--workers", "1",
+                 "--dataset", str(data), "--record", str(games)]) == 0
+    capsys.readouterr()
+    assert snapshot(outside) == before
+    assert all((data / name).is_file() and not (data / name).is_symlink() for name in names)
+    assert json.loads((games / "game-000000.json").read_text())["players"] == 2
+
+
+def test_replay_html_replaces_a_link_standing_at_its_own_file(tmp_path, outside, capsys):
+    """replay --html wrote the page with write_text: through a link standing at OUT, and half a page on a full disk."""
+    record = tmp_path / "game.json"
+    assert main(["simulate", "--manifest", str(MANIFEST), "--games", "1", "--players", "2", "--workers", "1",
+                 "--record", str(tmp_path / "games")]) == 0
+    record.write_bytes((tmp_path / "games" / "game-000000.json").read_bytes())
+    page = tmp_path / "replay.html"
+    page.symlink_to(outside / "precious.txt")
+    before = snapshot(outside)
+    assert main(["replay", "--manifest", str(MANIFEST), str(record), "--html", str(page)]) == 0
+    capsys.readouterr()
+    assert snapshot(outside) == before and not page.is_symlink() and "<html" in page.read_text()
+
+
+@pytest.mark.parametrize("command", ["play", "replay"])
+def test_a_device_or_fifo_at_the_named_file_is_never_renamed_over(tmp_path, monkeypatch, capsys, command):
+    """`play --record /dev/null`, run as root, renamed the record over /dev/null itself, leaving a
+    regular file there for the whole machine. A FIFO stands in for the device here."""
+    import io
+    import stat
+
+    from generator.files import write_replacing
+
+    fifo = tmp_path / "null"
+    os.mkfifo(fifo)
+    if command == "play":
+        monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
+        status = main(["play", "--manifest", str(MANIFEST), "--record", str(fifo), "--seed", "5"])
+        said = f"county-uppy play: could not save the game record to {fifo}: it is a FIFO (named pipe), not a regular file"
+    else:
+        assert main(["simulate", "--manifest", str(MANIFEST), "--games", "1", "--players", "2", "--workers", "1",
+                     "--record", str(tmp_path / "games")]) == 0
+        status = main(["replay", "--manifest", str(MANIFEST), str(tmp_path / "games" / "game-000000.json"),
+                       "--html", str(fifo)])
+        said = f"{fifo}: cannot write the replay page: it is a FIFO (named pipe), not a regular file"
+    assert status == 1 and said in capsys.readouterr().err
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and not [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]
+    with pytest.raises(OSError, match="it is a folder, not a regular file"):
+        write_replacing(tmp_path, b"x")
+
+
 def test_the_crash_file_writes_through_no_planted_temporary_name(tmp_path, outside, monkeypatch, capsys):
     from generator.commands import crash
 
