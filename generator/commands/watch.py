@@ -15,6 +15,7 @@ import os
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
@@ -63,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(request, str):
         print(escape(f"county-uppy watch: {request}"), file=sys.stderr)
         return 2
+    if request.only and "deck" not in request.only:  # the page shows the faces, editions and game from deck.json
+        request = replace(request, only=("deck", *request.only))
     out, manifest = request.out, request.manifest
     if out.exists() and not out.is_dir():
         print(escape(f"county-uppy watch: {out} exists and is not a folder"), file=sys.stderr)

@@ -202,6 +202,24 @@ def test_every_rebuild_is_built_with_builds_options(tmp_path: Path):
     assert sorted(a["path"] for a in json.loads((out / "build.json").read_text())["artifacts"]) == listed
 
 
+def test_a_watch_of_some_products_still_shows_the_faces(tmp_path: Path):
+    """`watch --only cards` (the docs' faster loop names --only cards --only print) shows the card
+    faces: the page lists them from deck.json, which every rebuild makes with the products asked for.
+    Before, the page said "0 faces" over a folder of 100 card images."""
+    import json
+
+    manifest, out = tmp_path / "cards.yaml", tmp_path / "out"
+    shutil.copy(MANIFEST, manifest)
+    with Watch(manifest, out, "--only", "cards") as watch:
+        state = watch.wait_for(lambda s: s["status"] == "ok", seconds=60, what="the first build")
+        faces = state["output"]["cards"]
+        assert len(faces) == 98 and all(face["image"] for face in faces)
+        assert {e["key"] for e in state["output"]["editions"]} >= {"the-og", "only-chaos"}
+        assert watch.stop() == 130
+    listed = sorted(a["path"] for a in json.loads((out / "build.json").read_text())["artifacts"])
+    assert "deck.json" in listed and not any(p.startswith(("print/", "tts/", "pod/")) for p in listed)
+
+
 def test_the_files_the_look_names_are_watched_even_before_they_exist(tmp_path):
     from generator.commands.common import named_files
     from generator.commands.watch import relevant, watched_folders
