@@ -88,6 +88,12 @@ def test_the_preview_follows_an_edit_and_a_typo(browser, tmp_path: Path):
         banner = page.inner_text("#error")
         assert f"{manifest}:{line}:{column}: unknown colour 'cyna' (did you mean 'cyan'?)" in banner
         assert page.inner_text("#error mark") == "cyna"
+        # on a phone the source line wraps, so the marked mistake is on screen without scrolling sideways
+        page.set_viewport_size({"width": 390, "height": 844})
+        mark = page.locator("#error mark").bounding_box()
+        assert mark is not None and 0 <= mark["x"] and mark["x"] + mark["width"] <= 390, mark
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        page.set_viewport_size({"width": 1280, "height": 900})
         assert faces.count() == 98
         assert page.get_attribute(f"{CARD} img", "src") == after
         assert page.evaluate("() => [...document.querySelectorAll('figure.card img')].filter("
