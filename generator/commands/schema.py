@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
+
+from generator.deck.problems import escape
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -20,8 +23,12 @@ def run(args: argparse.Namespace) -> int:
     text = json_schema()
     if args.write:
         target = Path(args.manifest).parent / "cards.schema.json"
-        write_atomic(target, text.encode("utf-8"))
-        print(f"wrote {target}")
+        try:
+            write_atomic(target, text.encode("utf-8"))
+        except OSError as exc:
+            print(escape(f"county-uppy schema: cannot write {target}: {exc.strerror or exc}"), file=sys.stderr)
+            return 2
+        print(escape(f"wrote {target}"))
     else:
         print(text, end="")
     return 0

@@ -434,3 +434,12 @@ def test_report_against_a_bad_manifest(tmp_path, capsys, manifest_text):
     status, _, err = run(capsys, *REPORT, "--out", str(out_dir), "--games", "5", "--against", bad)
     assert status == 1 and err.startswith(f"{bad}:48:") and "'copies' must be a whole number, not 'three'" in err
     assert not out_dir.exists()
+
+
+def test_schema_write_where_it_cannot_is_a_message(tmp_path, capsys):
+    """schema --write beside a manifest path whose folder is a file was an internal error (exit 3)."""
+    afile = tmp_path / "afile"
+    afile.write_text("not a folder")
+    status, out, err = run(capsys, "schema", "--write", "--manifest", str(afile / "cards.yaml"))
+    assert status == 2 and out == ""
+    assert err.startswith(f"county-uppy schema: cannot write {afile / 'cards.schema.json'}: ") and err.count("\n") == 1
