@@ -80,13 +80,17 @@ class BuildRequest:
             wrong = shops.problem(s)
             if wrong:
                 return wrong
-            if s.condition is not None and not s.condition.formula_fallback:
+            named = os.environ.get(s.condition.env, "").strip() if s.condition is not None else ""
+            # a profile the designer names must be usable even where a formula could stand in for it
+            if s.condition is not None and (not s.condition.formula_fallback or named) \
+                    and (not self.only or "pod" in self.only):
                 from generator.products.render.press.cmyk import press_profile  # lazy: only for a shop that needs it
 
                 if press_profile(s.condition) is None:
-                    named = os.environ.get(s.condition.env, "").strip()
-                    lacks = (f"{s.condition.env} names {named}, which is not an ICC profile" if named
+                    lacks = (f"{s.condition.env} names {named}, which is not an ICC profile of a CMYK press" if named
                              else "no ICC profile for it is on this machine")
+                    fix = (f"name a CMYK press profile, or unset {s.condition.env}" if s.condition.formula_fallback
+                           else s.condition.install)
                     return (f"--pod {name}: {s.title}'s file is converted for {s.condition.name} ({s.condition.info}), "
-                            f"and {lacks}: {s.condition.install} (docs/printing.md, 'Print shops')")
+                            f"and {lacks}: {fix} (docs/printing.md, 'Print shops')")
         return None

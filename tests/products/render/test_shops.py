@@ -189,7 +189,7 @@ def test_a_fogra39_profile_named_but_missing_stops_the_build_saying_so(monkeypat
         cmyk.press_profile.cache_clear()
     err = capsys.readouterr().err
     assert "--pod mbprint" in err and "FOGRA39" in err and s.condition.env in err and "Traceback" not in err
-    assert f"{s.condition.env} names {tmp_path / 'none.icc'}, which is not an ICC profile" in err
+    assert f"{s.condition.env} names {tmp_path / 'none.icc'}, which is not an ICC profile of a CMYK press" in err
     assert "unset COUNTY_UPPY_FOGRA39_PROFILE" in err
     assert not out.exists()
 
@@ -292,3 +292,33 @@ def test_the_preflight_flags_each_limit_a_shop_sets(tmp_path):
     assert preflight.findings(mpc, [preflight.measure(fine)], pixels=(822, 1122)) == []
     (wrong,) = preflight.findings(mpc, [preflight.measure(fine)], pixels=(825, 1125))
     assert "card images are 825×1125 px; the shop asks for 822×1122 px at 300 dpi" in wrong
+
+
+@pytest.mark.parametrize("profile", ["rgb", "damaged", "not-icc"])
+def test_a_swop_profile_named_in_the_environment_must_be_a_cmyk_press_profile(tmp_path, monkeypatch, capsys, profile):
+    """COUNTY_UPPY_CMYK_PROFILE naming an RGB profile, or a damaged one, made the DriveThruCards
+    file an internal error (PyCMSError, exit 3); a file that is no ICC profile at all was passed
+    over in silence, the build saying no profile was set."""
+    from PIL import ImageCms
+
+    from generator.cli import main
+
+    path = tmp_path / "press.icc"
+    if profile == "rgb":
+        path.write_bytes(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    elif profile == "damaged":
+        path.write_bytes(b"\0" * 16 + b"CMYK" + b"\0" * 16 + b"acsp" + bytes(range(256)) * 4)
+    else:
+        path.write_text("not a profile")
+    monkeypatch.setenv("COUNTY_UPPY_CMYK_PROFILE", str(path))
+    cmyk.press_profile.cache_clear()
+    try:
+        out = tmp_path / "out"
+        status = main(["build", "--only", "pod", "--out", str(out), "--manifest", str(ROOT / "cards.yaml")])
+        assert main(["build", "--only", "deck", "--out", str(tmp_path / "deck"), "--manifest", str(ROOT / "cards.yaml")]) == 0
+    finally:
+        cmyk.press_profile.cache_clear()
+    err = capsys.readouterr().err
+    assert status == 2 and not out.exists() and "Traceback" not in err
+    assert (f"COUNTY_UPPY_CMYK_PROFILE names {path}, which is not an ICC profile of a CMYK press: name a CMYK press "
+            "profile, or unset COUNTY_UPPY_CMYK_PROFILE") in err

@@ -98,9 +98,26 @@ def press_profile(condition: Condition = SWOP) -> PressProfile | None:
             data = path.read_bytes() if path.is_file() and path.stat().st_size < 16 << 20 else b""
         except OSError:
             data = b""
-        if data[36:40] == b"acsp":  # the ICC signature
+        if data[36:40] == b"acsp" and (not named or _converts_to_cmyk(data)):  # the ICC signature
             return PressProfile(str(path), hashlib.sha256(data).hexdigest())
     return None
+
+
+def _converts_to_cmyk(data: bytes) -> bool:
+    """Whether LittleCMS takes these ICC bytes as a CMYK profile sRGB converts into. A file the
+    designer names is checked so (an RGB profile, or a damaged one, named by mistake made the
+    print-shop file an internal error); the profiles found in their usual places are trusted."""
+    import io  # lazy: only for a profile named in the environment
+
+    from PIL import ImageCms  # lazy: as above
+
+    if data[16:20] != b"CMYK":  # the profile's data colour space
+        return False
+    try:
+        ImageCms.buildTransform(ImageCms.createProfile("sRGB"), ImageCms.getOpenProfile(io.BytesIO(data)), "RGB", "CMYK")
+    except (ImageCms.PyCMSError, OSError, ValueError, TypeError):
+        return False
+    return True
 
 
 def profile_key(ink: Ink = DEFAULT) -> str:
