@@ -80,6 +80,14 @@ def test_the_replay_file_steps_forward_and_back_to_the_positions_of_scenario(bro
     assert shown_hands(page) == scenario_hands(tmp_path, record, last, capsys)
     assert page.inner_text("#line") == steps_of(DECK, record)["steps"][-1]["line"]
     assert all(u.startswith("file:") for u in requests), requests  # no server, nothing fetched
+    # the log's numbers stand inside its box, up to a 999-decision game (two digits were cut off at the left)
+    room, widest = page.evaluate("""() => {
+        const log = document.getElementById('log'), li = log.lastElementChild;
+        const ctx = document.createElement('canvas').getContext('2d');
+        ctx.font = getComputedStyle(li).font;
+        return [parseFloat(getComputedStyle(log).paddingLeft), ctx.measureText('999. ').width];
+    }""")
+    assert widest <= room, (widest, room)
 
 
 def test_a_share_link_opens_the_replay_on_a_running_table(browser, tmp_path, capsys):
