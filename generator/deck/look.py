@@ -355,7 +355,8 @@ def named_files(data: Any, folder: Path) -> tuple[Path, ...]:
         elif isinstance(value, list):
             for v in value:
                 walk(v, key, parent)
-        elif isinstance(value, str) and (key in FILE_KEYS or parent in FILE_MAPS) and value.strip():
+        elif isinstance(value, str) and (key in FILE_KEYS or parent in FILE_MAPS) and value.strip() and "\0" not in value:
+            # (a NUL names no file: the manifest's check says so at its line)
             path = (folder / value).resolve()
             if path.is_relative_to(folder):
                 found.append(path)

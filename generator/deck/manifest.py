@@ -550,6 +550,8 @@ class _Checker:
             self.fail(loc, f"'{value}' is an absolute path; give the {what} file's path relative to the manifest's "
                       "folder (keep it beside cards.yaml)")
             return None
+        if "\0" in value:  # names no file (the text check says where it stands); resolve() would raise
+            return None
         path = (folder / value).resolve()
         if not path.is_relative_to(folder):
             self.fail(loc, f"'{value}' leaves the manifest's folder; keep the {what} file in the folder that holds "

@@ -72,6 +72,12 @@ MANIFEST_CASES = [
      "y: 10mm, width: 20mm, height: 5mm, size: 8pt}\n", "bad placeholder in 'Art {': Single '{' encountered", "text: 'Art {'"),
     ("an unknown icon in an added text", "look:\n", "look:\n  wild:\n    add:\n      - {name: credit, text: 'Art {cyna}', x: 10mm, "
      "y: 10mm, width: 20mm, height: 5mm, size: 8pt}\n", "unknown icon 'cyna' (did you mean 'cyan'?)", "text: 'Art {cyna}'"),
+    # a NUL in a file's path made validate an internal error (ValueError: embedded null byte, from resolve())
+    ("a NUL in an icon's path", "skip: art/icons/skip.svg", 'skip: "art/icons/sk\\0ip.svg"',
+     "'skip' holds the character U+0000 (NUL)", "sk\\0ip.svg"),
+    ("a NUL in a card picture's path", "    text: Skip the next player's turn.\n",
+     "    text: Skip the next player's turn.\n    art: \"art/\\0.png\"\n", "'art' holds the character U+0000 (NUL)",
+     'art: "art/\\0.png"'),
     ("an edition description too long", "description: Play with all number cards and no wild cards.",
      "description: " + "x" * 600, "'description' is 600 characters long; at most 500 are allowed", "xxxxx"),
 ]
