@@ -92,7 +92,8 @@ def _steps(deck, record) -> None:
     k = 0
     while True:
         line, picture = frames[k]
-        print(escape(f"\nstep {k} of {last}: {line}"))
+        print()
+        print(escape(f"step {k} of {last}: {line}"))  # (escape would show a line break inside it as \n)
         print(picture)
         try:
             answer = input("Enter: next, b: back, a number: go to that step, q: stop > ").strip().lower()
@@ -102,8 +103,8 @@ def _steps(deck, record) -> None:
             return
         if answer == "b":
             k = max(0, k - 1)
-        elif answer.isdigit():
-            k = min(last, int(answer))
+        elif answer.isascii() and answer.isdigit():  # '²' is a digit to str.isdigit, not to int()
+            k = min(last, int(answer[:10]))
         elif k < last:
             k += 1
         else:

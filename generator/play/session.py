@@ -256,8 +256,8 @@ class Session:
     @staticmethod
     def _parse(text: str, choices: list) -> int | None:
         """A number from 1, a decision as text (`play STEAL 2`), or a card code that names one choice."""
-        if text.isdigit():
-            k = int(text)
+        if text.isascii() and text.isdigit():  # '²' is a digit to str.isdigit, not to int()
+            k = int(text) if len(text) < 10 else 0
             return k - 1 if 1 <= k <= len(choices) else None
         lowered = text.lower()
         for i, c in enumerate(choices):

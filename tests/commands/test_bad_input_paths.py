@@ -7,6 +7,7 @@ tests/engine/test_cli.py, tests/play/ and tests/report/ with the mistakes they d
 from __future__ import annotations
 
 import io
+import os
 import json
 from pathlib import Path
 
@@ -394,12 +395,14 @@ def test_play_more_bad_options(monkeypatch, tmp_path, capsys, args, message):
 
 
 def test_play_garbage_answers_are_asked_again(monkeypatch, tmp_path, capsys):
-    script = "garbage\n\x00\nplay ZZZ\n99999999999999999999\n-1\n1.5\nplay C4 9\nq\n"
+    # '²' (str.isdigit, but not int()) and 5,000 digits (past int()'s 4,300) were internal errors
+    script = "garbage\n\x00\nplay ZZZ\n99999999999999999999\n-1\n1.5\nplay C4 9\n²\n" + "9" * 5000 + "\nq\n"
     status, record = play(monkeypatch, tmp_path, script, "--players", "2", "--seed", "4")
     out = capsys.readouterr().out
     assert status == 0 and "You left the game." in out
-    for answer in ("garbage", "play ZZZ", "99999999999999999999", "-1", "1.5", "play C4 9"):
+    for answer in ("garbage", "play ZZZ", "99999999999999999999", "-1", "1.5", "play C4 9", "²"):
         assert f"'{answer}' is not one of the choices" in out
+    assert "9999999999' is not one of the choices" in out  # the 5,000 digits, cut
     assert main(["replay", "--manifest", MANIFEST, str(record)]) == 0
 
 
@@ -443,3 +446,16 @@ def test_schema_write_where_it_cannot_is_a_message(tmp_path, capsys):
     status, out, err = run(capsys, "schema", "--write", "--manifest", str(afile / "cards.yaml"))
     assert status == 2 and out == ""
     assert err.startswith(f"county-uppy schema: cannot write {afile / 'cards.schema.json'}: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("value", ["²", "-5", "1e9", "99999999999999999999", "253402300800"])
+def test_a_malformed_source_date_epoch_stops_the_build(tmp_path, capsys, monkeypatch, value):
+    """'²' and '99999999999999999999' were internal errors (ValueError, OverflowError) and the year
+    10000 failed the print product; '-5' and '1e9' were passed over for the manifest's own date.
+    The convention asks a build to stop on a malformed value."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", value)
+    status, _, err = run(capsys, "build", "--manifest", MANIFEST, "--out", str(tmp_path / "o"), "--only", "print")
+    assert status == 2 and not (tmp_path / "o").exists()
+    assert err == (f"county-uppy build: SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, "
+                   f"0 to 253402300799 (the year 9999), not '{value}'\n")
+

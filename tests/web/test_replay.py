@@ -150,3 +150,25 @@ def test_a_record_without_bots_names_its_seats_plainly():
     record = {**a_record(21), "bots": []}
     lines = [step["line"] for step in steps_of(DECK, record)["steps"][1:]]
     assert lines[0].startswith("seat 1 played ") and "bot" not in " ".join(lines)
+
+
+def test_stepping_at_a_terminal_takes_a_digit_int_cannot_read_as_a_next(tmp_path, capsys, monkeypatch):
+    """'²' is a digit to str.isdigit but not to int(): stepping at a terminal ended as an internal error.
+    Each step there also began with a literal '\\n' (the line break went through escape())."""
+    import io
+    import sys
+
+    record = a_record(seed=5, players=3)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    answers = io.StringIO("²\n" + "9" * 5000 + "\nq\n")
+    answers.isatty = lambda: True
+    monkeypatch.setattr(sys, "stdin", answers)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert main(["replay", str(path), "--manifest", str(MANIFEST), "--steps"]) == 0
+    out = capsys.readouterr().out
+    assert "\\n" not in out
+    steps = [line for line in out.splitlines() if line.startswith("step ")]
+    last = len(record["decisions"])
+    assert steps == ["step 0 of %d: the deal" % last, steps[1], steps[2]] and steps[1].startswith(f"step 1 of {last}: ")
+    assert steps[2].startswith(f"step {last} of {last}: ")

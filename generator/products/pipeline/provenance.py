@@ -64,9 +64,23 @@ def source_date(manifest: Path) -> int:
     return Stamping(manifest).source_date()
 
 
+#: The latest date a file can carry: 9999-12-31 23:59:59 UTC (the date formats have four-digit years).
+MAX_EPOCH = 253_402_300_799
+
+
+def epoch_problem() -> str | None:
+    """What is wrong with SOURCE_DATE_EPOCH (None: unset, or a whole number of seconds within
+    0..MAX_EPOCH). The convention asks a build to stop on a malformed one rather than guess."""
+    value = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not value or (value.isascii() and value.isdigit() and len(value) <= 12 and int(value) <= MAX_EPOCH):
+        return None
+    shown = value if len(value) <= 40 else value[:40] + "..."
+    return f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, 0 to {MAX_EPOCH} (the year 9999), not {shown!r}"
+
+
 def _epoch() -> int | None:
     value = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    return int(value) if value.isdigit() else None
+    return int(value) if value and epoch_problem() is None else None
 
 
 #: How long git may take to answer
