@@ -133,6 +133,32 @@ def test_an_svg_the_pdfs_cannot_write_is_refused_by_the_check(tmp_path, svg, wor
     assert str(err.value).startswith("art.svg: ") and words in str(err.value)
 
 
+# svglib skips a <use> that repeats an element holding it ("Circular <use> reference detected") and
+# stops after 10,000 expansions: validate passed, and the build drew another picture, saying so unlocated.
+@pytest.mark.parametrize("body, words", [
+    ('<g id="a"><use href="#a"/></g>', "the SVG's <use> of '#a' (line 1) repeats an element that holds it"),
+    ('<defs><g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g></defs><use href="#a"/>', "repeats an element that holds it"),
+    ('<defs><path id="a0" d="M0 0L1 1Z"/>' + "".join(f'<g id="a{i + 1}">' + f'<use href="#a{i}"/>' * 10 + "</g>" for i in range(5))
+     + '</defs><use href="#a5"/>', "the SVG repeats elements through <use> more than 10,000 times"),
+    ('<defs><path id="a0" d="M0 0L1 1Z"/>' + "".join(f'<use id="a{i + 1}" href="#a{i}"/>' for i in range(60))
+     + '</defs><use href="#a60"/>', "the SVG's <use> elements reach more than 50 deep"),
+])
+def test_an_svg_whose_uses_the_drawing_would_cut_short_is_refused(tmp_path, body, words):
+    path = tmp_path / "art.svg"
+    path.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">{body}</svg>')
+    with pytest.raises(ArtError) as err:
+        inspect(path)
+    assert words in str(err.value)
+
+
+def test_uses_within_the_limits_are_taken(tmp_path):
+    path = tmp_path / "tiles.svg"
+    row = '<g id="row">' + '<use href="#p"/>' * 20 + "</g>"
+    path.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs><path id="p" d="M0 0L1 1Z"/>'
+                    f'{row}<g id="loop"><use href="#loop"/></g></defs>' + '<use href="#row"/>' * 20 + "</svg>")
+    assert inspect(path) == PictureInfo("svg", 10, 10)  # 420 expansions; a loop in <defs> that nothing draws
+
+
 def test_an_svg_within_the_limits_draws(tmp_path):
     from generator.products.render import pdf_pictures
 

@@ -193,8 +193,59 @@ def _svg(name: str, data: bytes) -> PictureInfo:
             if _opacity(m.group(1)) < 1:
                 raise ArtError(f"{name}: the SVG has transparency ({m.group(0).strip()}){line}, which the print-shop "
                                "file (PDF/X-1a) cannot carry; flatten it to solid colours")
+    _svg_uses(name, root)
     w, h = _svg_size(name, root)
     return PictureInfo("svg", w, h)
+
+
+#: <use> expansions an SVG may make, as svglib draws them (it stops at this many, drawing the rest
+#: of the picture without them), and how deep one <use> may reach through others.
+SVG_MAX_USES = 10_000
+SVG_MAX_USE_DEPTH = 50
+
+
+def _svg_uses(name: str, root) -> None:
+    """Refuse a <use> that repeats itself (svglib skips it) and more <use> expansions than the
+    drawing makes (it cuts the picture short): what validate passes is what the PDFs draw."""
+    from lxml import etree  # lazy: as parse_svg
+
+    ids: dict[str, object] = {}
+    for el in root.iter():
+        if isinstance(el.tag, str) and el.get("id") is not None:
+            ids.setdefault(el.get("id"), el)
+    made: dict[str, int] = {}
+
+    def uses(top, drawn_only: bool, through: tuple[str, ...]) -> int:
+        total, todo = 0, [top]
+        while todo:
+            node = todo.pop()
+            if not isinstance(node.tag, str):
+                continue
+            local = etree.QName(node).localname
+            if drawn_only and local in ("defs", "symbol"):
+                continue
+            if local != "use":
+                todo.extend(node)
+                continue
+            total += 1
+            href = node.get("href") or node.get("{http://www.w3.org/1999/xlink}href") or ""
+            target = href[1:] if href.startswith("#") else ""
+            if target in through:
+                raise ArtError(f"{name}: the SVG's <use> of '#{target}' (line {node.sourceline}) repeats an element "
+                               "that holds it, which would repeat forever")
+            if target in ids:
+                if len(through) >= SVG_MAX_USE_DEPTH:
+                    raise ArtError(f"{name}: the SVG's <use> elements reach more than {SVG_MAX_USE_DEPTH} deep "
+                                   f"(line {node.sourceline})")
+                if target not in made:
+                    made[target] = uses(ids[target], False, (*through, target))
+                total += made[target]
+            if total > SVG_MAX_USES:
+                raise ArtError(f"{name}: the SVG repeats elements through <use> more than {SVG_MAX_USES:,} times "
+                               f"(line {node.sourceline}); write the repeats out, or repeat less")
+        return total
+
+    uses(root, True, ())
 
 
 def _svg_values(name: str, el, local: str, line: str) -> None:
