@@ -138,7 +138,8 @@ def run(args: argparse.Namespace) -> int:
         for mix in mixes:
             for name in mix.split(","):
                 ladder_bot(name.strip())  # any bot on the ladder; ISMCTS without the ai extra: exit 2, naming it
-        mixes = [",".join(n.strip() for n in mix.split(",")) for mix in mixes]
+        mixes = list(dict.fromkeys(",".join(n.strip() for n in mix.split(",")) for mix in mixes))
+        editions = list(dict.fromkeys(editions))  # one cell each, however often it is named
         variants = [Variant("design", args.manifest, deck, {}, args.manifest)]
         if other is not None or args.option:
             label = (args.against or args.manifest) + "".join(f" + {k}={show(v)}" for k, v in tweak.items())

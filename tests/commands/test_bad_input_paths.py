@@ -459,3 +459,14 @@ def test_a_malformed_source_date_epoch_stops_the_build(tmp_path, capsys, monkeyp
     assert err == (f"county-uppy build: SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, "
                    f"0 to 253402300799 (the year 9999), not '{value}'\n")
 
+
+
+def test_report_plays_an_edition_or_bots_named_twice_once(tmp_path, capsys):
+    """--edition the-og --edition the-og (or the same --bots twice) played every cell twice over and
+    listed it twice on the page."""
+    out = tmp_path / "r"
+    status, _, err = run(capsys, *REPORT, "--edition", "the-og", "--games", "2", "--players", "2",
+                         "--bots", "greedy", "--bots", " greedy", "--out", str(out))
+    assert status == 0 and "playing 2 games (1 cells x 2 games)" in err
+    settings = json.loads((out / "balance.json").read_text())["settings"]
+    assert settings["editions"] == ["the-og"] and settings["bots"] == ["greedy"]
