@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from generator.deck.input_file import MAX_FILE_BYTES, Unread, read_regular
 from generator.deck.manifest import load
 from generator.deck.problems import InputError, Problem, escape
 from generator.products.build import BuildRequest, build
@@ -93,9 +94,9 @@ def locate(problem: Problem, manifest: Path) -> dict[str, Any]:
     doc["text"] = str(problem)
     source = ""
     if problem.line > 0 and Path(problem.path) == manifest:
-        try:
-            lines = manifest.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
+        try:  # read as the check read it: a FIFO or a huge file put in its place since is no line
+            lines = read_regular(manifest, MAX_FILE_BYTES).decode("utf-8", errors="replace").splitlines()
+        except Unread:
             lines = []
         if problem.line <= len(lines):
             source = lines[problem.line - 1]

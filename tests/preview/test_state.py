@@ -96,6 +96,24 @@ def test_a_problem_comes_with_its_line_and_bad_value(tmp_path):
     assert shown["text"] == f"{manifest}:{problem.line}:{problem.column}: unknown colour 'cyna' (did you mean 'cyan'?)"
 
 
+def test_a_manifest_swapped_for_a_fifo_after_its_check_is_no_line_not_a_hang(tmp_path):
+    """locate() read the manifest again with read_text: a FIFO put in its place between the check and
+    the page's update held the whole watch loop until something wrote to it."""
+    import os
+    import threading
+
+    from generator.deck.problems import Problem
+
+    manifest = tmp_path / "cards.yaml"
+    os.mkfifo(manifest)
+    shown = []
+    reader = threading.Thread(target=lambda: shown.append(locate(Problem(str(manifest), 3, 5, "x"), manifest)),
+                              daemon=True)
+    reader.start()
+    reader.join(timeout=10)
+    assert shown and shown[0]["source"] == "" and shown[0]["value"] == ""
+
+
 @pytest.mark.parametrize("line, at, value", [
     ("  - {kind: number, colour: cyna, values: -2..7}", "cyna", "cyna"),
     ("    colours: [cyan, grene]", "grene", "grene"),
