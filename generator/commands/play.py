@@ -110,9 +110,9 @@ def run(args: argparse.Namespace) -> int:
     bot_names = ["human"] * args.players
     for k, s in enumerate(others):
         bot_names[s] = names[k % len(names)]
-    import secrets  # lazy: start-up (hashlib and hmac)
+    from generator.engine.game import random_seed  # lazy: the engine, only for a game
 
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    seed = args.seed if args.seed is not None else random_seed()
     interactive = _is_tty(sys.stdin) and _is_tty(sys.stdout) and _has_termios()
     console = Console(highlight=False)
     if interactive:

@@ -19,6 +19,18 @@ from generator.engine.options import Options
 from generator.engine.shuffling import SHUFFLE_AHEAD, shuffle_steps
 from generator.engine.state import State, TurnTables
 
+#: A game dealt without a seed given (`play`, `play --web`) gets one of this many: too many for a
+#: player to search offline for the deal that fits the hand they see (2**31 could be), and below
+#: 2**53, so a browser's JavaScript (the replay page) reads every one exactly.
+RANDOM_SEEDS = 2**52
+
+
+def random_seed() -> int:
+    """A seed for a game nobody chose one for, unpredictable (`secrets`)."""
+    import secrets  # lazy: start-up (hashlib and hmac), only for a game without a seed
+
+    return secrets.randbelow(RANDOM_SEEDS)
+
 
 class Game:
     """The fixed parts of a game. `new_initial_state(seed)` deals a new game.

@@ -42,6 +42,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from generator.deck.input_file import MAX_FILE_BYTES, Unread, read_regular
 from generator.deck.model import Deck
 from generator.engine import EngineError, Game
+from generator.engine.game import random_seed
 from generator.files import write_replacing
 from generator.web.cards import deck_json
 from generator.web.replay import share_fragment, standalone_html, steps_of
@@ -108,7 +109,7 @@ class WebTable:
         self.images = _snapshot(self.settings.out / "cards", game.codes)
         self.scaled: dict[str, bytes] = {}
         self.manifest_changed = ""
-        return Table(game, seed if seed is not None else secrets.randbelow(2**31), list(self.settings.seats))
+        return Table(game, seed if seed is not None else random_seed(), list(self.settings.seats))
 
     def new_game(self) -> None:
         if self.settings.load is not None and _hash(self.settings.manifest) != self._manifest_hash:

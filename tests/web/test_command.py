@@ -242,3 +242,21 @@ def test_a_fifo_put_in_the_manifests_place_does_not_hold_up_the_table(tmp_path):
     reader.start()
     reader.join(timeout=10)
     assert answer == [""]
+
+
+def test_a_table_started_without_a_seed_deals_from_too_many_seeds_to_search(tmp_path):
+    """A player who sees their hand must not be able to find the deal by trying every seed: a
+    table (and a terminal game) started without --seed takes one below 2**52 (exact in the replay
+    page's JavaScript), not below 2**31. 24 tables: all below 2**31 by chance with odds 2**-504."""
+    from generator.deck.manifest import load
+    from generator.engine.game import RANDOM_SEEDS
+    from generator.web.server import Settings, WebTable
+
+    deck = load(MANIFEST)
+    seeds = []
+    for _ in range(24):
+        settings = Settings(manifest=MANIFEST, edition="the-og", seats=["human", "greedy"], options={}, out=tmp_path,
+                            records=tmp_path / "games", delay=0, seed=None, load=load)
+        seeds.append(WebTable(settings, deck).table.seed)
+    assert RANDOM_SEEDS <= 2**53 and all(0 <= s < RANDOM_SEEDS for s in seeds)
+    assert max(seeds) >= 2**40 and len(set(seeds)) == len(seeds)
