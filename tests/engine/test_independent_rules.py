@@ -26,18 +26,13 @@ from generator.engine import Game, IllegalActionError, from_position, to_positio
 from tests.conftest import MANIFEST
 
 from .independent_rules import DEFAULTS, Table
+from .sweep import EDITIONS, OPTION_VALUES as SWEPT_OPTIONS
 
-EDITIONS = ("the-og", "keep-it-simple", "only-chaos", "its-wild-time", "math-is-fun")
-
-#: The values each rule option takes here (docs/rules.md, "All rule options"); max_turns small
-#: enough to stop games early as well.
+#: The values each rule option takes here: the invariant sweep's (docs/rules.md, "All rule
+#: options"), with Teams, SPEED and max_turns small enough to stop games early as well.
 OPTION_VALUES = {
-    "wild_sets_target": (False, True),
-    "all_out": ("sixteen_wins", "draw"),
-    "invert_through_wilds": (False, True),
-    "play2_draws": (1, 2),
+    **SWEPT_OPTIONS,
     "teams": (False, True),
-    "sixteen_hits": ("others", "opponents"),
     "speed_seconds": (None, 10),
     "max_turns": (2000, 2000, 2000, 1, 7, 30),
 }
