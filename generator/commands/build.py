@@ -94,8 +94,9 @@ def build_request(args: argparse.Namespace, progress: bool = False) -> BuildRequ
             return f"unknown product '{name}'{suggest(name, names)}; choose from {', '.join(names)}"
     from generator.products.pipeline.provenance import epoch_problem  # lazy: as the request
 
-    if epoch_problem():
-        return epoch_problem()
+    problem = epoch_problem()
+    if problem:
+        return problem
     if not 0 <= args.jobs <= MAX_WORKERS:  # each worker is a process of about 50 MiB
         return f"--jobs must be 0 (one per core) to {MAX_WORKERS}, not {args.jobs}"
     offset = parse_offset(args.back_offset)

@@ -75,7 +75,6 @@ def steps_of(deck, record: Any) -> dict[str, Any]:
     else:
         check = "the replayed result differs from the record's: " + "; ".join(
             result_differences(record["result"], result_of(final)))
-    bots = list(record.get("bots") or [])
     return {"players": game.players, "edition": game.edition.key, "edition_name": game.edition.name, "seed": record["seed"],
             "options": game.options.to_dict(), "bots": bots, "matches": matches, "check": check,
             "deck": deck_json(game), "steps": steps, "share": share_fragment(record)}
