@@ -143,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
         return 130  # the terminal closed: nothing left to show the end on (the CLI makes it 129)
     session.screen.acting = -1 if session.state.is_terminal() else session.screen.acting
     session.screen.banner = ""
+    session.screen.ended = True  # the header names the seed now (also after a stop mid-draw)
     inp.show(session.screen)
     if interactive:  # the whole game's log stays on the terminal, why you went out included
         console.print(Panel(session.screen.full_log(), title="the whole game", title_align="left", border_style="dim"))

@@ -36,6 +36,9 @@ class Screen:
     bots: list[str]
     seed: int
     acting: int = -1  #: the seat to act (-1: nobody, the game is over)
+    #: the game has ended for the human (over, quit, end of input): only then does the header name the
+    #: seed, which rebuilds the deck's order and so every hand and every draw to come
+    ended: bool = False
     log: list[Text] = field(default_factory=list)
     prompt: Prompt | None = None
     banner: str = ""
@@ -76,7 +79,7 @@ class Screen:
         title = (f"{game.deck.params.name} · {game.edition.name} · {game.players} players"
                  f"{' · Teams' if game.options.teams else ''}"
                  f"{f' · SPEED {game.options.speed_seconds:g} s' if game.options.speed_seconds else ''}"
-                 f" · turn {s.turns + 1} · seed {self.seed}")
+                 f" · turn {s.turns + 1}{f' · seed {self.seed}' if self.ended else ''}")
         return Panel(body, title=title, title_align="left", subtitle=self.banner or None)
 
     def players(self) -> Table:

@@ -92,6 +92,7 @@ class Session:
         except KeyboardInterrupt:
             self.outcome = "interrupted"
         self.screen.prompt = None
+        self.screen.ended = True  # the seed may be shown now, as the saved record holds it
         self.screen.acting = -1 if self.state.is_terminal() else self.screen.acting
         return self.outcome
 

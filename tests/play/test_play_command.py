@@ -38,6 +38,19 @@ def test_a_scripted_game_plays_to_the_end_and_replays(monkeypatch, tmp_path, cap
     assert main(["replay", "--manifest", MANIFEST, str(record)]) == 0
 
 
+@pytest.mark.parametrize("answers, ending", [("1\n" * 400, "wins"), ("1\nq\n", "You left the game.")])
+def test_the_seed_is_shown_only_once_the_game_has_ended(monkeypatch, tmp_path, capsys, answers, ending):
+    # The seed rebuilds the deck's order: shown during the game, it would tell the player every
+    # hand and every draw to come. The screen after the end names it, as the saved record does.
+    status, record = play(monkeypatch, tmp_path, answers, "--seed", "987654321")
+    out = capsys.readouterr().out
+    assert status == 0 and ending in out
+    last_question = out.rindex("which card do you play?")
+    assert "987654321" not in out[:last_question]
+    assert "seed 987654321" in out[last_question:]
+    assert json.loads(record.read_text())["seed"] == 987654321
+
+
 def test_same_seed_and_answers_give_the_same_game(monkeypatch, tmp_path):
     _, a = play(monkeypatch, tmp_path / "a", "2\n1\n" * 300, "--seed", "11", "--players", "3", "--edition", "keep-it-simple")
     _, b = play(monkeypatch, tmp_path / "b", "2\n1\n" * 300, "--seed", "11", "--players", "3", "--edition", "keep-it-simple")
