@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 import time
 from typing import Callable
@@ -25,13 +26,27 @@ def link_host(host: str) -> str:
     return lan_address() if host in ("0.0.0.0", "::", "") else host
 
 
+def loopback(host: str) -> bool:
+    """Whether only this machine can reach `host` (an empty host is every interface, as 0.0.0.0)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def say_who_can_reach(host: str, say: Callable[[str], None], who: str) -> None:
+    if not loopback(host):
+        say(f"anyone on the network with this link can {who}; nothing is served without its token")
+
+
 def serve_table(settings: Settings, deck, host: str, port: int, say: Callable[[str], None]) -> tuple[WebTable, bool]:
     """Serve the table until Ctrl-C or SIGTERM; return it and whether it was interrupted."""
     web = WebTable(settings, deck)
     running = Running(make_app(web), host, port, web.token).start()
     say(f"the table is open at {running.url(link_host(host))}")
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        say("anyone on the network with this link can join; nothing is served without its token")
+    say_who_can_reach(host, say, "join")
     say("people take their seats on the page; Ctrl-C ends the server (finished games' records are kept)")
     interrupted = _wait(running)
     return web, interrupted
@@ -42,6 +57,7 @@ def serve_replay(app, token: str, host: str, port: int, say: Callable[[str], Non
     url = running.url(link_host(host))
     say(f"the replay is at {url}")
     say(f"share link (the record is in the fragment): {running.url(link_host(host), '/replay')}#{share}")
+    say_who_can_reach(host, say, "watch it")
     return _wait(running)
 
 

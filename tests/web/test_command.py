@@ -260,3 +260,33 @@ def test_a_table_started_without_a_seed_deals_from_too_many_seeds_to_search(tmp_
         seeds.append(WebTable(settings, deck).table.seed)
     assert RANDOM_SEEDS <= 2**53 and all(0 <= s < RANDOM_SEEDS for s in seeds)
     assert max(seeds) >= 2**40 and len(set(seeds)) == len(seeds)
+
+
+@pytest.mark.parametrize("host, open_to_all", [("", True), ("0.0.0.0", True), ("::", True), ("192.0.2.7", True),
+                                               ("127.0.0.1", False), ("127.0.0.2", False), ("::1", False),
+                                               ("localhost", False)])
+def test_a_server_open_beyond_this_machine_says_so_for_the_table_and_the_replay(monkeypatch, host, open_to_all):
+    # `--host ""` listens on every interface, as 0.0.0.0 does: the replay page said nothing of it.
+    from generator.web import run
+
+    class Bound:  # what Running gives, without binding anything
+        def __init__(self, app, host, port, token):
+            self.port, self.token = 8766, token
+
+        def start(self):
+            return self
+
+        def url(self, host=None, path="/"):
+            return f"http://{host}:{self.port}{path}?t={self.token}"
+
+    monkeypatch.setattr(run, "Running", Bound)
+    monkeypatch.setattr(run, "_wait", lambda running: False)
+    monkeypatch.setattr(run, "WebTable", lambda settings, deck: type("Web", (), {"token": "tok"})())
+    monkeypatch.setattr(run, "make_app", lambda web: None)
+    monkeypatch.setattr(run, "lan_address", lambda: "192.0.2.9")
+    for serve in (lambda say: run.serve_replay(None, "tok", host, 0, say, "r=x"),
+                  lambda say: run.serve_table(None, None, host, 0, say)):
+        said: list[str] = []
+        serve(said.append)
+        warned = [line for line in said if line.startswith("anyone on the network with this link can")]
+        assert bool(warned) == open_to_all, said
