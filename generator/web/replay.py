@@ -75,7 +75,10 @@ def steps_of(deck, record: Any) -> dict[str, Any]:
     else:
         check = "the replayed result differs from the record's: " + "; ".join(
             result_differences(record["result"], result_of(final)))
-    return {"players": game.players, "edition": game.edition.key, "edition_name": game.edition.name, "seed": record["seed"],
+    # the seed as text: a JavaScript number holds whole numbers exactly only below 2**53, and
+    # `simulate` deals from 63-bit seeds
+    return {"players": game.players, "edition": game.edition.key, "edition_name": game.edition.name,
+            "seed": str(record["seed"]),
             "options": game.options.to_dict(), "bots": bots, "matches": matches, "check": check,
             "deck": deck_json(game), "steps": steps, "share": share_fragment(record)}
 
@@ -87,6 +90,15 @@ def compact(record: Mapping[str, Any]) -> dict[str, Any]:
     if not out.get("o"):
         out.pop("o", None)
     return out
+
+
+def posted(data: Any) -> Any:
+    """A record as /api/replay takes it: a whole record, or the compact form a share link carries,
+    which the page sends as it inflated it (never through a JavaScript number: a seed past 2**53,
+    as `simulate` deals from, would arrive as another seed)."""
+    if isinstance(data, dict) and data and set(data) <= set(COMPACT):
+        return expand(data)
+    return data
 
 
 def expand(data: Any) -> dict[str, Any]:

@@ -6,7 +6,7 @@
   /card?code=CODE    a card's image from the build (output/cards/), read when the game began
   /record/N.json     the record of finished game N
   /replay            the replay page; `#r=...` carries a compressed record (replay.py)
-  /api/replay        POST a record: its steps, worked out by the engine
+  /api/replay        POST a record (or a share link's compact form): its steps, worked out by the engine
   /ws                the table: JSON messages both ways (docs/formats.md, "Web table messages")
 
 Nothing is served without the table's token (in the URL once, then a cookie). One device
@@ -45,7 +45,7 @@ from generator.engine import EngineError, Game
 from generator.engine.game import random_seed
 from generator.files import write_replacing
 from generator.web.cards import deck_json
-from generator.web.replay import share_fragment, standalone_html, steps_of
+from generator.web.replay import posted, share_fragment, standalone_html, steps_of
 from generator.web.table import HUMAN, Refused, Table
 
 HERE = Path(__file__).resolve().parent
@@ -444,7 +444,7 @@ def make_app(web: WebTable | None, *, token: str = "", deck: Deck | None = None,
         except ClientDisconnect:  # gone before its record was sent: there is no one to answer
             return PlainTextResponse("", 400)
         try:
-            record = json.loads(body)
+            record = posted(json.loads(body))
             # worked out off the event loop: a long record must not hold up the table's players
             return JSONResponse(await run_in_threadpool(steps_of, replay_deck(), record))
         except RecursionError:

@@ -104,6 +104,33 @@ def test_a_share_link_opens_the_replay_on_a_running_table(browser, tmp_path, cap
         assert shown_hands(page) == scenario_hands(tmp_path, record, 1, capsys)
 
 
+def test_a_share_link_of_a_simulated_game_replays_its_own_deal(browser, tmp_path, capsys):
+    # `simulate --record` deals from 63-bit seeds, past what a JavaScript number holds exactly
+    # (2**53): read as a number on the page, the seed became another one and the page showed
+    # another deal (or refused a decision the record's players made).
+    from generator.engine.simulate import game_seed
+
+    seed = game_seed(0, 0)
+    assert seed > 2**53
+    record = a_record(seed=seed, players=3, edition="keep-it-simple")
+    with served(tmp_path, ["human", "greedy", "greedy"]) as (web, url):
+        page = browser.new_page()
+        page.goto(url)
+        page.goto(url.split("?")[0] + "replay#" + share_fragment(record))
+        page.wait_for_selector("body[data-status=ready]", timeout=10_000)
+        assert page.text_content("#about").startswith(f"seed {seed} ·")
+        assert page.text_content("#check") == "the replayed result matches the record's"
+        page.click("#forward")
+        assert shown_hands(page) == scenario_hands(tmp_path, record, 1, capsys)
+    # the page written to a file names the same seed
+    html = tmp_path / "replay.html"
+    html.write_text(standalone_html(steps_of(DECK, record), "replay"))
+    page = browser.new_page()
+    page.goto(html.as_uri())
+    page.wait_for_selector("body[data-status=ready]", timeout=10_000)
+    assert page.text_content("#about").startswith(f"seed {seed} ·")
+
+
 def test_replay_steps_through_a_record_in_the_terminal(tmp_path, capsys):
     record = a_record(seed=5, players=3)
     path = tmp_path / "game.json"
