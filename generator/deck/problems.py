@@ -12,6 +12,11 @@ if TYPE_CHECKING:
 
 #: Escapes for the characters that would move the cursor or break a line if printed raw.
 _NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+#: Digits of a whole number a person gives (in a manifest, or typed as a game's value on a command
+#: line): a value this long is a mistake, and is refused before Python converts it.
+MAX_DIGITS = 18
+_WHOLE = re.compile(r"-?[0-9]{1,%d}" % MAX_DIGITS)
+
 #: Names of the control characters people meet (Unicode gives control characters no name).
 _CONTROL_NAMES = {"\x00": "NUL", "\x07": "BELL", "\x08": "BACKSPACE", "\t": "TAB", "\n": "LINE FEED",
                   "\x0b": "LINE TABULATION", "\x0c": "FORM FEED", "\r": "CARRIAGE RETURN", "\x1b": "ESCAPE",
@@ -56,6 +61,13 @@ class InputError(Exception):
 
 #: The longest word a near miss is looked for (difflib's time grows with its length squared).
 MAX_SUGGESTED = 100
+
+
+def whole_number(text: str) -> int | None:
+    """`text` as a whole number: ASCII digits, a '-' before them, at most MAX_DIGITS of them, spaces
+    around; None for anything else (int() would also take '1_000', '١٦' and 4,300 digits)."""
+    text = text.strip()
+    return int(text) if _WHOLE.fullmatch(text) else None
 
 
 def suggest(word: object, choices: Iterable[object]) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.deck.problems import suggest
+from generator.deck.problems import MAX_DIGITS, cut, suggest, whole_number
 
 #: docs/rules.md R7.5: SPEED's tempo limit in seconds when SPEED is asked for without one.
 SPEED_SECONDS_DEFAULT = 10
@@ -109,8 +109,9 @@ def _int(name: str, raw: Any) -> int:
     if isinstance(raw, int):
         return raw
     if isinstance(raw, str):
-        try:
-            return int(raw.strip())
-        except ValueError:
-            pass
-    raise RuleOptionError(f"option {name} takes a whole number, not {show(raw) if not isinstance(raw, str) else repr(raw)}")
+        value = whole_number(raw)
+        if value is not None:
+            return value
+    if not isinstance(raw, str):
+        raise RuleOptionError(f"option {name} takes a whole number, not {show(raw)}")
+    raise RuleOptionError(f"option {name} takes a whole number of at most {MAX_DIGITS} digits, not {cut(raw)!r}")

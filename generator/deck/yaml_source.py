@@ -29,15 +29,13 @@ except ImportError:  # PyYAML built without libyaml: the pure-Python reader does
 
 from generator.deck.input_file import MAX_FILE_BYTES, TooLarge, read_limited
 from generator.deck.model import Origin, Place
-from generator.deck.problems import InputError, Problem, escape
+from generator.deck.problems import MAX_DIGITS, InputError, Problem, escape
 
 #: Nodes (values, keys, lists and mappings) the file itself may hold (the shipped one has about 450).
 MAX_NODES = 10_000
 #: Nodes that aliases (`*name`) and merge keys (`<<: *name`) may add by repeating what they refer to.
 MAX_EXPANDED = 10_000
 MAX_DEPTH = 64
-#: Digits of a whole number in a manifest (checked before Python converts it: a value this long is a mistake).
-MAX_DIGITS = 18
 
 _SAFE_TAGS = {
     "tag:yaml.org,2002:" + t

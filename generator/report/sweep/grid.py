@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from generator.deck.model import Deck
-from generator.deck.problems import InputError, cut, escape, suggest
+from generator.deck.problems import MAX_DIGITS, InputError, cut, escape, suggest, whole_number
 from generator.deck.tweak import TweakError, tweak, tweakable
 from generator.deck.yaml_source import Source
 from generator.engine.errors import EngineError
@@ -23,7 +23,7 @@ from generator.engine.game import Game
 from generator.engine.limits import MAX_CELLS
 from generator.engine.options import CHOICES, Options, parse_option
 
-_RANGE = re.compile(r"^(-?\d{1,18})\.\.(-?\d{1,18})$")  # longer numbers are no value a game takes
+_RANGE = re.compile(r"^(-?[0-9]{1,%d})\.\.(-?[0-9]{1,%d})$" % (MAX_DIGITS, MAX_DIGITS))  # longer: no value a game takes
 #: The most values one range may give.
 MAX_RANGE = 1000
 
@@ -99,10 +99,11 @@ def parse_axis(text: str, deck: Deck) -> Axis:
         elif m:
             values.extend(items)
         else:
-            try:
-                values.append(int(item))
-            except ValueError:
-                raise GridError(f"{where}: '{name}' takes whole numbers, not {cut(repr(item))}") from None
+            value = whole_number(item)
+            if value is None:
+                raise GridError(f"{where}: '{name}' takes whole numbers of at most {MAX_DIGITS} digits, "
+                                f"not {cut(repr(item))}")
+            values.append(value)
     seen = set()
     for v in values:
         if v in seen:
