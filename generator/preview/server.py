@@ -5,8 +5,9 @@
   /events          server-sent events: `state` with the new version whenever the state changes
   /out/PATH        a file of the output folder (paths.py refuses anything outside it: 403)
   /thumb?file=PATH&page=N   a print sheet's page as a small PNG (thumbnails.py)
-  /play            "play this version": starts a web table on the manifest as it is now (the
-                   watch command gives the function that does it) and sends the browser there
+  /play            POST: "play this version": starts a web table on the manifest as it is now
+                   (the watch command gives the function that does it) and sends the browser
+                   there; a GET is refused (405), as is a POST another site's page sends (403)
 
 Requests whose Host is not this server's own address are refused, so a web page elsewhere
 cannot read the preview through a DNS name pointed at 127.0.0.1.
@@ -45,6 +46,8 @@ MAX_CONNECTIONS = 64
 QUEUE_SECONDS = 2.0
 #: Seconds a connection may stay silent (or stop reading) before it is closed.
 IDLE_SECONDS = 10.0
+#: The largest request body read (the "play this version" form sends none).
+MAX_POST = 1024
 _BUSY_TEXT = b"503 Service Unavailable: the preview is busy; try again\n"
 _BUSY = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
          b"Content-Length: %d\r\nRetry-After: 1\r\nConnection: close\r\n\r\n%s" % (len(_BUSY_TEXT), _BUSY_TEXT))
@@ -128,6 +131,31 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         self._route(body=True)
 
+    def do_POST(self) -> None:
+        """Only "play this version" acts, and only for this preview's own page: a POST that another
+        site's page sends carries that site's Origin (or Sec-Fetch-Site: cross-site)."""
+        said = self.headers.get("Content-Length", "0").strip()
+        if not said.isascii() or not said.isdigit() or int(said) > MAX_POST:
+            self.close_connection = True  # its body is never read
+            self._fail(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"a request body is at most {MAX_POST} bytes", True)
+            return
+        self.rfile.read(int(said))  # the form's (empty) fields: nothing in them is used
+        if not self._host_ok():
+            self._fail(HTTPStatus.FORBIDDEN, "this preview answers only at its own address", True)
+        elif urlsplit(self.path).path != "/play" or self.server.play is None:
+            self._fail(HTTPStatus.NOT_FOUND, "no such page", True)
+        elif not self._same_origin():
+            self._fail(HTTPStatus.FORBIDDEN, "a table is started only from the preview's own page", True)
+        else:
+            self._play(True)
+
+    def _same_origin(self) -> bool:
+        origin = self.headers.get("Origin")
+        if origin is not None and origin.strip().lower() not in (
+                f"http://{HOST}:{self.server.port}", f"http://localhost:{self.server.port}"):
+            return False
+        return self.headers.get("Sec-Fetch-Site", "same-origin").strip().lower() in ("same-origin", "none")
+
     def _route(self, body: bool) -> None:
         if not self._host_ok():
             self._fail(HTTPStatus.FORBIDDEN, "this preview answers only at its own address", body)
@@ -144,8 +172,9 @@ class Handler(BaseHTTPRequestHandler):
             self._file(path[len("/out/"):], bool(parts.query), body)
         elif path == "/thumb":
             self._thumb(parse_qs(parts.query), body)
-        elif path == "/play" and self.server.play is not None:
-            self._play(body)
+        elif path == "/play" and self.server.play is not None:  # starting a table is no GET's to do
+            self._fail(HTTPStatus.METHOD_NOT_ALLOWED, "a table is started with the preview's "
+                       "'play this version' button", body, allow="POST")
         else:
             self._fail(HTTPStatus.NOT_FOUND, "no such page", body)
 
@@ -175,9 +204,11 @@ class Handler(BaseHTTPRequestHandler):
         if body:
             self.wfile.write(data)
 
-    def _fail(self, status: HTTPStatus, message: str, body: bool) -> None:
+    def _fail(self, status: HTTPStatus, message: str, body: bool, allow: str | None = None) -> None:
         data = f"{status.value} {status.phrase}: {message}\n".encode("utf-8")
         self.send_response(status)
+        if allow:
+            self.send_header("Allow", allow)
         self.send_header("Content-Type", "text/plain; charset=utf-8")
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-store")

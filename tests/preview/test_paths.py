@@ -133,3 +133,36 @@ def test_the_event_stream_ends_when_the_server_stops(folder):
     assert response.read() == b"\n"  # the stream ends: the server does not hang on to it
     conn.close()
     assert not os.path.exists(folder / ".county-uppy.lock")
+
+
+def test_play_this_version_starts_a_table_only_on_a_post_from_the_preview_itself(folder):
+    """Starting a table is no GET's to do (a link preview or prefetch, an <img> on another site's
+    page that names 127.0.0.1 all send one, with the preview's own Host), nor a POST another site's
+    page sends (its Origin names that site)."""
+    started: list[int] = []
+    srv = PreviewServer(0, folder, PreviewState("cards.yaml", str(folder), read_output(folder)), lambda: b"",
+                        play=lambda: started.append(1) or "http://127.0.0.1:1/?t=token")
+    srv.start()
+    try:
+        def send(method: str, headers: dict[str, str], body: bytes = b"") -> tuple[int, dict, bytes]:
+            conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
+            try:
+                conn.request(method, "/play", body=body or None,
+                             headers={"Host": f"127.0.0.1:{srv.port}", **headers})
+                response = conn.getresponse()
+                return response.status, dict(response.getheaders()), response.read()
+            finally:
+                conn.close()
+
+        own = f"http://127.0.0.1:{srv.port}"
+        status, headers, body = send("GET", {})
+        assert (status, headers["Allow"]) == (405, "POST") and b"play this version" in body
+        assert send("HEAD", {})[0] == 405
+        assert send("POST", {"Origin": "https://attacker.example"})[0] == 403
+        assert send("POST", {"Origin": own, "Sec-Fetch-Site": "cross-site"})[0] == 403
+        assert send("POST", {"Origin": own, "Content-Length": "99999999"})[0] == 413
+        assert started == []
+        status, headers, _ = send("POST", {"Origin": own, "Sec-Fetch-Site": "same-origin", "Content-Length": "0"})
+        assert (status, headers["Location"], started) == (303, "http://127.0.0.1:1/?t=token", [1])
+    finally:
+        srv.stop()

@@ -26,7 +26,7 @@ HEADER_CONTRAST_JS = """() => {
   const lum = (c) => { const [r, g, b] = rgb(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
                        return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
   const back = lum(getComputedStyle(document.querySelector('header.top')).backgroundColor);
-  return [...document.querySelectorAll('header.top h1, header.top .where, header.top a, #status-text')].map((e) => {
+  return [...document.querySelectorAll('header.top h1, header.top .where, header.top a, #play-link, #status-text')].map((e) => {
     const l = lum(getComputedStyle(e).color);
     return [e.id || e.className || e.tagName, Math.round(100 * (Math.max(l, back) + 0.05) / (Math.min(l, back) + 0.05)) / 100];
   });
