@@ -22,11 +22,14 @@ def result_of(state) -> dict[str, Any]:
     """The result a record stores: winner, finished, turns and the order players went out.
 
     "finished" is true only for a game that is over (a winner, or a draw); a game stopped at
-    max_turns, quit or interrupted is not finished.
+    max_turns, quit or interrupted is not finished. A player out at the draw that follows the
+    last decision (nothing to draw, no card: R4.2) is resolved first (`State.is_terminal`), as
+    the game that wrote the record resolved it when it asked for the next decision.
     """
+    done = state.is_terminal()
     return {
         "winner": state.winner,
-        "finished": state.done and not state.stopped,
+        "finished": done and not state.stopped,
         "turns": state.turns,
         "out": list(state.out_order),
     }
@@ -79,6 +82,7 @@ def replay(deck: Deck, record: Mapping[str, Any]):
     expected = _check_result(record["result"], game) if "result" in record else None
     state = game.new_initial_state(seed)
     apply_decisions(state, decisions)
+    state.is_terminal()  # a player out at the draw after the last decision (R4.2), before the state is shown
     if expected is None:
         return state, None
     actual = result_of(state)

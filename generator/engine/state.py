@@ -186,8 +186,24 @@ class State:
 
     # --- the OpenSpiel / python-chess surface ------------------------------------------
     def is_terminal(self) -> bool:
-        """The game is over: a winner, everyone out (a draw), or max_turns reached (unfinished)."""
+        """The game is over: a winner, everyone out (a draw), or max_turns reached (unfinished).
+
+        The turn's draw waits until a decision is asked for (`current_player`, `legal_actions`),
+        so that a front end can tell what was drawn and who went out at it. One draw cannot wait:
+        when there is nothing to draw for a player with no card, they are out at it (R4.2), and
+        that can end the game (R5.1) or its last turn (R5.3) with no decision left to ask for.
+        When it does, it is resolved here (no card is drawn by it); otherwise nothing changes.
+        """
+        if self._legal is None and not self.done and self._out_at_the_draw():
+            probe = self.clone()
+            probe._run(None)
+            if probe.done:
+                self._run(None)
         return self.done
+
+    def _out_at_the_draw(self) -> bool:
+        """The player to act is still to draw, holds no card and there is nothing to draw (R4.1, R4.2)."""
+        return not (self.owed or self.drawn or self.hands[self.turn] or self._pile or self.discard)
 
     def current_player(self) -> int:
         """The seat to act: who owes the next discard, else whose turn it is; -1 when over."""
@@ -527,6 +543,7 @@ class State:
 
     def returns(self) -> list[float]:
         """+1 for the winning seat(s), -1 for the others, 0 for all in a draw or unfinished game."""
+        self.is_terminal()  # the game may end at the draw that follows the last decision (R4.2)
         n = self._n
         if self.winner is None:
             return [0.0] * n

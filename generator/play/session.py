@@ -98,11 +98,12 @@ class Session:
 
     def _loop(self) -> str:
         s = self.state
-        while not s.is_terminal():
+        while True:
             drawing = s.turn == self.human and not s.drawn and not s.owed
             before = Counter(s.hands[self.human]) if drawing else None
             gone = len(s.out_order)
-            actor = s.current_player()  # makes the turn's draw (R4.1), or puts a player with no card out (R4.2)
+            # makes the turn's draw (R4.1), or puts a player with no card out (R4.2), which may end the game
+            actor = -1 if s.is_terminal() else s.current_player()
             if before is not None:
                 self._tell_draw(before)
             for seat in s.out_order[gone:]:

@@ -205,6 +205,29 @@ def test_returns(deck):
         state.apply("play G1")
 
 
+def test_a_game_decided_at_the_draw_after_the_last_decision_is_over(deck):
+    """R4.2/R5.1: seat 0's play passes the turn to seat 1, who holds nothing with nothing to draw:
+    out at that draw, and seat 0 wins. No decision follows, so is_terminal, returns and a
+    record's result must see it without legal_actions or current_player being asked first,
+    and the documented loop (`while not state.is_terminal(): ... legal_actions()[0]`) ends."""
+    from generator.engine.record import result_of
+
+    position = {"players": 2, "count": 2, "match": "C4", "in_play": ["C4"], "hands": [["C1"], []]}
+    for ask in ("is_terminal", "returns", "result_of"):
+        state = from_position(deck, position)
+        state.apply("play C1")
+        if ask == "is_terminal":
+            assert state.is_terminal() and state.winner == 0
+        elif ask == "returns":
+            assert state.returns() == [1.0, -1.0]
+        else:  # R5.3: seat 1's turn ended the game, so only seat 0's counts
+            assert result_of(state) == {"winner": 0, "finished": True, "turns": 1, "out": [1]}
+    state = from_position(deck, position)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    assert state.winner == 0 and [str(a) for a in state.history] == ["play C1"]
+
+
 def test_late_is_never_listed_but_accepted_in_speed(deck):
     state = from_position(deck, {"players": 2, "options": {"speed_seconds": 5}, "hands": [["C1", "C2"], ["M1"]], "draw": ["G1"]})
     assert all(a.kind != "late" for a in state.legal_actions())

@@ -79,6 +79,17 @@ def test_no_card_to_play_at_the_start_of_a_turn_is_named():
     assert "seat 1 is out: no card left to play" in text
 
 
+def test_a_game_won_when_the_other_player_is_out_at_the_draw_says_so():
+    # Seat 1 holds nothing and there is nothing to draw (R4.2): out at its draw, and seat 0,
+    # the only player left, wins (R5.1) with no decision made.
+    position = {"players": 2, "turn": 1, "count": 3, "match": "G1", "in_play": ["G1"],
+                "hands": [["G2"], []], "draw": []}
+    session, text = scripted(position, "")
+    assert session.outcome == "over" and session.state.winner == 0
+    assert "seat 1 is out: no card left to play" in text
+    assert session.result_text() == "You win!"
+
+
 def test_hints_mark_the_cards_that_would_cost_a_discard():
     position = {"players": 2, "count": 10, "match": "C1", "in_play": ["C1"],
                 "hands": [["M5", "C3", "C9", "x2"], ["G3", "G4"]], "draw": ["G5", "G6"]}
