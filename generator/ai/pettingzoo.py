@@ -145,6 +145,7 @@ class CountyUppyEnv(AECEnv):
         seat = self.possible_agents.index(self.agent_selection)
         screen = Screen(self.state, seat, ["agent"] * self.game.players, self.seed,
                         acting=-1 if self.state.is_terminal() else self.state.current_player(),
+                        ended=self.state.is_terminal(),  # the seed (the deck's order) only once the game is over
                         log=[Text(line) for line in self.table.lines(seat)])
         out = io.StringIO()
         Console(file=out, width=100, color_system=None, legacy_windows=False).print(
