@@ -409,6 +409,9 @@ class Table:
         same("owed", self.owed, pos["pending"]["owed"])
         same("invert", self.invert, pos["pending"]["invert"])
         same("skip", self.skip, pos["pending"]["skip"])
+        if not self.over:  # R6.8: a Play 2 turn with a play to come; a Play 2 waiting for the next turn
+            same("play2", int(self.plays == 2 and self.played < 2), pos["pending"]["play2"])
+            same("play2_next", self.play2_next, pos["pending"]["play2_next"])
         same("played", self.played, pos["pending"]["played"])
         same("gave", self.gave, pos["pending"]["gave"])
         same("in_play", self.in_play, pos["in_play"])
