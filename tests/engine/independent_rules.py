@@ -90,11 +90,12 @@ class Table:
 
     @classmethod
     def from_position(cls, deck, pos: dict[str, Any]) -> "Table":
-        """A game part way through, from a position (docs/formats.md) between turns: before the
-        draw of the player to act, nobody out, nothing owed; `pending.invert` and
-        `pending.play2` (this turn is a Play 2 turn) may be set."""
+        """A game part way through, from a position (docs/formats.md): between turns or in the
+        middle of one (`pending`: discards owed, cards played, a Play 2 turn or one waiting,
+        Skips, a give made, the turn's draw made, a +/- waiting), with seats out, turns
+        counted, or over (a winner, stopped)."""
         self = cls.__new__(cls)
-        self._start(deck, len(pos["hands"]), pos.get("options", {}))
+        self._start(deck, len(pos["hands"]), pos.get("options") or {})
         self.hands = [list(h) for h in pos["hands"]]
         self.draw = list(pos.get("draw", []))
         self.discard = list(pos.get("discard", []))
@@ -103,10 +104,28 @@ class Table:
         self.match = None if pos.get("match", "start") == "start" else pos["match"]
         self.direction = pos.get("direction", 1)
         self.turn = pos.get("turn", 0)
+        self.out = list(pos.get("out", []))
+        self.turns = pos.get("turns", 0)
+        self.winner = pos.get("winner")
+        self.stopped = pos.get("stopped", False)
         pending = pos.get("pending", {})
         self.invert = pending.get("invert", False)
+        self.played = pending.get("played", 0)
         self.plays = 2 if pending.get("play2") else 1
-        self._settle()
+        # the position's `drawn` is the draw still to come before the next play: the turn's
+        # first, or with play2_draws=2 the one before the second play
+        if self.played == 0:
+            self.drawn = pending.get("drawn", False)
+        else:
+            self.drawn, self.second_drawn = True, pending.get("drawn", True)
+        self.play2_next = pending.get("play2_next", False)
+        self.skip = pending.get("skip", 0)
+        self.gave = pending.get("gave", False)
+        self.owed = list(pending.get("owed", []))
+        if self.winner is not None or self.stopped or len(self.out) == self.n:
+            self.over = True
+        else:
+            self._settle()
         return self
 
     def _start(self, deck, players: int, options: dict[str, Any]) -> None:

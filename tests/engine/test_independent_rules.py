@@ -7,22 +7,26 @@ positions must agree (count, card to match, direction, whose turn, every hand, t
 is out and in what order, the discards owed, a pending +/-, Skip or give, turns, and at the end
 the winner or the draw). Whole seeded games cover every edition, 2 to 8 players and every rule
 option; positions shaped for them reach the rare cases (two Skips in a Play 2, a Play 2 passed
-on, everyone out at once) more often; a deck with other game parameters checks R4.8. The
+on, everyone out at once) more often; every rule scenario of tests/scenarios/ is played by both,
+from its position; a deck with other game parameters checks R4.8. The
 simulator's own loop (`State.play_out`) must play the same games as decisions applied one by one.
 `python -m pytest -m slow tests/engine/test_independent_rules.py` plays ten times as many.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from math import floor
+from pathlib import Path
 
 import pytest
 
 from generator.deck.manifest import check
 from generator.deck.tweak import tweak
 from generator.deck.yaml_source import read
-from generator.engine import Game, IllegalActionError, from_position, to_position
+from generator.engine import EngineError, Game, IllegalActionError, from_position, to_position
+from generator.engine.position import POSITION_KEYS
 from tests.conftest import MANIFEST
 
 from .independent_rules import DEFAULTS, Table
@@ -229,3 +233,35 @@ def test_many_more_games_agree(deck, other_decks):
     positions(deck, range(2 * QUICK, 20 * QUICK))
     for other in other_decks:
         new_deals(other, range(QUICK, 3 * QUICK))
+
+
+SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_every_scenario_plays_alike(deck, path):
+    """Every rule scenario (tests/scenarios/), played by both: the same position after each of its
+    decisions, and an illegal decision refused by both. Its `expected` was worked out by hand;
+    this checks the second implementation reaches the same end by the rules alone."""
+    scenario = json.loads(path.read_text(encoding="utf-8"))
+    pos = {k: v for k, v in scenario.items() if k in POSITION_KEYS}
+    state = from_position(deck, pos)
+    table = (Table.from_position(deck, pos) if "hands" in pos else
+             Table(deck, pos.get("edition", "the-og"), pos["players"], pos.get("options") or {}, pos.get("seed", 0)))
+    decisions = scenario.get("decisions", [])
+    for i, decision in enumerate(decisions):
+        state.legal_actions()  # the turn's draw, which the Table makes at once
+        diffs = table.sync(to_position(state))
+        assert not diffs, f"before decision {i} ({decision!r}):\n  " + "\n  ".join(diffs)
+        try:
+            state.apply(decision)
+        except EngineError:
+            assert "expected_error" in scenario and i == len(decisions) - 1, f"decision {i} ({decision!r}) refused"
+            assert decision not in table.legal() and not (decision == "late" and table.late_allowed()), \
+                f"the rules allow {decision!r}"
+            return
+        table.apply(decision)
+    assert "expected_error" not in scenario, "every decision was legal"
+    state.legal_actions()
+    diffs = table.sync(to_position(state))
+    assert not diffs, "after the last decision:\n  " + "\n  ".join(diffs)
