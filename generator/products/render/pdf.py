@@ -93,8 +93,11 @@ def _fill(hex_rgb: str, ink: Ink | None, text: bool = False) -> str:
 
 
 def _stroke(hex_rgb: str, ink: Ink | None) -> str:
+    """The operator setting the stroke colour: a line's (a shape's or a text's outline), so in
+    CMYK a neutral one prints on the black plate alone, like text (a thin line in four inks
+    shows colour fringes wherever the plates do not register)."""
     if ink:
-        return " ".join(f"{v:.4g}" for v in to_cmyk(hex_rgb, False, ink)) + " K"
+        return " ".join(f"{v:.4g}" for v in to_cmyk(hex_rgb, True, ink)) + " K"
     return f"{_rgb(hex_rgb)} RG"
 
 
@@ -107,13 +110,13 @@ def cmyk_inks(face: Face) -> set[tuple[str, bool]]:
         if isinstance(item, Text):
             inks.add((item.fill, True))
             if item.stroke:
-                inks.add((item.stroke_colour, False))
+                inks.add((item.stroke_colour, True))
         elif isinstance(item, Outline):
             inks.add((item.fill, True))
         elif isinstance(item, Poly):
             inks.add((item.fill, False))
         elif isinstance(item, Stroke):
-            inks.add((item.colour, False))
+            inks.add((item.colour, True))
     return inks
 
 

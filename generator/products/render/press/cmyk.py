@@ -14,8 +14,9 @@ for SWOP) names another ICC file. Then:
 - a colour the profile puts over the cap (the shop's limit less 10 points for rounding and
   press gain: 230% for 240%) is searched again within it: the CMYK nearest to it in CIELAB,
   measured through the same profile, with no more than the cap of ink;
-- neutral greys (R = G = B) print on the black plate alone (no registration fringes), and
-  solid dark text (a grey of #404040 or darker, `text=True`) is 100% K, as print shops ask;
+- neutral greys (R = G = B) in text and lines print on the black plate alone (no registration
+  fringes), and solid dark text and lines (a grey of #404040 or darker, `text=True`: a text's
+  colour, a text's outline, a stroked line) are 100% K, as print shops ask;
 - near-black neutral fills (R = G = B <= 0x14, the chaos interior) become the shop's rich
   black (C40 M30 Y30 K100 = 200% for DriveThruCards), deeper than K alone and within the limit.
 
@@ -148,7 +149,8 @@ def remember(conversions: dict[tuple[str, bool], CMYK], ink: Ink = DEFAULT) -> N
 
 @lru_cache(maxsize=None)
 def to_cmyk(hex_rgb: str, text: bool = False, ink: Ink = DEFAULT) -> CMYK:
-    """`#RRGGBB` -> (c, m, y, k), each 0..1 in whole percent. `text`: the colour of text."""
+    """`#RRGGBB` -> (c, m, y, k), each 0..1 in whole percent. `text`: the colour of text or of a
+    line (a text's outline, a stroke), so a neutral one prints on the black plate alone."""
     for colour, given in ink.own:
         if colour == hex_rgb.upper():
             return given
@@ -157,7 +159,7 @@ def to_cmyk(hex_rgb: str, text: bool = False, ink: Ink = DEFAULT) -> CMYK:
         return known
     r, g, b = (int(hex_rgb[i:i + 2], 16) for i in (1, 3, 5))
     if r == g == b:
-        if text:  # grey text on the black plate alone, solid dark text as 100% K
+        if text:  # grey text and lines on the black plate alone, solid dark ones as 100% K
             return (0.0, 0.0, 0.0, 1.0 if r <= TEXT_BLACK_MAX else round(1 - r / 255, 2))
         if r <= RICH_BLACK_MAX:
             return ink.rich_black
