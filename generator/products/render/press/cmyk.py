@@ -4,16 +4,18 @@ The manifest gives each colour as sRGB (`print: "#00A3D9"`); a print shop wants 
 for the printing condition its file declares, within its total ink limit (render/press/shops.py: for
 DriveThruCards, CGATS TR 001, US Web Coated SWOP, 240%). One shop's conversion is an `Ink`: its
 condition, its limit, its rich black and the colours the designer gave as CMYK (`cmyk:` in the
-manifest, used as they are). Colours go through LittleCMS (Pillow's ImageCms): sRGB to the press
-profile, relative colorimetric with black-point compensation, so what the press prints matches
-what the designer saw wherever the press can print it. The SWOP profile is Ghostscript's
+manifest, used as they are). Colours go through LittleCMS, in double precision (render/press/lcms.py;
+raster pictures through Pillow's ImageCms): sRGB to the press profile, relative colorimetric with
+black-point compensation, so what the press prints matches what the designer saw wherever the
+press can print it; every soft proof (the press's CMYK back to CIELAB) is measured so too. The SWOP profile is Ghostscript's
 characterisation (`default_cmyk.icc`, "Artifex CMYK SWOP Profile"), which the Debian and Ubuntu
 package `ghostscript` installs; each condition's environment variable (COUNTY_UPPY_CMYK_PROFILE
 for SWOP) names another ICC file. Then:
 
 - a colour the profile puts over the cap (the shop's limit less 10 points for rounding and
   press gain: 230% for 240%) is searched again within it: the CMYK nearest to it in CIELAB,
-  measured through the same profile, with no more than the cap of ink;
+  measured through the same profile, with no more than the cap of ink; so is a colour whose
+  soft proof misses it by more than ΔE 1 (OWN_DELTA_E), where the search finds a nearer one;
 - neutral greys (R = G = B) in text and lines print on the black plate alone (no registration
   fringes), and solid dark text and lines (a grey of #404040 or darker, `text=True`: a text's
   colour, a text's outline, a stroked line) are 100% K, as print shops ask;
@@ -35,12 +37,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from generator.products.render.press import lcms
 from generator.products.render.press.shops import SWOP, Condition, Shop, shop
 
 RICH_BLACK_MAX = 0x14  #: neutral fills this dark or darker print as rich black
 TEXT_BLACK_MAX = 0x40  #: neutral text this dark or darker prints as solid K100
 #: A colour whose soft proof misses it by more than this (CIE76) is out of the press's gamut.
 GAMUT_DELTA_E = 3.0
+#: The profile's own conversion is kept when its soft proof is this near (CIE76), else the CMYK
+#: within the cap that prints nearest is taken where it is nearer: the profile's separation of a
+#: saturated colour can miss it by ΔE 2.8 where another prints within 0.3.
+OWN_DELTA_E = 1.0
 #: The conversion keeps this far under a shop's ink limit (rounding, press gain).
 HEADROOM = 0.10
 
@@ -224,20 +231,32 @@ def press_image(rgb, ink: Ink = DEFAULT):
 
 
 def _labs(cmyks: list[tuple[int, int, int, int]], path: str) -> list[tuple[float, float, float]]:
-    """CIELAB of CMYK values (0..255 each) as the press of the profile at `path` prints them (the soft proof)."""
+    """CIELAB of CMYK values (whole percent each) as the press of the profile at `path` prints
+    them (the soft proof), in double precision (render/press/lcms.py); through Pillow's 8-bit
+    CIELAB where that cannot be had."""
+    fine = lcms.cmyk_labs(path, cmyks)
+    if fine is not None:
+        return fine
     from PIL import Image  # lazy: see _description
 
-    image = Image.frombytes("CMYK", (len(cmyks), 1), bytes(v for cmyk in cmyks for v in cmyk))
+    image = Image.frombytes("CMYK", (len(cmyks), 1), bytes(round(v * 2.55) for cmyk in cmyks for v in cmyk))
     raw = _apply(_transforms(path)[1], image).tobytes()  # L 0..255, then a and b as signed bytes
     return [(raw[i] * 100 / 255, raw[i + 1] - (raw[i + 1] > 127) * 256, raw[i + 2] - (raw[i + 2] > 127) * 256)
             for i in range(0, len(raw), 3)]
 
 
 def _lab_of_rgb(rgb: tuple[int, int, int], path: str) -> tuple[float, float, float]:
+    fine = lcms.rgb_lab(path, rgb)
+    if fine is not None:
+        return fine
     from PIL import Image  # lazy: see _description
 
     l, a, b = _apply(_transforms(path)[2], Image.new("RGB", (1, 1), rgb)).getpixel((0, 0))
     return (l * 100 / 255, a - 128, b - 128)
+
+
+def _percent(cmyk: CMYK) -> tuple[int, int, int, int]:
+    return tuple(round(v * 100) for v in cmyk)  # type: ignore[return-value]
 
 
 def _delta_e(p: tuple[float, float, float], q: tuple[float, float, float]) -> float:
@@ -246,19 +265,22 @@ def _delta_e(p: tuple[float, float, float], q: tuple[float, float, float]) -> fl
 
 def _managed(rgb: tuple[int, int, int], path: str, cap: float) -> CMYK:
     """The profile's own conversion when it is within `cap` and its soft proof within
-    GAMUT_DELTA_E; else the CMYK within `cap` nearest the colour (which may be nearer than the
-    profile's own for a colour on the gamut's edge)."""
-    from PIL import Image  # lazy: see _description
+    OWN_DELTA_E; else the CMYK within `cap` nearest the colour, when it is nearer than the
+    profile's own."""
+    fine = lcms.rgb_to_cmyk(path, rgb)
+    if fine is not None:
+        whole = tuple(round(v) for v in fine)
+    else:
+        from PIL import Image  # lazy: see _description
 
-    cmyk = _apply(_transforms(path)[0], Image.new("RGB", (1, 1), rgb)).getpixel((0, 0))
-    whole = tuple(round(v / 2.55) for v in cmyk)
+        whole = tuple(round(v / 2.55) for v in _apply(_transforms(path)[0], Image.new("RGB", (1, 1), rgb)).getpixel((0, 0)))
     target = _lab_of_rgb(rgb, path)
     if sum(whole) <= cap * 100:
-        proof = _delta_e(_labs([tuple(round(v * 2.55) for v in whole)], path)[0], target)
-        if proof <= GAMUT_DELTA_E:
+        proof = _delta_e(_labs([whole], path)[0], target)
+        if proof <= OWN_DELTA_E:
             return tuple(v / 100 for v in whole)  # type: ignore[return-value]
         found = _within_limit(target, path, cap)
-        if _delta_e(_labs([tuple(round(v * 255) for v in found)], path)[0], target) >= proof:
+        if _delta_e(_labs([_percent(found)], path)[0], target) >= proof:
             return tuple(v / 100 for v in whole)  # type: ignore[return-value]
         return found
     return _within_limit(target, path, cap)
@@ -271,7 +293,7 @@ def _coarse(path: str, cap: float) -> tuple[list[tuple[int, int, int, int]], lis
     top = int(cap * 100)
     cands = [(c, m, y, k) for k in range(0, 101, 5) for c in range(0, 101, 20) for m in range(0, 101, 20)
              for y in range(0, 101, 20) if c + m + y + k <= top]
-    return cands, _labs([tuple(round(v * 2.55) for v in cand) for cand in cands], path)
+    return cands, _labs(cands, path)
 
 
 def _within_limit(target: tuple[float, float, float], path: str, cap: float) -> CMYK:
@@ -287,7 +309,7 @@ def _within_limit(target: tuple[float, float, float], path: str, cap: float) -> 
 
     def search(ks, cs, ms, ys):
         cands = [(c, m, y, k) for k in ks for c in cs for m in ms for y in ys if c + m + y + k <= top]
-        return nearest(cands, _labs([tuple(round(v * 2.55) for v in cand) for cand in cands], path))
+        return nearest(cands, _labs(cands, path))
 
     around = lambda v, step, reach: range(max(0, v - reach), min(100, v + reach) + 1, step)  # noqa: E731
     c, m, y, k = nearest(*_coarse(path, cap))
@@ -304,7 +326,7 @@ def soft_proof(hex_rgb: str, text: bool = False, ink: Ink = DEFAULT) -> float | 
     if found is None:
         return None
     rgb = tuple(int(hex_rgb[i:i + 2], 16) for i in (1, 3, 5))
-    printed = _labs([tuple(round(v * 255) for v in to_cmyk(hex_rgb, text, ink))], found.path)[0]
+    printed = _labs([_percent(to_cmyk(hex_rgb, text, ink))], found.path)[0]
     return _delta_e(printed, _lab_of_rgb(rgb, found.path))  # type: ignore[arg-type]
 
 
@@ -317,7 +339,7 @@ def in_gamut(hex_rgb: str, ink: Ink = DEFAULT) -> bool:
     rgb = tuple(int(hex_rgb[i:i + 2], 16) for i in (1, 3, 5))
     target = _lab_of_rgb(rgb, found.path)  # type: ignore[arg-type]
     best = _within_limit(target, found.path, ink.cap)
-    return _delta_e(_labs([tuple(round(v * 255) for v in best)], found.path)[0], target) <= GAMUT_DELTA_E
+    return _delta_e(_labs([_percent(best)], found.path)[0], target) <= GAMUT_DELTA_E
 
 
 def total_ink(hex_rgb: str, text: bool = False, ink: Ink = DEFAULT) -> float:
