@@ -19,7 +19,7 @@ from generator.products.render.items import Face, Image, Outline, Poly, Stroke, 
 from generator.products.render.pdf_file import PdfFile, array, encoding_canvas, form_body, text_run, text_string
 from generator.products.render.stamp import NONE, Stamp
 from generator.products.render.press.shops import Shop
-from generator.products.render.units import BLEED, TRIM_H, TRIM_W, dots_to_pt, mm
+from generator.products.render.units import BLEED, TRIM_H, TRIM_W, dots_to_pt, mm, pt_to_dots
 
 FOOTER_INK = "#444444"
 CROP_INK = "#000000"
@@ -101,6 +101,16 @@ def _stroke(hex_rgb: str, ink: Ink | None) -> str:
     return f"{_rgb(hex_rgb)} RG"
 
 
+#: A filled shape whose box is this thin or thinner is a line (a rule under a 6, a separator),
+#: and its colour is converted as a line's: a dark neutral one on the black plate alone.
+LINE_MAX = pt_to_dots(mm(1.0))  # in dots, as the faces are laid out
+
+
+def is_line(item: Poly) -> bool:
+    xs, ys = [x for x, _ in item.points], [y for _, y in item.points]
+    return min(max(xs) - min(xs), max(ys) - min(ys)) <= LINE_MAX
+
+
 def cmyk_inks(face: Face) -> set[tuple[str, bool]]:
     """The (colour, text) pairs face_ops converts to CMYK for `face`: as _fill and _stroke ask
     to_cmyk for them (tests/products/render/test_drivethrucards.py holds the two together). Only
@@ -114,7 +124,7 @@ def cmyk_inks(face: Face) -> set[tuple[str, bool]]:
         elif isinstance(item, Outline):
             inks.add((item.fill, True))
         elif isinstance(item, Poly):
-            inks.add((item.fill, False))
+            inks.add((item.fill, is_line(item)))
         elif isinstance(item, Stroke):
             inks.add((item.colour, True))
     return inks
@@ -126,7 +136,7 @@ def _path_ops(item: Poly | Stroke, cmyk: Ink | None = None) -> str:
     k = dots_to_pt(1.0)
     ops = [f"{x * k:.2f} {(TRIM_H - y) * k:.2f} {'m' if i == 0 else 'l'}" for i, (x, y) in enumerate(item.points)]
     if isinstance(item, Poly):
-        return f"{_fill(item.fill, cmyk)} " + " ".join(ops) + " h f"
+        return f"{_fill(item.fill, cmyk, text=is_line(item))} " + " ".join(ops) + " h f"
     close = " h" if item.closed else ""
     return f"{_stroke(item.colour, cmyk)} {item.width * k:.3f} w 1 J 1 j " + " ".join(ops) + close + " S"
 

@@ -13,7 +13,7 @@ from PIL import Image, ImageMath, ImageSequence
 
 from generator.products.render.press import cmyk
 from generator.products.render.press.cmyk import INK_LIMIT, RICH_BLACK, to_cmyk, total_ink
-from generator.products.render.units import inch
+from generator.products.render.units import inch, mm
 from tests.conftest import ROOT
 from tests.ghostscript import need_ghostscript, need_press_profile
 
@@ -47,8 +47,14 @@ def colour_runs(obj) -> list[tuple[str, tuple[float, ...], bool]]:
     line) for every fill, stroke and text show, with the colour then in force."""
     fill, stroke, mode, out = (0.0,) * 4, (0.0,) * 4, 0, []
     stack: list = []
+    path: list[tuple[float, float]] = []
     for operands, op in pikepdf.parse_content_stream(obj):
         op = str(op)
+        if op in ("m", "l"):
+            path.append((float(operands[0]), float(operands[1])))
+        elif op == "re":
+            x, y, w, h = (float(v) for v in operands)
+            path += [(x, y), (x + w, y + h)]
         if op == "k":
             fill = tuple(float(v) for v in operands)
         elif op == "K":
@@ -67,14 +73,19 @@ def colour_runs(obj) -> list[tuple[str, tuple[float, ...], bool]]:
         elif op in ("S", "s"):
             out.append(("line", stroke, True))
         elif op in ("f", "F", "f*"):
-            out.append(("fill", fill, False))
+            xs, ys = [x for x, _ in path], [y for _, y in path]
+            thin = bool(path) and min(max(xs) - min(xs), max(ys) - min(ys)) <= mm(1.0)  # in points
+            out.append(("thin fill" if thin else "fill", fill, thin))
+        if op in ("f", "F", "f*", "S", "s", "n"):
+            path = []
     return out
 
 
 def test_no_text_or_line_prints_black_in_more_than_one_ink(built):
-    """Text, text outlines and stroked lines that print black (K 90% and more) print on the black
-    plate alone, as print shops ask: a thin rich black shows colour fringes wherever the four
-    plates miss each other by a hair. Only fills (the chaos interior) are rich black."""
+    """Text, text outlines, stroked lines and filled shapes 1 mm thin or thinner (the rule under
+    a 6, the wilds' separators) that print black (K 90% and more) print on the black plate
+    alone, as print shops ask: a thin rich black shows colour fringes wherever the four plates
+    miss each other by a hair. Only larger fills (the chaos interior) are rich black."""
     seen: dict[str, int] = {}
     with pikepdf.open(built / DTC) as pdf:
         for obj in streams(pdf):
@@ -83,6 +94,7 @@ def test_no_text_or_line_prints_black_in_more_than_one_ink(built):
                 if thin and colour[3] >= 0.9:
                     assert colour[:3] == (0, 0, 0), (what, colour)
     assert seen.get("text", 0) > 100 and seen.get("text outline", 0) > 20 and seen.get("line", 0) > 100, seen
+    assert seen.get("thin fill", 0) >= 9 and seen.get("fill", 0) > 100, seen
 
 
 def test_pdfx_output_intent_boxes_and_no_transparency(built, deck):
@@ -193,9 +205,10 @@ def test_without_a_press_profile_the_formula_converts_and_the_build_says_so(tmp_
 
 def face_colours(deck) -> tuple[set[str], set[str]]:
     """The colours the faces fill shapes with, and the colours of their text and lines (a text's
-    outline, a stroked shape), which the CMYK files convert as text (neutral ones on the black
-    plate alone)."""
+    outline, a stroked shape, a shape 1 mm thin), which the CMYK files convert as text (neutral
+    ones on the black plate alone)."""
     from generator.products.render.faces import Poly, Stroke, Text, back_face, face
+    from generator.products.render.pdf import is_line
 
     fills, texts = set(), set()
     for item in [i for c in deck.cards for i in face(c, deck).items] + list(back_face(deck).items):
@@ -204,7 +217,7 @@ def face_colours(deck) -> tuple[set[str], set[str]]:
             if item.stroke:
                 texts.add(item.stroke_colour)
         elif isinstance(item, Poly):
-            fills.add(item.fill)
+            (texts if is_line(item) else fills).add(item.fill)
         elif isinstance(item, Stroke):
             texts.add(item.colour)
     return fills, texts

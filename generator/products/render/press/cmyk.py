@@ -18,7 +18,8 @@ for SWOP) names another ICC file. Then:
   soft proof misses it by more than ΔE 1 (OWN_DELTA_E), where the search finds a nearer one;
 - neutral greys (R = G = B) in text and lines print on the black plate alone (no registration
   fringes), and solid dark text and lines (a grey of #404040 or darker, `text=True`: a text's
-  colour, a text's outline, a stroked line) are 100% K, as print shops ask;
+  colour, a text's outline, a stroked line, a shape 1 mm thin: pdf.is_line) are 100% K, as print
+  shops ask;
 - near-black neutral fills (R = G = B <= 0x14, the chaos interior) become the shop's rich
   black (C40 M30 Y30 K100 = 200% for DriveThruCards), deeper than K alone and within the limit.
 
