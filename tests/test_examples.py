@@ -168,7 +168,7 @@ SETUPS = {
 def built_output(tmp_path_factory) -> Path:
     """One build of the shipped manifest for every example that needs one (each gets a copy)."""
     folder = tmp_path_factory.mktemp("examples-build")
-    shutil.copy(MANIFEST, folder / "cards.yaml")
+    shutil.copy2(MANIFEST, folder / "cards.yaml")  # its time too: the PDFs are dated by it (no git here)
     done = subprocess.run([sys.executable, "-m", "generator", "build"], cwd=folder, capture_output=True,
                           text=True, timeout=TIMEOUT)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -188,7 +188,7 @@ def test_console_example(example: Example, tmp_path: Path, request):
     assert example.steps, f"{example.id}: a console block with no `$ county-uppy` command"
     folder = tmp_path / "example"
     folder.mkdir()
-    shutil.copy(MANIFEST, folder / "cards.yaml")
+    shutil.copy2(MANIFEST, folder / "cards.yaml")  # its time too: the PDFs are dated by it (no git here)
     built = request.getfixturevalue("built_output") if "built" in example.setup else None
     for word in example.setup:
         SETUPS[word](folder, built)
