@@ -327,9 +327,13 @@ def _reason(game: Game, decision: str, reason: str) -> str:
 
 
 def run_scenario(deck: Deck, scenario: Mapping[str, Any]) -> dict[str, Any]:
-    """Load a scenario (a position plus "decisions"), apply them and return the resulting position."""
+    """Load a scenario (a position plus "decisions"), apply them and return the resulting position.
+
+    The position stands before the next turn's draw (docs/formats.md), unless that draw ends the
+    game (a player with no card and nothing to draw is out at it, R4.2): then it shows the end."""
     state = from_position(deck, scenario, extra_keys=SCENARIO_KEYS)
     apply_decisions(state, scenario.get("decisions", []))
+    state.is_terminal()
     return to_position(state)
 
 
