@@ -139,16 +139,23 @@ def colour_proof(ctx: BuildContext, s: Shop) -> list[str]:
                 f"{conversion.condition.env} to an ICC file (docs/printing.md)"]
     store = cache(ctx)
     colours = [(c.name, c.rgb) for c in ctx.deck.colours]
-    k = key("proof", profile.sha256, code_version(Path(cmyk.__file__).resolve()), colours, cmyk.profile_key(conversion))
+    k = key("proof", profile.sha256, code_version(Path(cmyk.__file__).resolve(), Path(__file__).resolve()), colours,
+            cmyk.profile_key(conversion))
     line = store.get(PROOF, k)
     if line is None:
         deltas = [(name, cmyk.soft_proof(rgb, ink=conversion)) for name, rgb in colours]
-        outside = [name for name, de in deltas if de is not None and de > cmyk.GAMUT_DELTA_E]
+        given = {rgb.upper() for rgb, _ in conversion.own}
+        far = [(name, rgb.upper() in given) for (name, rgb), (_, de) in zip(colours, deltas)
+               if de is not None and de > cmyk.GAMUT_DELTA_E]
+        outside, own = [name for name, mine in far if not mine], [name for name, mine in far if mine]
         text = (f"{s.path}: colours on press ({profile.description}, soft proof, \u0394E76): "
                 + ", ".join(f"{name} {de:.1f}" for name, de in deltas))
         if outside:
             text += (f"; {', '.join(outside)} {'is' if len(outside) == 1 else 'are'} outside the press's gamut and "
                      "will print duller (docs/printing.md)")
+        if own:  # the designer's own CMYK, printed as given: far from its print colour by choice, not by the press
+            text += (f"; {', '.join(own)} {'prints' if len(own) == 1 else 'print'} the manifest's own cmyk, "
+                     "not its print colour (docs/printing.md)")
         line = text.encode("utf-8")
         store.put(PROOF, k, line)
     store.prune(PROOF)

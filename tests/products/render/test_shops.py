@@ -242,6 +242,8 @@ def test_a_colours_own_cmyk_prints_as_given_and_is_proofed(tmp_path):
     assert expected != pytest.approx(cmyk.soft_proof("#2E9E3E"))
     (line,) = [n for n in built.notes if n.startswith("pod/county-uppy-drivethrucards.pdf: colours on press")]
     assert f"green {expected:.1f}" in line
+    # far from its print colour by the designer's choice, not the press's gamut (FOGRA39 prints #2E9E3E within 1)
+    assert "green prints the manifest's own cmyk, not its print colour" in line and "gamut" not in line, line
 
 
 @pytest.mark.parametrize("values, message", [
