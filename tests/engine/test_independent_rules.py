@@ -10,6 +10,8 @@ option; positions shaped for them reach the rare cases (two Skips in a Play 2, a
 on, everyone out at once) more often; every rule scenario of tests/scenarios/ is played by both,
 from its position; a deck with other game parameters checks R4.8. The
 simulator's own loop (`State.play_out`) must play the same games as decisions applied one by one.
+`SeededTable` draws every random event from the seed as docs/formats.md ("What the seed
+decides") says, and must then match the engine card for card, hands in order.
 `python -m pytest -m slow tests/engine/test_independent_rules.py` plays ten times as many.
 """
 
@@ -265,3 +267,77 @@ def test_every_scenario_plays_alike(deck, path):
     state.legal_actions()
     diffs = table.sync(to_position(state))
     assert not diffs, "after the last decision:\n  " + "\n  ".join(diffs)
+
+
+def _fisher_yates(rng: random.Random, cards: list) -> None:
+    """docs/formats.md, "What the seed decides": from the end, j = floor(random() * (i + 1))."""
+    for i in range(len(cards) - 1, 0, -1):
+        j = floor(rng.random() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+class SeededTable(Table):
+    """The Table drawing every random event from the seed as docs/formats.md says the engine does,
+    rather than taking the engine's outcome: then hands (in order), piles and all must be equal."""
+
+    def __init__(self, deck, edition: str, players: int, options: dict, seed: int):
+        self._start(deck, players, options)
+        self.rng = random.Random(seed)
+        cards = [c.code for c in deck.edition_cards(edition)]
+        _fisher_yates(self.rng, cards)
+        pile = cards[::-1]  # top first
+        first = (self.opt["dealer"] + 1) % players
+        k = min(len(pile), deck.params.hand_size * players)
+        for t in range(k):
+            self.hands[(first + t) % players].append(pile[t])
+        self.draw = pile[k:]
+        self.turn = first
+        self._settle()
+
+    def _draw(self, seat: int) -> None:
+        if not self.draw and self.discard:  # the discard pile, bottom first, shuffled; its last card on top
+            pile, self.discard = self.discard, []
+            _fisher_yates(self.rng, pile)
+            self.draw = pile[::-1]
+        if self.draw:
+            self.hands[seat].append(self.draw.pop(0))
+
+    def _effect(self, card, named) -> None:
+        me = self.turn
+        if card.effect == "steal":
+            victim = self.hands[named]
+            if victim:
+                self.hands[me].append(victim.pop(self.rng.randrange(len(victim))))
+        elif card.effect == "redeal":
+            order = self.order_from(named)
+            pool = [c for s in sorted(order) for c in self.hands[s]]
+            _fisher_yates(self.rng, pool)
+            for i, s in enumerate(order):
+                self.hands[s] = pool[i::len(order)]
+        else:
+            super()._effect(card, named)
+
+
+def test_the_seed_decides_what_docs_formats_md_says(deck):
+    """R8.4: the deal, reshuffles, Steal's pick and Re-Deal's shuffle follow from the seed exactly as
+    docs/formats.md describes, so another program can deal the same games from a record."""
+    decisions = 0
+    for k in range(80):
+        edition, players, options = configs(k)
+        state = Game(deck, edition, players, options=options).new_initial_state(k)
+        table = SeededTable(deck, edition, players, options, k)
+        rng = random.Random(k)
+        while True:
+            legal = sorted(str(a) for a in state.legal_actions())
+            pos = to_position(state)
+            assert (pos["hands"], pos["draw"], pos["discard"]) == (table.hands, table.draw, table.discard), \
+                f"game {k}, after {decisions} decisions"
+            assert not table.sync(pos)
+            if table.over:
+                break
+            wilds = [d for d in legal if d.startswith("play") and not table.cards[d.split()[1]].number]
+            decision = rng.choice(wilds if wilds and rng.random() < 0.5 else legal)
+            state.apply(decision)
+            table.apply(decision)
+            decisions += 1
+    assert decisions > 2000
