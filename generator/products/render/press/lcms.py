@@ -31,6 +31,7 @@ def _double(space: int, channels: int) -> int:
 RGB_DBL, CMYK_DBL, LAB_DBL = _double(_PT_RGB, 3), _double(_PT_CMYK, 4), _double(_PT_LAB, 3)
 RELATIVE_COLORIMETRIC = 1
 BLACK_POINT_COMPENSATION = 0x2000
+NO_CACHE = 0x0040  #: no last-pixel cache in the transform, so one transform may serve any thread
 
 
 @lru_cache(maxsize=1)
@@ -78,9 +79,10 @@ def _transforms(path: str) -> tuple[int, int, int] | None:
     lab, srgb = lib.cmsCreateLab4Profile(None), lib.cmsCreate_sRGBProfile()
     if not (press and lab and srgb):
         return None
-    made = (lib.cmsCreateTransform(srgb, RGB_DBL, press, CMYK_DBL, RELATIVE_COLORIMETRIC, BLACK_POINT_COMPENSATION),
-            lib.cmsCreateTransform(press, CMYK_DBL, lab, LAB_DBL, RELATIVE_COLORIMETRIC, 0),
-            lib.cmsCreateTransform(srgb, RGB_DBL, lab, LAB_DBL, RELATIVE_COLORIMETRIC, 0))
+    made = (lib.cmsCreateTransform(srgb, RGB_DBL, press, CMYK_DBL, RELATIVE_COLORIMETRIC,
+                                   BLACK_POINT_COMPENSATION | NO_CACHE),
+            lib.cmsCreateTransform(press, CMYK_DBL, lab, LAB_DBL, RELATIVE_COLORIMETRIC, NO_CACHE),
+            lib.cmsCreateTransform(srgb, RGB_DBL, lab, LAB_DBL, RELATIVE_COLORIMETRIC, NO_CACHE))
     return made if all(made) else None
 
 
