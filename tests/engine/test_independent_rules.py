@@ -163,6 +163,32 @@ def positions(deck, ks) -> int:
     return n
 
 
+def mid_turn(pos: dict, k: int) -> dict:
+    """`pos` (a rare_position) in the middle of a turn, as docs/formats.md allows: seats with no card
+    out, a card played and discards owed, Skips to apply and a Play 2 waiting when the turn passes."""
+    r = random.Random(~k)
+    players, turn, pending = pos["players"], pos["turn"], pos["pending"]
+    out = [s for s in range(players) if s != turn and not pos["hands"][s] and r.random() < 0.5][:players - 2]
+    still_in = [s for s in range(players) if s not in out]
+    if r.random() < 0.4:
+        pending.update(owed=r.sample(still_in, r.randint(1, min(3, len(still_in)))), played=1, drawn=True)
+    if r.random() < 0.3:
+        pending["skip"] = r.randint(1, 2)
+    if r.random() < 0.3:
+        pending["play2_next"] = True
+    return {**pos, "out": out}
+
+
+def test_positions_in_the_middle_of_a_turn_agree(deck):
+    """Loading a position resolves what needs no decision (docs/formats.md): empty hands that owe a
+    discard go out, the winner, the turn's end with its Skips and a Play 2 handed on; both agree."""
+    n = 0
+    for k in range(QUICK):
+        pos = mid_turn(rare_position(deck, k), k)
+        n += len(lockstep(from_position(deck, pos), Table.from_position(deck, pos), k, f"position {pos}", wilds=0.5))
+    assert n > 3 * QUICK
+
+
 @pytest.fixture(scope="module")
 def other_decks():
     """The deck with other game parameters (R4.8): target 12 (so =14 busts), 4 cards a hand, x3, +2 Cards;
