@@ -56,12 +56,13 @@ class Table:
         new.log = list(self.log)
         return new
 
-    def lines(self, seat: int) -> list[str]:
-        """The decisions as `seat` heard them: `s2: play C5`; the other team's gives without the card."""
+    def lines(self, seat: int, public: bool = False) -> list[str]:
+        """The decisions as `seat` heard them: `s2: play C5`; the other team's gives without the card
+        (`public`: every give without its card, as everyone at the table hears it)."""
         teams = self.game.options.teams
         out = []
         for who, a in self.log:
-            if a.kind == GIVE and teams and who % 2 != seat % 2:
+            if a.kind == GIVE and teams and (public or who % 2 != seat % 2):
                 out.append(f"s{who}: give {a.seat} ?")
             else:
                 out.append(f"s{who}: {a}")
@@ -161,6 +162,7 @@ def observation_string(view, legal: Sequence[Action] | None = None) -> str:
     return "\n".join(lines)
 
 
-def information_state_string(view, table: Table, legal: Sequence[Action] | None = None) -> str:
-    """The observation string, then every decision so far in order, as this seat heard it."""
-    return observation_string(view, legal) + "\nheard " + " | ".join(table.lines(view.seat))
+def information_state_string(view, table: Table, legal: Sequence[Action] | None = None, public: bool = False) -> str:
+    """The observation string, then every decision so far in order, as this seat heard it
+    (`public`: as everyone heard it, a give's card unnamed)."""
+    return observation_string(view, legal) + "\nheard " + " | ".join(table.lines(view.seat, public))

@@ -356,7 +356,7 @@ class Observer:
             return f"seat {player}: before the deal"
         view = state.engine.view(player)
         legal = state._legal_for(player) if self.private else None
-        text = (information_state_string(view, state.table, legal) if self.infostate
+        text = (information_state_string(view, state.table, legal, public=not self.private) if self.infostate
                 else observation_string(view, legal))
         if not self.private:
             text = "\n".join(line for line in text.split("\n") if not line.startswith("hand "))

@@ -124,3 +124,34 @@ def test_pettingzoo_ends_a_game_decided_at_the_draw_after_the_last_decision(deck
     env.step(env.ids.id(env.game.action("play C1")))
     assert env.terminations == {"seat_0": True, "seat_1": True}
     assert env.rewards == {"seat_0": 1.0, "seat_1": -1.0}
+
+
+def test_openspiel_s_public_observer_names_no_card_a_teammate_gave():
+    """A give passes a card face down (R7.2): the giver's team knows it, the table does not. The
+    public observer (private_info NONE) shows what everyone knows, so no give's card, no hand."""
+    pyspiel = need("pyspiel")
+    import generator.ai.openspiel  # noqa: F401 (registers county_uppy)
+
+    game = pyspiel.load_game("county_uppy", {"manifest": MANIFEST, "players": 4, "teams": True})
+    private = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    public = game.make_py_observer(pyspiel.IIGObservationType(
+        perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE))
+    rng = random.Random(2)
+    for deal in range(20):
+        state = game.new_initial_state()
+        state.apply_action(deal)
+        while not state.is_terminal():
+            seat = state.current_player()
+            gives = [a for a in state.legal_actions() if state.action_to_string(seat, a).startswith("give")]
+            if gives:
+                action = rng.choice(gives)
+                decision = state.action_to_string(seat, action)  # give SEAT CODE, by seat's teammate
+                state.apply_action(action)
+                giver = decision.split()[1]
+                mine = private.string_from(state, seat).split("heard ")[1]
+                everyone = public.string_from(state, seat).split("heard ")[1]
+                assert mine.endswith(f"s{seat}: {decision}") and everyone.endswith(f"s{seat}: give {giver} ?")
+                assert "\nhand " not in public.string_from(state, seat)
+                return
+            state.apply_action(rng.choice(state.legal_actions()))
+    pytest.fail("no give in 20 deals")
