@@ -61,7 +61,13 @@ def face_ops(face: Face, doc, cmyk: Ink | bool | None = None) -> FaceOps:
     """
     cmyk = _ink(cmyk)
     ops, pictures, fonts = [], [], []
+    rich: list[tuple[float, float, float, float]] = []  # the boxes of the rich-black fills so far
     for item in face.items:
+        if cmyk is not None:
+            if isinstance(item, Poly) and not is_line(item) and to_cmyk(item.fill, False, cmyk) == cmyk.rich_black:
+                rich.append(_box(item.points))
+            elif rich and _on_rich_black(item, rich, cmyk):
+                ops.append(_keep_away_ops(item, doc, cmyk))
         if isinstance(item, Text):
             if item.font:
                 text, used = _designer_text_ops(item, cmyk)
@@ -111,6 +117,48 @@ def is_line(item: Poly) -> bool:
     return min(max(xs) - min(xs), max(ys) - min(ys)) <= LINE_MAX
 
 
+#: Light ink (white, cream) drawn on a print-shop file's rich black keeps the black's cyan,
+#: magenta and yellow this far from it: a band of black alone around the text, rule or icon, so
+#: plates that miss each other by up to this much put no colour fringe into it ("keep-away").
+KEEP_AWAY = pt_to_dots(mm(0.1))  # in dots
+_BLACK_ALONE = "0 0 0 1 K"
+
+
+def _box(points) -> tuple[float, float, float, float]:
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _on_rich_black(item, rich: list[tuple[float, float, float, float]], ink: Ink) -> bool:
+    """Whether `item` is light text, a light filled shape or a light icon lying on one of the
+    `rich` black boxes: one that gets a keep-away (shape outlines, which border other colours
+    too, do not)."""
+    if isinstance(item, Text) and not item.stroke:
+        colour, line, box = item.fill, True, (item.x, item.y, item.x, item.y)
+    elif isinstance(item, Outline):
+        colour, line, box = item.fill, True, (item.x0, item.y0, item.x1, item.y1)
+    elif isinstance(item, Poly):
+        colour, line, box = item.fill, is_line(item), _box(item.points)
+    else:
+        return False
+    c, m, y, k = to_cmyk(colour, line, ink)
+    return k == 0 and c + m + y <= 0.3 and any(
+        r[0] <= box[0] and r[1] <= box[1] and box[2] <= r[2] and box[3] <= r[3] for r in rich)
+
+
+def _keep_away_ops(item: Text | Outline | Poly, doc, ink: Ink) -> str:
+    """The item's outline stroked in black alone, 2 × KEEP_AWAY wide, drawn before the item."""
+    if isinstance(item, Text):
+        if item.font:
+            return _text_ops(item, None, ink, pdf_fonts.text_run(item.font, item.text, dots_to_pt(item.size))[0],
+                             keep_away=True)
+        return _text_ops(item, doc, ink, keep_away=True)
+    if isinstance(item, Outline):
+        return _outline_ops(item, ink, keep_away=True)
+    width = 2 * dots_to_pt(KEEP_AWAY)
+    return f"q {_BLACK_ALONE} {width:.3f} w 1 j " + " ".join(_points_ops(item.points)) + " h S Q"
+
+
 def cmyk_inks(face: Face) -> set[tuple[str, bool]]:
     """The (colour, text) pairs face_ops converts to CMYK for `face`: as _fill and _stroke ask
     to_cmyk for them (tests/products/render/test_drivethrucards.py holds the two together). Only
@@ -133,15 +181,20 @@ def cmyk_inks(face: Face) -> set[tuple[str, bool]]:
 @lru_cache(maxsize=8192)
 def _path_ops(item: Poly | Stroke, cmyk: Ink | None = None) -> str:
     """PDF operators for a polygon or polyline (font-free, so the same in every file)."""
+    ops = _points_ops(item.points)
     k = dots_to_pt(1.0)
-    ops = [f"{x * k:.2f} {(TRIM_H - y) * k:.2f} {'m' if i == 0 else 'l'}" for i, (x, y) in enumerate(item.points)]
     if isinstance(item, Poly):
         return f"{_fill(item.fill, cmyk, text=is_line(item))} " + " ".join(ops) + " h f"
     close = " h" if item.closed else ""
     return f"{_stroke(item.colour, cmyk)} {item.width * k:.3f} w 1 J 1 j " + " ".join(ops) + close + " S"
 
 
-def _outline_ops(item: Outline, cmyk: Ink | None = None) -> str:
+def _points_ops(points) -> list[str]:
+    k = dots_to_pt(1.0)
+    return [f"{x * k:.2f} {(TRIM_H - y) * k:.2f} {'m' if i == 0 else 'l'}" for i, (x, y) in enumerate(points)]
+
+
+def _outline_ops(item: Outline, cmyk: Ink | None = None, keep_away: bool = False) -> str:
     """A one-colour SVG icon: its outlines (em units, y down) mapped onto its box, filled in its
     colour. Read from the file each time a face's form is made (cached by the file's bytes), so
     an edited icon is drawn afresh in a process that builds again (watch)."""
@@ -155,17 +208,21 @@ def _outline_ops(item: Outline, cmyk: Ink | None = None) -> str:
         matrix = f"{em:.4f} 0 0 {-em:.4f} {item.x0 * k:.2f} {(TRIM_H - item.y0) * k:.2f} cm"
     paths = " ".join(" ".join(f"{x:.5g} {y:.5g} {'m' if i == 0 else 'l'}" for i, (x, y) in enumerate(c)) + " h"
                      for c in contours(item.path) if c)
+    if keep_away:  # its outlines stroked in black alone, in the icon's units (em points each)
+        return f"q {_BLACK_ALONE} {matrix} {2 * dots_to_pt(KEEP_AWAY) / em:.5f} w 1 j {paths} S Q"
     return f"q {_fill(item.fill, cmyk, text=True)} {matrix} {paths} f Q"
 
 
-def _text_ops(t: Text, doc, cmyk: Ink | None = None, run: str = "") -> str:
+def _text_ops(t: Text, doc, cmyk: Ink | None = None, run: str = "", keep_away: bool = False) -> str:
     size = dots_to_pt(t.size)
     x, y = _xy(t.x, t.y)
     w = tf.width(t.text, size, t.bold, font=t.font)
     dx = {"l": 0.0, "m": -w / 2, "r": -w}[t.align]
     turn = "-1 0 0 -1" if t.rot180 else "1 0 0 1"
     ops = ["q", _fill(t.fill, cmyk, text=True), f"{turn} {x:.2f} {y:.2f} cm"]
-    if t.stroke:
+    if keep_away:  # the glyphs' outlines stroked in black alone (face_ops draws this first)
+        ops += [_BLACK_ALONE, f"{2 * dots_to_pt(KEEP_AWAY):.3f} w", "1 j", "1 Tr"]
+    elif t.stroke:
         ops += [_stroke(t.stroke_colour, cmyk), f"{2 * dots_to_pt(t.stroke):.3f} w", "1 j", "2 Tr"]
     ops += ["BT", f"{dx:.2f} 0 Td", run or text_run(doc, t.text, size, t.bold), "ET", "Q"]
     return " ".join(ops)

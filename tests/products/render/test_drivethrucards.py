@@ -172,6 +172,30 @@ def test_total_ink_at_most_240_percent_everywhere(built, tmp_path):
     assert rich  # a chaos card's interior prints on the black plate, as a rich black
 
 
+def test_light_text_and_icons_on_rich_black_keep_the_colour_plates_away(built, deck, tmp_path):
+    """White text, rules and icons on a chaos card's rich black (C40 M30 Y30 K100) have a band
+    of black alone around them, at least 0.085 mm wide: Ghostscript renders a chaos wild's front
+    (its white name, text, rule and icon, nothing else white) at 600 dpi, and every black pixel
+    within 2 pixels of a white one carries no cyan, magenta or yellow, so plates that miss each
+    other by a hair put no colour into the light ink."""
+    need_ghostscript()
+    expected = [c for c in deck.cards for _ in range(c.copies)]
+    n = next(i for i, c in enumerate(expected) if c.set == "chaos" and c.kind == "wild")
+    tif = tmp_path / "page.tif"
+    subprocess.run(["gs", "-q", "-dSAFER", "-o", str(tif), "-sDEVICE=tiff32nc", "-r600", f"-dFirstPage={2 * n + 2}",
+                    f"-dLastPage={2 * n + 2}", str(built / DTC)], check=True, timeout=120)
+    with Image.open(tif) as im:
+        assert im.mode == "CMYK"
+        c, m, y, k = (band.tobytes() for band in im.split())
+        width = im.width
+    white = {i for i in range(len(k)) if c[i] == m[i] == y[i] == k[i] == 0}
+    near = {i + dy * width + dx for i in white for dy in range(-2, 3) for dx in range(-2, 3) if dx * dx + dy * dy <= 4}
+    ring = [i for i in near - white if 0 <= i < len(k) and k[i] == 255]
+    assert len(white) > 20000 and len(ring) > 5000, (len(white), len(ring))  # the text is there, on the black
+    fringed = [i for i in ring if c[i] or m[i] or y[i]]
+    assert not fringed, f"{len(fringed)} of {len(ring)} black pixels beside white ink carry colour"
+
+
 def test_conversion_stays_under_the_limit_for_any_colour():
     rng = random.Random(11)
     for _ in range(300):
