@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from generator.commands.common import load_printable_deck, report
-from generator.deck.problems import InputError, escape, one_line, suggest
+from generator.deck.problems import InputError, cut, escape, one_line, suggest
 from generator.engine.limits import MAX_WORKERS
 from generator import products
 from generator.products.pipeline.request import LAYOUTS, BuildRequest
@@ -81,6 +81,24 @@ def parse_offset(text: str) -> tuple[float, float] | str:
     return (x + 0.0, y + 0.0)
 
 
+def tts_url_problem(url: str) -> str | None:
+    """What is wrong with a --tts-url, or None: Tabletop Simulator loads the sheets from a web
+    address (http, https) or a file:// one; anything else gives a deck whose faces never load."""
+    from urllib.parse import urlsplit  # lazy: only for a --tts-url given
+
+    if not url:
+        return None
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # an unbalanced [ in the host
+        parts = None
+    if (parts is None or parts.scheme not in ("http", "https", "file") or (parts.scheme != "file" and not parts.hostname)
+            or any(ch.isspace() or not ch.isprintable() for ch in url)):
+        return (f"--tts-url takes the address tts/ is put at on the web (http:// or https://, or file://), "
+                f"such as https://example.org/county-uppy/, not '{escape(cut(url))}'")
+    return None
+
+
 def build_request(args: argparse.Namespace, progress: bool = False) -> BuildRequest | str:
     """The build the options of `build` (and `watch`, which takes them all) ask for; or what is
     wrong with them, in one line. What needs the manifest to check (an edition it does not have,
@@ -102,6 +120,9 @@ def build_request(args: argparse.Namespace, progress: bool = False) -> BuildRequ
     offset = parse_offset(args.back_offset)
     if isinstance(offset, str):
         return offset
+    problem = tts_url_problem(args.tts_url)
+    if problem:
+        return problem
     if not 0 <= args.gutter <= MAX_GUTTER_MM:  # also rejects nan
         return f"--gutter must be 0..{MAX_GUTTER_MM:g} mm, not {args.gutter:g}"
     # an option whose dest is a field's name is carried as it is (tts_url, gutter, duplex, ink_saver,

@@ -6,9 +6,12 @@ import hashlib
 import json
 from collections import Counter
 
+import pytest
 from PIL import Image
 
+from generator.cli import main
 from generator.products.cards import file_names, safe_name
+from tests.conftest import ROOT
 from tests.products.render.conftest import run_build
 
 
@@ -143,3 +146,15 @@ def test_renaming_a_set_redraws_the_quick_reference_that_names_it(built, deck, t
     listed = [{a["path"]: a["sha256"] for a in json.loads((o / "build.json").read_text())["artifacts"]
                if a["path"] != "changes.json"} for o in (out, fresh)]
     assert listed[0] == listed[1]
+
+
+@pytest.mark.parametrize("url", ["notaurl", "javascript:alert(1)", "https://", "ftp://example.org/tts",
+                                 "https://example.org/my tts/", "https://exa\x1bmple.org/", "http://[::1/x"])
+def test_a_tts_url_tabletop_simulator_cannot_load_from_is_refused_before_anything_is_built(tmp_path, capsys, url):
+    # the deck was built with the sheets' addresses pointing nowhere, and the build said nothing
+    out = tmp_path / "o"
+    assert main(["build", "--manifest", str(ROOT / "cards.yaml"), "--out", str(out), "--only", "tts",
+                 "--tts-url", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("county-uppy build: --tts-url takes the address tts/ is put at on the web") and "\x1b" not in err
+    assert len(err.strip().splitlines()) == 1 and not out.exists()
