@@ -43,6 +43,9 @@ MAX_COPIES, MAX_CODE, MAX_NAME, MAX_TEXT = 1000, 10, 24, 200
 #: Characters of the game's name (printed on the back), a set's or an edition's name, and an
 #: edition's description (the longest shipped are 11, 5, 14 and 92).
 MAX_TITLE, MAX_DESCRIPTION = 40, 500
+#: Characters of a set's or an edition's key (the longest shipped is 14): an edition's key is part
+#: of its print files' names, which a file system holds to 255 bytes.
+MAX_KEY = 40
 #: Card values print in a corner index: at most three digits. A range makes at most MAX_RUN card types.
 MAX_VALUE, MAX_RUN = 999, 100
 #: Card types (one face each) and printed cards (copies counted) a manifest may define: the
@@ -313,8 +316,8 @@ class Record(Type):
 # --- the manifest -------------------------------------------------------------------------
 _ANY_TEXT = Text()
 _KIND = OneOf(KINDS)
-_SET_KEY = Text(r"[a-z][a-z0-9-]*", hint="must be a lower-case slug like 'the-og'")
-_EDITION_KEY = Text(r"[a-z0-9][a-z0-9-]*", hint="must be a lower-case slug like 'the-og'")
+_SET_KEY = Text(r"[a-z][a-z0-9-]*", MAX_KEY, hint="must be a lower-case slug like 'the-og'")
+_EDITION_KEY = Text(r"[a-z0-9][a-z0-9-]*", MAX_KEY, hint="must be a lower-case slug like 'the-og'")
 _TITLE = Text(max_length=MAX_TITLE)
 
 PLAYERS = Record("Players", {

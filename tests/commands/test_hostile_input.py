@@ -78,6 +78,9 @@ MANIFEST_CASES = [
     ("a NUL in a card picture's path", "    text: Skip the next player's turn.\n",
      "    text: Skip the next player's turn.\n    art: \"art/\\0.png\"\n", "'art' holds the character U+0000 (NUL)",
      'art: "art/\\0.png"'),
+    # its print files' names (print/county-uppy-a4-KEY.pdf) went past 255 bytes: validate passed, build failed
+    ("an edition key too long for a file name", "key: keep-it-simple", "key: " + "k" * 300,
+     "'key' is 300 characters long; at most 40 are allowed", "key: kkk"),
     ("an edition description too long", "description: Play with all number cards and no wild cards.",
      "description: " + "x" * 600, "'description' is 600 characters long; at most 500 are allowed", "xxxxx"),
 ]

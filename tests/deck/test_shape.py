@@ -209,7 +209,8 @@ def test_the_documented_limits_are_the_declared_ones():
         f"card values -{shape.MAX_VALUE}..{shape.MAX_VALUE}", f"a range of at most {shape.MAX_RUN} values",
         f"at most {shape.MAX_COPIES:,} copies of a card", f"codes {shape.MAX_CODE} characters",
         f"card names {shape.MAX_NAME}", f"card texts {shape.MAX_TEXT}",
-        f"the game's, sets' and editions' names {shape.MAX_TITLE}", f"an edition's description {shape.MAX_DESCRIPTION}",
+        f"the game's, sets' and editions' names {shape.MAX_TITLE}", f"sets' and editions' keys {shape.MAX_KEY}",
+        f"an edition's description {shape.MAX_DESCRIPTION}",
     ]:
         assert phrase in paragraph, phrase
 
