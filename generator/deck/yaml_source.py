@@ -10,6 +10,7 @@ that refers to the node it sits in (a loop) is refused where it stands.
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -357,6 +358,12 @@ class _Builder:
                 self._problem(node, f"{node.value} reads as a base-60 number in YAML; write a range as "
                                     f"{node.value.replace(':', '..')}, or put the text in quotes")
                 return None
+            if node.tag == _INT_TAG and node.style is None and _OCTAL.fullmatch(node.value):
+                octal = int(node.value.replace("_", ""), 8)
+                meant = ("-" if node.value.startswith("-") else "") + (node.value.lstrip("+-").lstrip("0_") or "0")
+                self._problem(node, f"{node.value} reads as an octal number ({octal}) in YAML, because of its "
+                                    f"leading zero; write {meant}")
+                return None
             return self.scalar(node)
         if isinstance(node, SequenceNode):
             return [self.build(item, loc + (i,), depth + 1) for i, item in enumerate(node.value)]
@@ -421,6 +428,9 @@ _TAG_WORDS = {"!!int": "a whole number", "!!float": "a number", "!!bool": "true 
 
 #: YAML 1.1 reads 1:30 as 90 (base 60); nobody writing a manifest means that.
 _SEXAGESIMAL_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
+_INT_TAG = "tag:yaml.org,2002:int"
+#: A whole number YAML 1.1 reads as octal: a leading zero (`target: 010` is 8, not 10).
+_OCTAL = re.compile(r"[-+]?0[0-7_]+")
 
 
 class _TooBig(Exception):

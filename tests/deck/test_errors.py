@@ -131,6 +131,11 @@ EDITS = [
      "brackets or indentation nested too deeply to read", None, None),
     ("a YAML base-60 number", FIELD_LINE, FIELD_LINE.replace("-2..7", "1:30"),
      "1:30 reads as a base-60 number in YAML; write a range as 1..30, or put the text in quotes", "1:30", 53),
+    # YAML 1.1 reads a leading zero as octal: `copies: 010` made 8 copies, without a word
+    ("a YAML octal number", FIELD_LINE, FIELD_LINE.replace("copies: 3", "copies: 010"),
+     "010 reads as an octal number (8) in YAML, because of its leading zero; write 10", "copies: 010", 68),
+    ("a YAML octal number with underscores", FIELD_LINE, FIELD_LINE.replace("copies: 3", "copies: 0_"),
+     "0_ reads as an octal number (0) in YAML, because of its leading zero; write 0", "copies: 0_", 68),
     ("an empty include entry", "include: [{set: chaos}]", "include: [{}]",
      "an include entry needs 'set', 'kind' or both", "include: [{}]", 15),
     ("a quote never closed", "    name: Skip\n", '    name: "Skip {factor}\n',
