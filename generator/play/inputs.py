@@ -7,7 +7,9 @@ is read per line, so a game can be scripted.
 
 from __future__ import annotations
 
+import codecs
 import os
+import re
 import select
 import sys
 import time
@@ -21,6 +23,16 @@ from rich.text import Text
 from generator.play.screen import Screen
 
 Clock = Callable[[], float]
+
+#: What a terminal sends for a key that types nothing (arrows, function keys, Alt+key): CSI
+#: parameters and a final byte, SS3 and one character, ESC and one character, or ESC alone.
+_ESCAPES = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|O.|.)?", re.DOTALL)
+
+
+def typed_keys(data: str) -> str:
+    """What was typed in `data`, one read from the terminal, without its escape sequences: a
+    read holds whatever arrived together (an arrow key and the answer after it, a paste)."""
+    return _ESCAPES.sub("", data)
 
 
 @dataclass(frozen=True)
@@ -145,6 +157,7 @@ class TerminalInput:
         prompt = screen.prompt
         assert prompt is not None
         prompt.typed = ""
+        decoder = codecs.getincrementaldecoder("utf-8")("ignore")
         old = termios.tcgetattr(self.fd)
         try:
             tty.setcbreak(self.fd)
@@ -159,12 +172,10 @@ class TerminalInput:
                     ready, _, _ = select.select([self.fd], [], [], 0.1)
                     if not ready:
                         continue
-                    data = os.read(self.fd, 64).decode("utf-8", "ignore")
-                    if not data:
+                    raw = os.read(self.fd, 64)
+                    if not raw:
                         return Answer("eof")
-                    if data.startswith("\x1b"):
-                        continue  # arrow keys and other escape sequences
-                    for ch in data:
+                    for ch in typed_keys(decoder.decode(raw)):  # a character split between reads waits
                         if ch in "\r\n":
                             self.console.print(screen.status())
                             return Answer("text", prompt.typed.strip())
