@@ -215,7 +215,7 @@ class Table:
             "target": view.target, "count": view.count, "match": view.match, "direction": view.direction,
             "turn": view.turn, "acting": acting, "decider": decider, "hand_sizes": view.hand_sizes,
             "out": view.out, "owed": view.owed, "in_play": view.in_play, "discard_top": (view.discard or [None])[-1],
-            "discards": len(view.discard), "draw_size": view.draw_size, "play2": view.play2, "played": view.played,
+            "discards": len(view.discard), "draw_size": view.draw_size, "play2": 0 if self.over else view.play2, "played": view.played,
             "teams": view.teams, "speed": game.options.speed_seconds,
             "deadline": (max(0.0, self.deadline - self.clock()) if self.deadline is not None else None),
             "log": list(self.logs[seat]) if seat is not None else list(self.public),

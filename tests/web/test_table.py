@@ -222,3 +222,14 @@ def test_card_images_are_read_only_from_the_build_folder(tmp_path):
     (cards / "index.json").write_text(json.dumps({"cards": {"+1": {"file": "plus_1.png"}, "C5": {"file": "../secret.png"},
                                                             "C6": {"file": "/etc/passwd"}, "C7": {"file": "index.json"}}}))
     assert _snapshot(cards, ("+1", "C5", "C6", "C7", "C8")) == {"+1": b"png"}
+
+
+def test_a_game_over_in_the_middle_of_a_play_2_shows_no_play_2_waiting(deck):
+    # seed 15: the game ends while a Play 2's second card is owed; the table is over, so
+    # "Play 2: second card" would tell of a play nobody will make
+    table = Table(Game(deck, "the-og", 3, {}), 15, [HUMAN, "greedy", "greedy"])
+    play_out(table, 15)
+    assert table.over and table.state.view(0).play2
+    for seat in (0, 1, None):
+        msg = table.message(seat)
+        assert msg["over"] and not msg["play2"]
