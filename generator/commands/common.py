@@ -99,10 +99,14 @@ def read_json(path: str) -> Any:
         message = f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8"
         raise InputError([Problem(path, line, column, message)], status=2) from None
     try:
-        return json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+        return json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant, object_pairs_hook=_no_twice)
     except _NumberRefused as exc:
         line, column = _text_position(text, exc.text)
         raise InputError([Problem(path, line, column, exc.message)], status=2) from None
+    except _KeyTwice as exc:
+        line, column = _key_position(text, exc.key)
+        raise InputError([Problem(path, line, column, f"duplicate key {exc.key!r}: a key is given once "
+                                                      "(JSON readers keep only one of the two)")], status=2) from None
     except json.JSONDecodeError as exc:
         raise InputError([Problem(path, exc.lineno, exc.colno, f"not valid JSON: {exc.msg}")], status=2) from None
     except RecursionError:
@@ -127,6 +131,27 @@ def _bounded_int(text: str) -> int:
     if digits > MAX_JSON_DIGITS:
         raise _NumberRefused(text, f"a number of {digits:,} digits; whole numbers here have at most {MAX_JSON_DIGITS} digits")
     return int(text)
+
+
+class _KeyTwice(ValueError):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) < len(pairs):
+        seen: set[str] = set()
+        raise _KeyTwice(next(k for k, _ in pairs if k in seen or seen.add(k)))  # type: ignore[func-returns-value]
+    return out
+
+
+def _key_position(text: str, key: str) -> tuple[int, int]:
+    """The line and column (from 1) of the second place `key` stands as a key in `text`."""
+    found = list(re.finditer(re.escape(json.dumps(key)) + r"\s*:", text))
+    offset = found[1].start() if len(found) > 1 else 0
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 def _no_constant(text: str) -> float:

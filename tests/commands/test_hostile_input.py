@@ -186,8 +186,10 @@ HANDS = '"hands": [["C5", "G7"], ["M2"], ["C1"]]'
     ('{"players": 3, "count": 100, ' + HANDS + "}", 2, "'count' must be 0..15"),
     ('{"players": 3, "count": ' + str(2 ** 100) + ", " + HANDS + "}", 2, "'count' must be 0..15"),
     ('{"players": 3, "count": -1, ' + HANDS + "}", 2, "'count' must be 0..15"),
+    # the second value was taken without a word (a position read as another one)
+    ('{"players": 3, "count": 4,\n "count": 9, ' + HANDS + "}", 2, ":2:2: duplicate key 'count': a key is given once"),
 ], ids=["5000-digit seed", "NaN", "extra copies", "card outside the edition", "match outside the edition",
-        "count 100", "count 2**100", "count -1"])
+        "count 100", "count 2**100", "count -1", "a key twice"])
 def test_positions_obey_the_deck(tmp_path, capsys, text, status, message):
     path = write_json(tmp_path, text)
     got, _, err = run(capsys, "scenario", path)
