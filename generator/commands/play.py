@@ -106,6 +106,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.web:
         return _run_web(args, deck, options)
+    from generator.commands.simulate import writable_folder  # lazy: the record's folder, checked before the game
+
+    # before anyone plays: a record that cannot be saved would be learnt only at the end of the game
+    problem = (f"{args.record} is a folder; --record names the record's file" if args.record and Path(args.record).is_dir()
+               else writable_folder(str(Path(args.record).parent if args.record else Path("output") / "games")))
+    if problem:
+        print(escape(cut(f"county-uppy play: {problem} (where the game record goes; --record PATH for another)")),
+              file=sys.stderr)
+        return 2
     others = [s for s in range(args.players) if s != args.seat]
     bot_names = ["human"] * args.players
     for k, s in enumerate(others):

@@ -111,15 +111,35 @@ def test_the_record_path_is_echoed_as_it_is_escaped_and_never_read_as_markup(mon
     assert "\x1b" not in out.split("game record saved")[1]
 
 
-def test_a_record_that_cannot_be_saved_names_its_path_escaped(monkeypatch, tmp_path, capsys):
+def test_a_record_that_cannot_be_saved_is_refused_before_the_game_names_its_path_escaped(monkeypatch, tmp_path, capsys):
+    # it was said only once the game had been played to its end
     import io
 
     blocker = tmp_path / "file"
     blocker.write_text("in the way")
     record = blocker / "[red]x\x1b.json"  # under a file: cannot be made
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
+    assert main(["play", "--manifest", MANIFEST, "--record", str(record), "--seed", "5"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # no game was dealt
+    shown = str(blocker).replace("\x1b", "\\x1b")
+    assert err.startswith(f"county-uppy play: {shown} exists and is not a folder (where the game record goes")
+    assert "\x1b" not in err and len(err.strip().splitlines()) == 1
+    assert main(["play", "--manifest", MANIFEST, "--record", str(tmp_path), "--seed", "5"]) == 2
+    assert f"{tmp_path} is a folder; --record names the record's file" in capsys.readouterr().err
+
+
+def test_a_record_that_cannot_be_saved_at_the_end_names_its_path_escaped(monkeypatch, tmp_path, capsys):
+    import io
+
+    def full(path, data):
+        raise OSError(28, "No space left on device")
+
+    record = tmp_path / "[red]x\x1b.json"
+    monkeypatch.setattr("generator.files.write_replacing", full)
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
     assert main(["play", "--manifest", MANIFEST, "--record", str(record), "--seed", "5"]) == 1
     err = capsys.readouterr().err
     shown = str(record).replace("\x1b", "\\x1b")
-    assert f"could not save the game record to {shown}:" in err
+    assert f"could not save the game record to {shown}: No space left on device" in err
     assert "\x1b" not in err and len(err.strip().splitlines()) == 1
