@@ -132,7 +132,7 @@ def _file_problems(deck: Deck) -> list[Problem]:
     for weight, path in look.fonts:
         note("font", path, look.fonts_origin.of(weight) if look.fonts_origin else None)
     for name, path in look.icons:
-        note("picture", path, look.icons_origin.of(name) if look.icons_origin else None)
+        note("icon", path, look.icons_origin.of(name) if look.icons_origin else None)
     for layer in look.layers:
         origins = dict(layer.origins)
         for name, change in layer.changes:
@@ -145,17 +145,32 @@ def _file_problems(deck: Deck) -> list[Problem]:
             note("font", el.font, el.origin.of("font") if el.origin else None)
     found: list[Problem] = []
     # the verdicts on these pictures' bytes kept by an earlier process: not read again (no lxml)
-    unknown = picture_verdicts.recall([path for kind, path in named if kind == "picture"])
+    unknown = picture_verdicts.recall([path for kind, path in named if kind != "font"])
     for (kind, path), places in named.items():
         try:
             if kind == "picture":
                 art.inspect(path)
+            elif kind == "icon":
+                _inspect_icon(path, path in unknown)
             else:
                 inspect_font(path)
         except (art.ArtError, FontError) as exc:
             found += [Problem.at(place, str(exc)) for place in dict.fromkeys(places)]
+            unknown.pop(path, None)  # no verdict kept: checked again next time
     picture_verdicts.keep(unknown)
     return sorted(found)
+
+
+def _inspect_icon(path: Path, new: bool) -> None:
+    """An icon picture: a picture, and when it is a one-colour SVG, outlines the faces can draw
+    (read only for a file with no verdict kept: one kept passed this check)."""
+    from generator.products.render.assets import art, icon_files  # lazy: as _file_problems
+
+    if art.inspect(path).vector and new and icon_files.picture(path).tinted:
+        try:
+            icon_files.contours(path)
+        except (ValueError, TypeError, KeyError, IndexError, NotImplementedError) as exc:
+            raise art.ArtError(f"{path.name}: the icon's outlines cannot be read ({exc})") from None
 
 
 # --- the rules --------------------------------------------------------------------------

@@ -114,3 +114,62 @@ def test_a_long_named_wild_shows_its_icon_in_both_corners(manifest_text):
     grey = diff.convert("L").histogram()
     assert max(hi for _, hi in diff.getextrema()) <= MAX_CHANNEL
     assert sum(grey[EDGE + 1:]) / (a.width * a.height) <= MAX_SHARE
+
+
+SQUARE = "M0 0 L10 0 L10 10 L0 10 Z"
+
+
+def corners(svg_body: str) -> list[tuple[float, float]]:
+    """The points of the one outline of an icon (viewBox 0 0 100 100: em units are hundredths)."""
+    from generator.products.render.assets.icon_files import svg_outlines
+
+    found = svg_outlines(('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+                          f'viewBox="0 0 100 100">{svg_body}</svg>').encode())
+    assert len(found) == 1, found
+    return [(round(x * 100, 3), round(y * 100, 3)) for x, y in found[0]]
+
+
+@pytest.mark.parametrize("body, first, third", [
+    # every transform SVG writes, on the element and on the groups around it, right to left
+    (f'<path fill="currentColor" d="{SQUARE}"/>', (0, 0), (10, 10)),
+    (f'<path fill="currentColor" transform="translate(20, 30)" d="{SQUARE}"/>', (20, 30), (30, 40)),
+    (f'<path fill="currentColor" transform="translate(20 30) scale(2)" d="{SQUARE}"/>', (20, 30), (40, 50)),
+    (f'<path fill="currentColor" transform="rotate(90 5 5)" d="{SQUARE}"/>', (10, 0), (0, 10)),
+    (f'<path fill="currentColor" transform="matrix(1, 0, 0, 1, 5, 6)" d="{SQUARE}"/>', (5, 6), (15, 16)),
+    (f'<g transform="translate(50,0)"><g transform="scale(3)"><path fill="currentColor" d="{SQUARE}"/></g></g>',
+     (50, 0), (80, 30)),
+    # what is only referred to draws where it is used, once
+    (f'<defs><path id="s" fill="currentColor" d="{SQUARE}"/></defs><use xlink:href="#s" x="40" y="40"/>',
+     (40, 40), (50, 50)),
+    (f'<g style="display: none"><path fill="currentColor" d="M0 0 L1 0 L1 1 Z"/></g>'
+     f'<path fill="currentColor" d="{SQUARE}"/>', (0, 0), (10, 10)),
+])
+def test_an_icon_s_outlines_follow_every_svg_transform(body, first, third):
+    points = corners(body)
+    assert points[0] == pytest.approx(first, abs=1e-3) and points[2] == pytest.approx(third, abs=1e-3)
+
+
+def test_an_icon_transform_that_cannot_be_read_is_an_error_at_its_line_not_a_crash(tmp_path, capsys):
+    from generator.cli import main
+    from tests.conftest import MANIFEST
+
+    (tmp_path / "art" / "icons").mkdir(parents=True)
+    for icon in ICONS.glob("*.svg"):
+        text = icon.read_text(encoding="utf-8")
+        if icon.stem == "skip":  # a designer's drawing, turned by its group: drawn turned
+            text = text.replace("<path ", '<g transform="rotate(45 858 1024)"><path ', 1).replace("</svg>", "</g></svg>")
+        (tmp_path / "art" / "icons" / icon.name).write_text(text, encoding="utf-8")
+    (tmp_path / "cards.yaml").write_text(MANIFEST.read_text(encoding="utf-8"), encoding="utf-8")
+    assert main(["validate", "--manifest", str(tmp_path / "cards.yaml")]) == 0
+    turned = contours(tmp_path / "art" / "icons" / "skip.svg")
+    assert turned != contours(ICONS / "skip.svg") and len(turned) == len(contours(ICONS / "skip.svg"))
+
+    skip = tmp_path / "art" / "icons" / "skip.svg"
+    skip.write_text(skip.read_text(encoding="utf-8").replace('transform="rotate(45 858 1024)"', 'transform="spin(45)"'),
+                    encoding="utf-8")
+    capsys.readouterr()
+    assert main(["validate", "--manifest", str(tmp_path / "cards.yaml")]) == 1
+    err = capsys.readouterr().err
+    line = next(i for i, t in enumerate((tmp_path / "cards.yaml").read_text(encoding="utf-8").splitlines(), 1)
+                if "skip: art/icons/skip.svg" in t)
+    assert f"cards.yaml:{line}:" in err and "skip.svg: the icon's outlines cannot be read" in err and "spin(45)" in err

@@ -16,6 +16,7 @@ stands at the font's ascent above the baseline (inline.ICON_TOP), its width foll
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -131,9 +132,16 @@ def forget_outlines() -> None:
 
 
 def svg_outlines(data: bytes) -> Contours:
-    """The outlines of an SVG (paths and the basic shapes, with their transforms), in em units."""
-    from fontTools.pens.basePen import BasePen  # lazy: only drawing a one-colour SVG icon reads outlines
-    from fontTools.svgLib.path import SVGPath  # lazy: as above
+    """The outlines of an SVG (paths and the basic shapes, in groups and through <use>, each with the
+    transforms of its own and of every element around it), in em units. What is only referred to
+    (<defs>, <symbol>, clip paths, masks) or not displayed draws nothing by itself."""
+    from fontTools.misc.transform import Identity  # lazy: only drawing a one-colour SVG icon reads outlines
+    from fontTools.pens.basePen import BasePen  # lazy: as above
+    from fontTools.pens.transformPen import TransformPen  # lazy: as above
+    from fontTools.svgLib.path.parser import parse_path  # lazy: as above
+    from fontTools.svgLib.path.shapes import PathBuilder  # lazy: as above
+
+    from generator.products.render.assets.art import parse_svg  # lazy: the safe XML reader, with lxml
 
     tag = _SVG_TAG.search(data)
     if tag is None:
@@ -173,6 +181,88 @@ def svg_outlines(data: bytes) -> Contours:
             self.points = []
 
     pen = Flatten()
-    SVGPath.fromstring(data).draw(pen)
+    root = parse_svg("icon", data)
+    ids = {el.get("id"): el for el in root.iter() if isinstance(el.tag, str) and el.get("id") is not None}
+
+    def walk(el, matrix, depth: int) -> None:
+        if not isinstance(el.tag, str) or depth > USE_DEPTH:
+            return
+        local = el.tag.rsplit("}", 1)[-1]
+        if local in NOT_DRAWN or _hidden(el):
+            return
+        if el.get("transform"):
+            matrix = matrix.transform(svg_transform(el.get("transform")))
+        if local == "use":
+            href = el.get("href") or el.get("{http://www.w3.org/1999/xlink}href") or ""
+            target = ids.get(href[1:]) if href.startswith("#") else None
+            if target is not None:
+                moved = matrix.translate(_number(el.get("x")), _number(el.get("y")))
+                walk_children(target, moved, depth + 1) if target.tag.rsplit("}", 1)[-1] == "symbol" else \
+                    walk(target, moved, depth + 1)
+            return
+        parse = getattr(PathBuilder, f"_parse_{local.lower()}", None)
+        if parse is not None:
+            shapes = PathBuilder()
+            parse(shapes, el)
+            for path in shapes.paths:
+                parse_path(path, TransformPen(pen, matrix))
+                pen._close()
+        walk_children(el, matrix, depth)
+
+    def walk_children(el, matrix, depth: int) -> None:
+        for child in el:
+            walk(child, matrix, depth)
+
+    walk_children(root, Identity, 0)
     pen._close()
     return tuple(out)
+
+
+#: Elements whose content is drawn only where something refers to it, or never.
+NOT_DRAWN = frozenset(("defs", "symbol", "clipPath", "mask", "marker", "pattern", "linearGradient", "radialGradient",
+                       "filter", "title", "desc", "metadata", "style", "script"))
+#: How deep one <use> may reach through others (art.py refuses deeper ones before this is reached).
+USE_DEPTH = 50
+_TRANSFORM = re.compile(r"\s*(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)\s*,?")
+
+
+def _number(value: str | None) -> float:
+    found = _NUMBER.match((value or "").strip())
+    return float(found.group(0)) if found else 0.0
+
+
+def _hidden(el) -> bool:
+    style = (el.get("style") or "").replace(" ", "")
+    return el.get("display") == "none" or "display:none" in style
+
+
+def svg_transform(text: str):
+    """An SVG `transform` attribute (a list of matrix, translate, scale, rotate, skewX, skewY) as
+    one fontTools Transform, applied right to left as SVG does; ValueError for anything else."""
+    from fontTools.misc.transform import Identity  # lazy: as svg_outlines
+
+    matrix, at = Identity, 0
+    text = text.strip()
+    while at < len(text):
+        found = _TRANSFORM.match(text, at)
+        if found is None:
+            raise ValueError(f"an SVG transform it cannot read: {text!r}")
+        name, args = found.group(1), [float(v) for v in _NUMBER.findall(found.group(2))]
+        wanted = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3), "skewX": (1,), "skewY": (1,)}
+        if len(args) not in wanted[name]:
+            raise ValueError(f"an SVG transform it cannot read: {found.group(0).strip()!r}")
+        if name == "matrix":
+            matrix = matrix.transform(args)
+        elif name == "translate":
+            matrix = matrix.translate(args[0], args[1] if len(args) > 1 else 0.0)
+        elif name == "scale":
+            matrix = matrix.scale(args[0], args[1] if len(args) > 1 else args[0])
+        elif name == "rotate":
+            cx, cy = (args[1], args[2]) if len(args) == 3 else (0.0, 0.0)
+            matrix = matrix.translate(cx, cy).rotate(math.radians(args[0])).translate(-cx, -cy)
+        elif name == "skewX":
+            matrix = matrix.skew(math.radians(args[0]), 0.0)
+        else:
+            matrix = matrix.skew(0.0, math.radians(args[0]))
+        at = found.end()
+    return matrix
