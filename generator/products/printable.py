@@ -8,11 +8,12 @@ what to change before a build fails half-way through drawing the faces.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
 from generator.deck.look import ELEMENTS, Layout
-from generator.deck.model import Deck, Origin
+from generator.deck.model import Deck, Origin, Place
 from generator.deck.problems import Problem, char_name
 from generator.products import print_rules
 from generator.products.render import typeface as tf
@@ -49,6 +50,7 @@ def problems(deck: Deck) -> list[Problem]:
                 found.append(Problem.at(place, f"card '{card.code}': its glyph {sign} holds {char_name(ch)}, which the "
                                         f"font {Path(glyph.font).name} cannot draw; give the glyph element another "
                                         "font, or the effect an icon picture (look: icons:)"))
+    found += _drawn_glyphs(deck, found)
     found += print_rules.small_elements(deck) or _too_small(deck)
     found += _own_cmyk(deck)
     found += print_rules.problems(deck)
@@ -69,6 +71,59 @@ def _fonts(lay: Layout, names: tuple[str, ...]) -> tuple[str, ...]:
 def _typeface(lay: Layout, names: tuple[str, ...]) -> str:
     fonts = [f for f in _fonts(lay, names) if f]
     return f"the font {', '.join(Path(f).name for f in fonts)}" if fonts else "the typeface (DejaVu Sans)"
+
+
+def _drawn_glyphs(deck: Deck, found: list[Problem]) -> list[Problem]:
+    """Every character a face draws that the font drawing it lacks, beyond the card names and
+    texts checked above: a number's value (its minus sign), a number card's colour names, the
+    quick reference's lines and bullets, the back's title, an added text. One problem per font
+    and character, at the line that chose the font, naming the first card that shows it."""
+    reported = {(who, ch) for p in found for who, ch in _named(p.message)}
+    missing: dict[tuple, list[str]] = {}
+    for card, drawn in [(c, face(c, deck)) for c in deck.cards] + [(None, faces.back_face(deck))]:
+        lay = faces.layout(card, deck) if card is not None else deck.look.layout("back")
+        for text in drawn.texts():
+            for ch in dict.fromkeys(text.text):
+                if _has(ch, text.bold, text.font):
+                    continue
+                who = f"card '{card.code}'" if card is not None else "the back"
+                if (who, ch) in reported:
+                    continue
+                missing.setdefault((_font_place(deck, lay, text.font, card), ch, text.font, text.bold), []).append(who)
+    out = []
+    for (place, ch, font, bold), who in missing.items():
+        shown = list(dict.fromkeys(who))
+        more = f" (and {len(shown) - 1} more card{'s' if len(shown) > 2 else ''})" if len(shown) > 1 else ""
+        typeface = f"the font {Path(font).name}" if font else "the typeface (DejaVu Sans)"
+        out.append(Problem.at(place, f"{shown[0]}{more} prints {char_name(ch)}, which {typeface} cannot draw (it would "
+                              "print as an empty box); give that text a font that has it"))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _has(ch: str, bold: bool, font: str) -> bool:
+    return ch.isspace() or tf.has_glyph(ch, bold, font)
+
+
+def _named(message: str) -> list[tuple[str, str]]:
+    """(the card, the character) a glyph problem above names: "card 'SKIP': ... U+00D7 (...)"."""
+    card = re.match(r"(card '.*?'|the game's name)", message)
+    who = "the back" if card and card.group(1) == "the game's name" else card.group(1) if card else ""
+    return [(who, chr(int(code, 16))) for code in re.findall(r"U\+([0-9A-F]{4,6}) \(", message)]
+
+
+def _font_place(deck: Deck, lay: Layout, font: str, card) -> Place | None:
+    """Where the font a text is drawn in was chosen: the `font:` of an element the look changed,
+    else the deck's `fonts:` entry, else the card's own entry (the built-in typeface)."""
+    for el in (*lay.elements, *lay.added):
+        if font and el.font == font and el.origin is not None and any(k == "font" for k, _ in el.origin.fields):
+            return el.origin.of("font")
+    look = deck.look
+    for weight, path in look.fonts:
+        if font and path is not None and str(path) == font and look.fonts_origin is not None:
+            return look.fonts_origin.of(weight)
+    origin = card.origin if card is not None else deck.params.origin
+    return origin.at if origin is not None else None
 
 
 def _own_cmyk(deck: Deck) -> list[Problem]:

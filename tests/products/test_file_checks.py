@@ -140,3 +140,28 @@ def test_text_fit_uses_the_font_chosen(tmp_path, capsys, deck):
     assert status == 1
     small = [p for p in out["errors"] if "would print at" in p["message"]]
     assert small and all("its text would print at" in p["message"] for p in small)
+
+
+@pytest.mark.parametrize("look, what, missing", [
+    # a number's minus sign in the value's font: C-2's corner and value print "−2"
+    ("  number:\n    value: {font: fonts/Digits.ttf}\n", "card 'C-2' (and 23 more cards) prints", "U+2212 (MINUS SIGN)"),
+    # the quick reference's bullets in the deck's regular font
+    ("  fonts: {regular: fonts/Digits.ttf}\n", "card 'REF' prints", "U+2022 (BULLET)"),
+])
+def test_a_character_a_face_draws_beyond_the_card_s_name_and_text_is_checked_in_its_font(tmp_path, capsys, deck,
+                                                                                        look, what, missing):
+    """A font lacking a character the faces print (the minus sign of a negative value, the quick
+    reference's bullet) is an error at the line that chose the font, naming the card, the
+    character and the font; it printed an empty box, and validate and build passed."""
+    chars = "".join(c for c in charset(deck) if c not in "\u2212\u2022")
+    path = manifest(tmp_path, look)
+    font_for(tmp_path / "fonts" / "Digits.ttf", chars, 500)
+    status, out, err = validate(path, capsys)
+    assert status == 1
+    line = line_of(path, "fonts/Digits.ttf")
+    hits = [p for p in out["errors"] if missing in p["message"]]
+    assert len(hits) == 1, out["errors"]
+    assert hits[0]["line"] == line and hits[0]["message"].startswith(what)
+    assert "which the font Digits.ttf cannot draw" in hits[0]["message"]
+    assert main(["build", "--only", "cards", "--manifest", str(path), "--out", str(tmp_path / "out")]) == 1
+    assert not (tmp_path / "out" / "cards").exists()
