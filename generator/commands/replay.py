@@ -7,7 +7,7 @@ import json
 import sys
 
 from generator.commands.common import fail, load_deck, read_json, report
-from generator.deck.problems import InputError, escape
+from generator.deck.problems import InputError, cut, escape
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -89,22 +89,28 @@ def _steps(deck, record) -> None:
             print(escape(f"step {k} of {last}: {line}"))
             print(picture)
         return
-    k = 0
+    k, shown = 0, -1
     while True:
-        line, picture = frames[k]
-        print()
-        print(escape(f"step {k} of {last}: {line}"))  # (escape would show a line break inside it as \n)
-        print(picture)
+        if k != shown:
+            line, picture = frames[k]
+            print()
+            print(escape(f"step {k} of {last}: {line}"))  # (escape would show a line break inside it as \n)
+            print(picture)
+            shown = k
         try:
-            answer = input("Enter: next, b: back, a number: go to that step, q: stop > ").strip().lower()
+            typed = input("Enter: next, b: back, a number: go to that step, q: stop > ").strip()
         except EOFError:
             return
+        answer = typed.lower()
         if answer in ("q", "quit"):
             return
         if answer == "b":
             k = max(0, k - 1)
         elif answer.isascii() and answer.isdigit():  # '²' is a digit to str.isdigit, not to int()
             k = min(last, int(answer[:10]))
+        elif answer:  # a typo (or an arrow key's escape sequence) neither steps on nor ends the replay
+            print(escape(f"'{cut(typed, 40)}' is not a step: press Enter for the next, b to go back, "
+                         f"type a step from 0 to {last}, or q to stop"))
         elif k < last:
             k += 1
         else:

@@ -188,14 +188,20 @@ def test_stepping_at_a_terminal_takes_a_digit_int_cannot_read_as_a_next(tmp_path
     record = a_record(seed=5, players=3)
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
-    answers = io.StringIO("²\n" + "9" * 5000 + "\nq\n")
+    # a typo, an arrow key, a negative step: said, and the replay stays where it is (each was taken
+    # as Enter, which on the last step ended the replay)
+    answers = io.StringIO("²\n\x1b[A\n-3\n\n" + "9" * 5000 + "\nbanana\nq\n")
     answers.isatty = lambda: True
     monkeypatch.setattr(sys, "stdin", answers)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     assert main(["replay", str(path), "--manifest", str(MANIFEST), "--steps"]) == 0
     out = capsys.readouterr().out
-    assert "\\n" not in out
+    assert "\\n" not in out and "\x1b" not in out
     steps = [line for line in out.splitlines() if line.startswith("step ")]
     last = len(record["decisions"])
     assert steps == ["step 0 of %d: the deal" % last, steps[1], steps[2]] and steps[1].startswith(f"step 1 of {last}: ")
+    assert steps[2].startswith(f"step {last} of {last}: ")
+    said = [line for line in out.splitlines() if "is not a step" in line]
+    assert [line.split("'")[1] for line in said] == ["²", "\\x1b[A", "-3", "banana"]
+    assert said[0].endswith(f"type a step from 0 to {last}, or q to stop")
     assert steps[2].startswith(f"step {last} of {last}: ")
