@@ -389,7 +389,8 @@ def reference_face(card: CardType, deck: Deck, light: bool = False) -> Face:
         blocks = [(f"{names[key]} wilds", [(w.name, w.short) for w in ref.wilds if w.set == key])
                   for key in dict.fromkeys(w.set for w in ref.wilds)] or [("Wilds", [("", "This deck has no wilds.")])]
     if (el := lay.shown("body")) is not None:
-        items += rich_blocks(blocks, el.x, el.y, el.x1, el.y1, el.colour or ink, icons, el.size, el.min_size, el.font)
+        items += rich_blocks(blocks, el.x, el.y, el.x1, el.y1, el.colour or ink, icons, el.size, el.min_size, el.font,
+                             _bold_font(deck.look, el))
     items += added(lay, ink, bg, icons)
     return Face(card.code, tuple(items))
 
@@ -398,16 +399,26 @@ def reference_face(card: CardType, deck: Deck, light: bool = False) -> Face:
 REF_MIN_TEXT = pt_to_dots(7.0)
 
 
+def _bold_font(deck_look: Look, el: Element) -> str:
+    """The font of an element's bold runs (the quick reference's headings and leads): its own
+    `font:` when it names one, else the deck's bold font (`fonts: bold:`, or the built-in bold)."""
+    regular = deck_look.font(False)
+    if el.font and el.font != (str(regular) if regular is not None else ""):
+        return el.font
+    bold = deck_look.font(True)
+    return str(bold) if bold is not None else ""
+
+
 def rich_blocks(blocks: list[tuple[str, list[tuple[str, str]]]], x0: float, y0: float, x1: float, y1: float,
                 ink: str, icons: Icons = NO_ICONS, max_size: float = 44.0, min_size: float = REF_MIN_TEXT,
-                font: str = "") -> list[Item]:
+                font: str = "", bold_font: str | None = None) -> list[Item]:
     """Headed lists of (bold lead, text) entries, shrunk from `max_size` until they fit the box,
     but never below `min_size` (REF_MIN_TEXT): a quick reference whose entries do not fit at that
     size has too many entries. Leads and texts are marked texts: their icons are measured and
     drawn inline."""
     size = max_size
     while True:
-        items, y = _lay_blocks(blocks, x0, y0, x1, size, ink, icons, font)
+        items, y = _lay_blocks(blocks, x0, y0, x1, size, ink, icons, font, font if bold_font is None else bold_font)
         smaller = round(size * 0.96, 2)
         if y <= y1 or smaller < min_size:
             return items
@@ -434,27 +445,27 @@ def balanced_wrap(text: str, size: float, box_w: float, icons: Icons = NO_ICONS,
 
 
 def _lay_blocks(blocks, x0: float, y0: float, x1: float, size: float, ink: str,
-                icons: Icons = NO_ICONS, font: str = "") -> tuple[list[Item], float]:
+                icons: Icons = NO_ICONS, font: str = "", bold_font: str = "") -> tuple[list[Item], float]:
     """Each entry's bold lead in a column as wide as the widest lead (a wild's name), its text in
     the column beside it, wrapped by balanced_wrap; a lead wider than 40% of the box stands on
     its own line, with the text below it."""
     lead = size * 1.18
     items: list[Item] = []
     y = y0
-    leads = [inline.width(lead_text + " ", size, True, icons, font) for _, entries in blocks for lead_text, _ in entries
+    leads = [inline.width(lead_text + " ", size, True, icons, bold_font) for _, entries in blocks for lead_text, _ in entries
              if lead_text]
     column = max((w for w in leads if w <= (x1 - x0) * 0.4), default=0.0)
     for head, entries in blocks:
         if head:
             y += size * 0.5
             items.append(Text(x0, round(y + tf.ASCENT * size * 1.1, 2), head.upper(), round(size * 1.1, 2), ink,
-                              bold=True, align="l", **_font(font)))
+                              bold=True, align="l", **_font(bold_font)))
             y += size * 1.1 * 1.25
         for lead_text, text in entries:
             indent = x0
             if lead_text:
-                items += inline.line(lead_text, x0, round(y + tf.ASCENT * size, 2), size, ink, True, "l", icons, font)
-                if inline.width(lead_text + " ", size, True, icons, font) <= column:
+                items += inline.line(lead_text, x0, round(y + tf.ASCENT * size, 2), size, ink, True, "l", icons, bold_font)
+                if inline.width(lead_text + " ", size, True, icons, bold_font) <= column:
                     indent = x0 + column
                 else:
                     y += lead

@@ -176,3 +176,29 @@ def test_validate_refuses_text_that_would_print_under_6_5_pt(tmp_path, capsys):
            "legible size is 6.5 pt: shorten it" in err
     assert main(["build", "--manifest", str(path), "--out", str(tmp_path / "out")]) == 1
     assert not (tmp_path / "out").exists()
+
+
+def test_the_quick_reference_s_headings_and_leads_take_the_deck_s_bold_font(tmp_path):
+    """With `fonts: {regular, bold}`, the quick reference's body prints in the regular font and
+    its headings and wild names in the bold one (they printed in the regular font, bold lost)."""
+    import shutil
+    from pathlib import Path
+
+    import reportlab
+
+    from tests.conftest import MANIFEST
+
+    fonts = Path(reportlab.__file__).parent / "fonts"
+    (tmp_path / "fonts").mkdir()
+    for name in ("Vera.ttf", "VeraBd.ttf"):
+        shutil.copy(fonts / name, tmp_path / "fonts" / name)
+    (tmp_path / "cards.yaml").write_text(without_look(MANIFEST.read_text(encoding="utf-8")) +
+                                         "look:\n  fonts: {regular: fonts/Vera.ttf, bold: fonts/VeraBd.ttf}\n",
+                                         encoding="utf-8")
+    deck = load(tmp_path / "cards.yaml")
+    for code in ("REF", "REFW"):
+        texts = face(next(c for c in deck.cards if c.code == code), deck).texts()
+        used = {(t.bold, t.font.rsplit("/", 1)[-1]) for t in texts}
+        assert used == {(True, "VeraBd.ttf"), (False, "Vera.ttf")}, (code, used)
+        heads = [t.text for t in texts if t.bold]
+        assert ("YOUR TURN" in heads) if code == "REF" else ("Skip" in heads and "BASE WILDS" in heads)
