@@ -12,15 +12,18 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from generator.deck.look import ELEMENTS, Layout
-from generator.deck.model import Deck, Origin, Place
+from generator.deck.look import ELEMENTS, Element, Layout
+from generator.deck.model import CardType, Deck, Origin, Place
 from generator.deck.problems import Problem, char_name
 from generator.products import print_rules
 from generator.products.render import typeface as tf
 from generator.products.render import faces
 from generator.products.render.faces import MIN_TEXT, face
+from generator.products.render.items import Face, Fitted
 from generator.products.render.press.shops import lowest_ink_limit
 from generator.products.render.units import dots_to_pt
+
+MM_PER_DOT = 25.4 / 300
 
 
 def problems(deck: Deck) -> list[Problem]:
@@ -78,7 +81,7 @@ def _drawn_glyphs(deck: Deck, found: list[Problem]) -> list[Problem]:
     texts checked above: a number's value (its minus sign), a number card's colour names, the
     quick reference's lines and bullets, the back's title, an added text. One problem per font
     and character, at the line that chose the font, naming the first card that shows it."""
-    reported = {(who, ch) for p in found for who, ch in _named(p.message)}
+    reported = {ch for p in found for _, ch in _named(p.message)}  # a card's name or text: the quick reference repeats it
     missing: dict[tuple, list[str]] = {}
     for card, drawn in [(c, face(c, deck)) for c in deck.cards] + [(None, faces.back_face(deck))]:
         lay = faces.layout(card, deck) if card is not None else deck.look.layout("back")
@@ -87,7 +90,7 @@ def _drawn_glyphs(deck: Deck, found: list[Problem]) -> list[Problem]:
                 if _has(ch, text.bold, text.font):
                     continue
                 who = f"card '{card.code}'" if card is not None else "the back"
-                if (who, ch) in reported:
+                if ch in reported:
                     continue
                 missing.setdefault((_font_place(deck, lay, text.font, card), ch, text.font, text.bold), []).append(who)
     out = []
@@ -155,41 +158,106 @@ def _at(origin: Origin | None, field: str | None, message: str) -> Problem:
 
 
 def _too_small(deck: Deck) -> list[Problem]:
-    """Cards whose text would have to shrink below the 6.5 pt minimum to fit (faces.MIN_TEXT).
+    """Texts that would have to shrink below the 6.5 pt minimum to fit (faces.MIN_TEXT), or that
+    run out of their element's box when held at its `min_size` (the quick reference's body is
+    held at 7 pt).
 
-    The faces are laid out exactly as the build lays them out, so what passes here prints at
-    6.5 pt or more. Only worth running on text the typeface can draw (else layout is moot).
+    The faces are laid out exactly as the build lays them out (each face records how it set each
+    text element: items.Fitted), so what passes here prints at 6.5 pt or more, inside its box. A
+    text element whose box the look moved or sized is the cause when its text does not fit: one
+    problem at that key of the element, naming the first card; otherwise each card is named at
+    what it prints (its name, its text, its values' item). Only worth running on text the
+    typeface can draw (else layout is moot).
     """
     out: list[Problem] = []
+    caused: dict[tuple, list[tuple[str, Fitted, Element]]] = {}
+    shown: list[tuple[CardType | None, Layout, Face]] = []
     for card in deck.cards:
         lay = faces.layout(card, deck)
         if any(_undrawable(getattr(card, f), _fonts(lay, names))
                for f, names in (("name", NAME_ELEMENTS), ("text", TEXT_ELEMENTS))):
             continue
         try:
-            drawn = face(card, deck)
+            shown.append((card, lay, face(card, deck)))
         except Exception:  # noqa: BLE001 -- a face that cannot be drawn is the build's to report, naming the card
             continue
-        small = [t for t in drawn.texts() if t.size < MIN_TEXT - 1e-6]
-        if not small:
-            continue
-        worst = min(small, key=lambda t: t.size)
-        pt = f"{dots_to_pt(worst.size):.1f} pt"
-        where: str | None
-        if card.is_number:  # its title is made of its colours' names: the card's own place is its item of `values:`
-            where = None
-            what = (f"card '{card.code}': its colour names ({worst.text}) would print at {pt} to fit on the card; the "
-                    "smallest legible size is 6.5 pt: shorten the colour's name")
-        elif card.kind == "reference":
-            where = "code"
-            what = (f"card '{card.code}': the quick reference would print at {pt} to fit on one face; the smallest "
-                    "legible size is 6.5 pt: shorten the wild cards' names or texts, or the rules lines it lists")
+    shown.append((None, deck.look.layout("back"), faces.back_face(deck)))
+    for card, lay, drawn in shown:
+        for fitted in drawn.fitted:
+            if fitted.size >= MIN_TEXT - 1e-6 and fitted.fits:
+                continue
+            el = next(e for e in (*lay.elements, *lay.added) if e.name == fitted.element)
+            who = f"card '{card.code}'" if card is not None else "the back"
+            key = _sized_by_look(el, fitted)
+            if key is not None:
+                caused.setdefault((el.origin.of(key), el.name, key, fitted.fits), []).append((who, fitted, el))
+            else:
+                out.append(_content_problem(deck, card, el, fitted))
+    for (place, name, key, fits), found in caused.items():
+        who, fitted, el = min(found, key=lambda f: f[1].size)
+        cards = list(dict.fromkeys(w for w, _, _ in found))
+        more = f" (and {len(cards) - 1} more card{'s' if len(cards) > 2 else ''})" if len(cards) > 1 else ""
+        box = f"{el.width * MM_PER_DOT:.1f} × {el.height * MM_PER_DOT:.1f} mm"
+        pt = f"{dots_to_pt(fitted.size):.1f} pt"
+        if fitted.size < MIN_TEXT - 1e-6:
+            what = (f"{who}{more} would print at {pt} to fit in it; the smallest legible size is 6.5 pt: make the box "
+                    "larger")
         else:
-            where = "name" if worst.text in card.name else "text" if card.text else "code"
-            what = (f"card '{card.code}': its {where} would print at {pt} to fit on the card; the smallest legible "
-                    f"size is 6.5 pt: shorten it")
-        out.append(_at(card.origin, where, what))
+            what = (f"{who}{more} runs out of it even at {pt}, its min_size; make the box larger, or min_size smaller "
+                    "(6.5 pt at least)")
+        out.append(Problem.at(place, f"element '{name}' ({box}) is too small for what it holds: {what}"))
     return out
+
+
+#: The keys of an element that size what its text fits in, the most likely cause first.
+SIZING = ("width", "height", "size", "min_size", "x", "y")
+
+
+def _sized_by_look(el: Element, fitted: Fitted) -> str | None:
+    """The key of `el` the look wrote that sizes its text (its box, size or min_size), or None
+    when the element is the default's (the card's own words are then what does not fit)."""
+    if el.origin is None:
+        return None
+    written = {k for k, _ in el.origin.fields}
+    order = SIZING if fitted.size < MIN_TEXT - 1e-6 else ("min_size", *SIZING)
+    return next((k for k in order if k in written), None)
+
+
+#: What each element prints, in a message naming a card.
+SAYS = {"corner": "its corner", "value": "its value", "glyph": "its glyph", "title": "its name", "name": "its name",
+        "text": "its text", "body": "the quick reference"}
+
+
+def _content_problem(deck: Deck, card: CardType | None, el: Element, fitted: Fitted) -> Problem:
+    """A text of the default layout that does not fit: the card's words (or the game's name) are
+    the cause, named at the line that writes them."""
+    pt = f"{dots_to_pt(fitted.size):.1f} pt"
+    small = fitted.size < MIN_TEXT - 1e-6
+    if card is None:
+        return _at(deck.params.origin, "name", f"the game's name would print at {pt} to fit on the card backs; the "
+                   "smallest legible size is 6.5 pt: shorten it" if small else
+                   f"the game's name runs out of the back's title box at {pt}: shorten it")
+    if card.is_number:  # its title is made of its colours' names: the card's own place is its item of `values:`
+        what = "its colour names" if el.name == "name" else SAYS.get(el.name, f"element '{el.name}'")
+        drawn = " / ".join(deck.colour(c).name.upper() for c in card.colours) if el.name == "name" else ""
+        fix = "shorten the colour's name" if el.name == "name" else f"give element '{el.name}' more room"
+        return _at(card.origin, None, f"card '{card.code}': {what}{f' ({drawn})' if drawn else ''} would print at {pt} "
+                   f"to fit on the card; the smallest legible size is 6.5 pt: {fix}" if small else
+                   f"card '{card.code}': {what} runs out of its box at {pt}: {fix}")
+    if card.kind == "reference":
+        where = "code" if el.name == "body" else "name"
+        fix = ("shorten the wild cards' names or texts, or the rules lines it lists" if el.name == "body" else "shorten it")
+        return _at(card.origin, where, f"card '{card.code}': {SAYS.get(el.name, 'its text')} would print at {pt} to fit "
+                   f"on one face; the smallest legible size is 6.5 pt: {fix}" if small else
+                   f"card '{card.code}': {SAYS.get(el.name, 'its text')} does not fit its box even at {pt}, the smallest "
+                   f"it prints at (the element's min_size): {fix}")
+    where = "text" if el.name == "text" and card.text else "code" if el.name in ("glyph",) or el.name.startswith("+") \
+        else "name" if el.name in ("name", "corner", "title") else "code"
+    what = SAYS.get(el.name, f"its text '{el.text}'")
+    return _at(card.origin, where, f"card '{card.code}': {what} would print at {pt} to fit on the card; the smallest "
+               "legible size is 6.5 pt: shorten it" if small else
+               f"card '{card.code}': {what} runs out of its box even at {pt}, the smallest it may print at (the "
+               "element's min_size): shorten it")
 
 
 def _undrawable(text: str, fonts: tuple[str, ...] = ("",)) -> list[str]:

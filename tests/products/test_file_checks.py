@@ -145,8 +145,8 @@ def test_text_fit_uses_the_font_chosen(tmp_path, capsys, deck):
 @pytest.mark.parametrize("look, what, missing", [
     # a number's minus sign in the value's font: C-2's corner and value print "−2"
     ("  number:\n    value: {font: fonts/Digits.ttf}\n", "card 'C-2' (and 23 more cards) prints", "U+2212 (MINUS SIGN)"),
-    # the quick reference's bullets in the deck's regular font
-    ("  fonts: {regular: fonts/Digits.ttf}\n", "card 'REF' prints", "U+2022 (BULLET)"),
+    # the quick reference's bullets in the deck's fonts
+    ("  fonts: {regular: fonts/Digits.ttf, bold: fonts/Digits.ttf}\n", "card 'REF' prints", "U+2022 (BULLET)"),
 ])
 def test_a_character_a_face_draws_beyond_the_card_s_name_and_text_is_checked_in_its_font(tmp_path, capsys, deck,
                                                                                         look, what, missing):

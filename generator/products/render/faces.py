@@ -24,7 +24,7 @@ from generator.deck.quickref import quick_reference, shows_wilds
 from generator.products.render import inline
 from generator.products.render import typeface as tf
 from generator.products.render.inline import NO_ICONS, Icons
-from generator.products.render.items import (H, W, Face, Image, Item, Poly, Stroke, Text, clip, contrast, rect,
+from generator.products.render.items import (H, W, Face, Fitted, Image, Item, Poly, Stroke, Text, clip, contrast, rect,
                                              rotate180, rounded_rect, shape_points)
 from generator.products.render.units import BLEED, SAFE, pt_to_dots
 
@@ -166,21 +166,32 @@ def needs_underline(value: int) -> bool:
     return abs(value) in (6, 9)
 
 
-def added(layout: Layout, ink: str, matte: str, icons: Icons = NO_ICONS) -> list[Item]:
+def added(layout: Layout, ink: str, matte: str, icons: Icons = NO_ICONS, fitted: list[Fitted] | None = None) -> list[Item]:
     """The layout's added elements: a text (one line shrunk to its width, or wrapped in its box;
-    its icons inline) or a picture."""
+    its icons inline) or a picture. How each text was set goes into `fitted`."""
     items: list[Item] = []
     for el in layout.added:
         if el.hidden:
             continue
         if el.file is not None:
             items += picture(el, matte)
-        elif el.fit == "wrap":
-            items += paragraph(el.text, el.x, el.y, el.x1, el.y1, el.size, el.colour or ink, el.min_size,
-                               icons=icons, bold=el.bold, align=el.align, font=el.font)
+            continue
+        if el.fit == "wrap":
+            drawn, fits = _paragraph(el.text, el.x, el.y, el.x1, el.y1, el.size, el.colour or ink, el.min_size,
+                                     icons=icons, bold=el.bold, align=el.align, font=el.font)
         else:
-            items += one_line(el, el.text, el.colour or ink, icons)
+            fit = inline.fit_size(el.text, el.width, el.size, el.bold, icons, el.font)
+            drawn, fits = one_line(el, el.text, el.colour or ink, icons), fit >= el.min_size - 1e-6
+        note(fitted, el.name, drawn, fits)
+        items += drawn
     return items
+
+
+def note(fitted: list[Fitted] | None, name: str, items: list[Item], fits: bool = True) -> None:
+    """Record how element `name`'s text was set: the smallest size of its texts, and whether it fits."""
+    sizes = [t.size for t in items if isinstance(t, Text)]
+    if fitted is not None and sizes:
+        fitted.append(Fitted(name, min(sizes), fits))
 
 
 def one_line(el: Element, text: str, ink: str, icons: Icons = NO_ICONS) -> list[Item]:
@@ -236,6 +247,7 @@ def number_face(card: CardType, deck: Deck, light: bool = False) -> Face:
     colours = [deck.colour(c) for c in card.colours]
     items, bg, ink = ground(card, deck, light, [c.rgb for c in colours], lay)
     label_text = number_text(card.value or 0)
+    fitted: list[Fitted] = []
 
     # Corner index: the number, then the shape of each colour under it.
     index: list[Item] = []
@@ -243,6 +255,7 @@ def number_face(card: CardType, deck: Deck, light: bool = False) -> Face:
         size = tf.fit_size(label_text, el.width, el.size, el.bold, **_font(el))
         idx = label(el, el.anchor(), top_line(el), label_text, size, el.colour or ink, align=el.align)
         index.append(idx)
+        note(fitted, "corner", [idx])
         if needs_underline(card.value or 0):
             index.append(underline(idx))
     if (el := lay.shown("corner_shapes")) is not None:
@@ -263,14 +276,16 @@ def number_face(card: CardType, deck: Deck, light: bool = False) -> Face:
         big = label(el, el.anchor(), el.cy + CAP_HEIGHT * big_size / 2, label_text, big_size, fill, align=el.align,
                     stroke=stroke, stroke_colour=ink)
         items.append(big)
+        note(fitted, "value", [big])
         if needs_underline(card.value or 0):
             items.append(underline(replace(big, fill=ink)))
     if (el := lay.shown("name")) is not None:
         names = " / ".join(c.name.upper() for c in colours)
         items.append(label(el, el.anchor(), top_line(el), names,
                            tf.fit_size(names, el.width, el.size, el.bold, **_font(el)), el.colour or ink, align=el.align))
-    items += added(lay, ink, bg)
-    return Face(card.code, tuple(items))
+        note(fitted, "name", items[-1:])
+    items += added(lay, ink, bg, fitted=fitted)
+    return Face(card.code, tuple(items), tuple(fitted))
 
 
 def paragraph(text: str, x0: float, y0: float, x1: float, y1: float, max_size: float, ink: str,
@@ -278,27 +293,51 @@ def paragraph(text: str, x0: float, y0: float, x1: float, y1: float, max_size: f
               font: str = "") -> list[Item]:
     """A marked text (its icons inline) wrapped and shrunk to fit the box, lines centred (or set
     left or right: `align`), in `font` (a font file; "" the built-in typeface)."""
+    return _paragraph(text, x0, y0, x1, y1, max_size, ink, min_size, icons, bold, align, font)[0]
+
+
+def _paragraph(text: str, x0: float, y0: float, x1: float, y1: float, max_size: float, ink: str,
+               min_size: float = FIT_FLOOR, icons: Icons = NO_ICONS, bold: bool = False, align: str = "m",
+               font: str = "") -> tuple[list[Item], bool]:
+    """`paragraph`'s items, and whether they fit the box (held at `min_size`, they may not)."""
     size, lines = inline.fit_paragraph(text, x1 - x0, y1 - y0, max_size, min_size, bold=bold, icons=icons, font=font)
     lead = size * 1.22
     top = y0 + (y1 - y0 - lead * len(lines)) / 2
     x = {"l": x0, "m": (x0 + x1) / 2, "r": x1}[align]
     return [item for k, line in enumerate(lines)
             for item in inline.line(line, x, round(top + tf.ASCENT * size + k * lead + (lead - size) / 2, 2),
-                                    size, ink, bold, align, icons, font)]
+                                    size, ink, bold, align, icons, font)], \
+        _fits(lines, size, 1.22, x1 - x0, y1 - y0, bold, icons, font)
+
+
+def _fits(lines: list[str], size: float, leading: float, box_w: float, box_h: float, bold: bool, icons: Icons,
+          font: str) -> bool:
+    """Whether wrapped lines at `size` fit a box (typeface.shrink_to_fit's own test)."""
+    widest = max((inline.width(line, size, bold, icons, font) for line in lines), default=0.0)
+    return len(lines) * size * leading <= box_h + 1e-6 and widest <= box_w + 1e-6
 
 
 def fitted_lines(text: str, box_w: float, box_h: float, max_size: float, cx: float, top: float, ink: str,
                  bold: bool = True, icons: Icons = NO_ICONS, font: str = "", min_size: float = FIT_FLOOR) -> list[Item]:
     """A short marked label (a wild's name in the corner): one line if it fits, else wrapped."""
+    return _fitted_lines(text, box_w, box_h, max_size, cx, top, ink, bold, icons, font, min_size)[0]
+
+
+def _fitted_lines(text: str, box_w: float, box_h: float, max_size: float, cx: float, top: float, ink: str,
+                  bold: bool = True, icons: Icons = NO_ICONS, font: str = "",
+                  min_size: float = FIT_FLOOR) -> tuple[list[Item], bool]:
+    """`fitted_lines`' items, and whether they fit the box."""
     one = inline.fit_size(text, box_w, max_size, bold, icons, font)
+    fits = True
     if one >= max_size * 0.55 or " " not in text:
         size, lines = min(one, box_h / 1.1), [text]
     else:
         size, lines = inline.fit_paragraph(text, box_w, box_h, max_size, min_size, leading=1.1, bold=bold, icons=icons,
                                            font=font)
+        fits = _fits(lines, size, 1.1, box_w, box_h, bold, icons, font)
     return [item for k, line in enumerate(lines)
             for item in inline.line(line, cx, round(top + tf.ASCENT * size + k * size * 1.1, 2), size, ink, bold,
-                                    icons=icons, font=font)]
+                                    icons=icons, font=font)], fits
 
 
 def wild_glyph(card: CardType, icons: Icons = NO_ICONS) -> str:
@@ -328,35 +367,45 @@ def wild_face(card: CardType, deck: Deck, light: bool = False) -> Face:
     items, bg, ink = ground(card, deck, light, [c.rgb for c in deck.colours], lay)
     icons = icons_of(deck).on(bg)
     glyph = wild_glyph(card, icons)
+    fitted: list[Fitted] = []
     if (el := lay.shown("corner")) is not None:
         fit = (el.width, el.height, el.size, el.anchor(), el.y, el.colour or ink, el.bold, icons, el.font, el.min_size)
-        corner_label = fitted_lines(card.name, *fit)
+        corner_label, fits = _fitted_lines(card.name, *fit)
         if min(_sizes(corner_label)) < MIN_TEXT:  # a long name: the corner shows the glyph instead
-            short = fitted_lines(glyph, *fit)
-            corner_label = short if min(_sizes(short)) >= MIN_TEXT else corner_label
+            short, short_fits = _fitted_lines(glyph, *fit)
+            if min(_sizes(short)) >= MIN_TEXT:
+                corner_label, fits = short, short_fits
+        note(fitted, "corner", corner_label, fits)
         items += corner(corner_label)
     if (el := lay.shown("glyph")) is not None:
         gsize = inline.fit_size(glyph, el.width, el.size, el.bold, icons, el.font)
-        items += inline.line(glyph, el.anchor(), top_line(el), gsize, el.colour or ink, el.bold,
-                             el.align, icons, el.font)
+        drawn = inline.line(glyph, el.anchor(), top_line(el), gsize, el.colour or ink, el.bold, el.align, icons, el.font)
+        note(fitted, "glyph", drawn)
+        items += drawn
     if (el := lay.shown("name")) is not None:
         base = top_line(el)
         tsize = inline.fit_size(card.name, el.width, el.size, el.bold, icons, el.font)
         if tsize >= MIN_TEXT or " " not in card.name:
-            items += inline.line(card.name, el.anchor(), base, tsize, el.colour or ink, el.bold, el.align, icons, el.font)
+            drawn, fits = inline.line(card.name, el.anchor(), base, tsize, el.colour or ink, el.bold, el.align, icons,
+                                      el.font), True
         else:  # too long for one legible line: two lines, ending on the same baseline
             size, lines = inline.fit_paragraph(card.name, el.width, el.height, el.size, el.min_size, leading=1.15,
                                                bold=el.bold, icons=icons, font=el.font)
-            items += [item for k, line in enumerate(lines)
-                      for item in inline.line(line, el.anchor(), round(base - (len(lines) - 1 - k) * size * 1.15, 2), size,
-                                              el.colour or ink, el.bold, el.align, icons, el.font)]
+            drawn = [item for k, line in enumerate(lines)
+                     for item in inline.line(line, el.anchor(), round(base - (len(lines) - 1 - k) * size * 1.15, 2), size,
+                                             el.colour or ink, el.bold, el.align, icons, el.font)]
+            fits = _fits(lines, size, 1.15, el.width, el.height, el.bold, icons, el.font)
+        note(fitted, "name", drawn, fits)
+        items += drawn
     if (el := lay.shown("divider")) is not None:
         items.append(Poly(rect(el.x, el.y, el.x1, el.y1), el.colour or ink))
     if (el := lay.shown("text")) is not None:
-        items += paragraph(card.text, el.x, el.y, el.x1, el.y1, el.size, el.colour or ink, el.min_size,
-                           icons=icons, bold=el.bold, align=el.align, font=el.font)
-    items += added(lay, ink, bg, icons)
-    return Face(card.code, tuple(items))
+        drawn, fits = _paragraph(card.text, el.x, el.y, el.x1, el.y1, el.size, el.colour or ink, el.min_size,
+                                 icons=icons, bold=el.bold, align=el.align, font=el.font)
+        note(fitted, "text", drawn, fits)
+        items += drawn
+    items += added(lay, ink, bg, icons, fitted)
+    return Face(card.code, tuple(items), tuple(fitted))
 
 
 def icons_of(deck: Deck) -> Icons:
@@ -374,10 +423,13 @@ def reference_face(card: CardType, deck: Deck, light: bool = False) -> Face:
     items, bg, ink = ground(card, deck, light, [NEUTRAL_FRAME], lay)
     icons = icons_of(deck).on(bg)
     ref = quick_reference(deck)
+    fitted: list[Fitted] = []
     if (el := lay.shown("title")) is not None:
-        items += inline.line(card.name, el.anchor(), top_line(el),
-                             inline.fit_size(card.name, el.width, el.size, el.bold, icons, el.font), el.colour or ink,
-                             el.bold, el.align, icons, el.font)
+        drawn = inline.line(card.name, el.anchor(), top_line(el),
+                            inline.fit_size(card.name, el.width, el.size, el.bold, icons, el.font), el.colour or ink,
+                            el.bold, el.align, icons, el.font)
+        note(fitted, "title", drawn)
+        items += drawn
     if not shows_wilds(deck, card):
         blocks: list[tuple[str, list[tuple[str, str]]]] = [
             ("", [("", ref.goal)]),
@@ -389,10 +441,12 @@ def reference_face(card: CardType, deck: Deck, light: bool = False) -> Face:
         blocks = [(f"{names[key]} wilds", [(w.name, w.short) for w in ref.wilds if w.set == key])
                   for key in dict.fromkeys(w.set for w in ref.wilds)] or [("Wilds", [("", "This deck has no wilds.")])]
     if (el := lay.shown("body")) is not None:
-        items += rich_blocks(blocks, el.x, el.y, el.x1, el.y1, el.colour or ink, icons, el.size, el.min_size, el.font,
-                             _bold_font(deck.look, el))
-    items += added(lay, ink, bg, icons)
-    return Face(card.code, tuple(items))
+        drawn, fits = _rich_blocks(blocks, el.x, el.y, el.x1, el.y1, el.colour or ink, icons, el.size, el.min_size,
+                                   el.font, _bold_font(deck.look, el))
+        note(fitted, "body", drawn, fits)
+        items += drawn
+    items += added(lay, ink, bg, icons, fitted)
+    return Face(card.code, tuple(items), tuple(fitted))
 
 
 #: The quick reference's body prints at no less than this (its entries wrap onto more lines first).
@@ -416,12 +470,19 @@ def rich_blocks(blocks: list[tuple[str, list[tuple[str, str]]]], x0: float, y0: 
     but never below `min_size` (REF_MIN_TEXT): a quick reference whose entries do not fit at that
     size has too many entries. Leads and texts are marked texts: their icons are measured and
     drawn inline."""
+    return _rich_blocks(blocks, x0, y0, x1, y1, ink, icons, max_size, min_size, font, bold_font)[0]
+
+
+def _rich_blocks(blocks: list[tuple[str, list[tuple[str, str]]]], x0: float, y0: float, x1: float, y1: float,
+                 ink: str, icons: Icons = NO_ICONS, max_size: float = 44.0, min_size: float = REF_MIN_TEXT,
+                 font: str = "", bold_font: str | None = None) -> tuple[list[Item], bool]:
+    """`rich_blocks`' items, and whether they fit the box (at `min_size` they may not)."""
     size = max_size
     while True:
         items, y = _lay_blocks(blocks, x0, y0, x1, size, ink, icons, font, font if bold_font is None else bold_font)
         smaller = round(size * 0.96, 2)
-        if y <= y1 or smaller < min_size:
-            return items
+        if y <= y1 or smaller < min_size:  # held at min_size: does the last line still end in the box?
+            return items, y <= y1 or max((t.bbox()[3] for t in items if isinstance(t, Text)), default=y0) <= y1 + 1e-6
         size = smaller
 
 
@@ -493,8 +554,9 @@ def blank_face(card: CardType, deck: Deck, light: bool = False) -> Face:
             y = el.y + k * el.spacing
             end = el.x1 - look.BLANK_LAST_LINE_SHORT if k == count - 1 and count > 1 else el.x1
             items.append(Stroke(((el.x, y), (end, y)), el.line, el.colour or ink))
-    items += added(lay, ink, bg)
-    return Face(card.code, tuple(items))
+    fitted: list[Fitted] = []
+    items += added(lay, ink, bg, fitted=fitted)
+    return Face(card.code, tuple(items), tuple(fitted))
 
 
 def back_face(deck: Deck, light: bool = False) -> Face:
@@ -508,6 +570,7 @@ def _back_face(colours: tuple, params, deck_look: Look, light: bool) -> Face:
     dark = lay["interior"].colour
     bg, ink = (LIGHT_BACK_BG, dark) if light else (dark, BACK_INK)
     items: list[Item] = [background(bg)]
+    fitted: list[Fitted] = []
     items += picture(lay["art"], bg)
     for name in ("frame", "inner_frame"):
         if (el := lay.shown(name)) is not None:
@@ -520,11 +583,12 @@ def _back_face(colours: tuple, params, deck_look: Look, light: bool) -> Face:
         for k, word in enumerate(words):
             items.append(label(el, el.anchor(), round(top + k * lead + tf.ASCENT * size + (lead - size) / 2, 2), word,
                                size, el.colour or ink, align=el.align))
+        note(fitted, "title", items[-len(words):])
     if (el := lay.shown("shapes")) is not None:
         row = shape_row(list(colours), el, ink)
         items += row + [rotate180(i) for i in row]
-    items += added(lay, ink, bg)
-    return Face("back", tuple(items))
+    items += added(lay, ink, bg, fitted=fitted)
+    return Face("back", tuple(items), tuple(fitted))
 
 
 FACES = {"number": number_face, "dual": number_face, "wild": wild_face, "reference": reference_face,

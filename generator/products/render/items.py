@@ -138,11 +138,24 @@ Item = Union[Poly, Stroke, Text, Outline, Image]
 
 
 @dataclass(frozen=True)
+class Fitted:
+    """How one text element of a face was set (not drawn; the print rules read it): the element's
+    name, the smallest size its text prints at, and whether the text fits the element's box at
+    that size (a text held at its element's `min_size` may not: it would run out of its box)."""
+
+    element: str
+    size: float
+    fits: bool = True
+
+
+@dataclass(frozen=True)
 class Face:
-    """Everything printed on one side of one card type."""
+    """Everything printed on one side of one card type; `fitted`, how each of its text elements
+    was set (products/printable.py checks the sizes and fits; nothing draws it)."""
 
     key: str  #: card code, or "back"
     items: tuple[Item, ...]
+    fitted: tuple[Fitted, ...] = ()
 
     def texts(self) -> list[Text]:
         return [i for i in self.items if isinstance(i, Text)]
