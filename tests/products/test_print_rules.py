@@ -54,6 +54,51 @@ def test_no_text_under_6_5_pt(tmp_path, capsys):
     assert status == 1 and "element 'name' is set at 5.0 pt" in err
 
 
+def test_a_box_too_small_for_its_text_is_one_error_at_the_element_naming_the_card(tmp_path, capsys):
+    """The look makes a box too small: one error at the key that sized it, naming the first card
+    and what would print (it was one error per card, at each card's line, calling the value its
+    colour names and saying to shorten the text)."""
+    path = manifest(tmp_path, "  number:\n    value: {width: 2mm}\n")
+    assert messages(path) == [f"{located(path, 'width: 2mm', 20)}: element 'value' (2.0 × 27.9 mm) is too small for "
+                              "what it holds: card 'C-2' (and 23 more cards) would print at 3.7 pt to fit in it; the "
+                              "smallest legible size is 6.5 pt: make the box larger"]
+    back = manifest(tmp_path, "  back:\n    title: {width: 5mm}\n")  # the back was not checked at all
+    assert messages(back) == [f"{located(back, 'width: 5mm', 20)}: element 'title' (5.0 × 25.4 mm) is too small for "
+                              "what it holds: the back would print at 3.6 pt to fit in it; the smallest legible size "
+                              "is 6.5 pt: make the box larger"]
+    status, _, err = run(capsys, "build", "--only", "cards", "--manifest", str(back), "--out", str(tmp_path / "out"))
+    assert status == 1 and "element 'title'" in err and not (tmp_path / "out" / "cards").exists()
+
+
+def test_a_text_held_at_its_min_size_that_runs_out_of_its_box_is_an_error(tmp_path, capsys):
+    """The quick reference's body is held at 7 pt: in a smaller box its last lines ran past the
+    box, over the frame and off the card, and validate and build passed."""
+    path = manifest(tmp_path, "  reference:\n    body: {y: 17mm, height: 40mm}\n")
+    assert messages(path) == [f"{located(path, 'height: 40mm', 29)}: element 'body' (50.0 × 40.0 mm) is too small for "
+                              "what it holds: card 'REF' (and 1 more card) runs out of it even at 7.0 pt, its min_size; "
+                              "make the box larger, or min_size smaller (6.5 pt at least)"]
+    # a wild's text held at a min_size its box cannot give it
+    wild = manifest(tmp_path, "  wild:\n    text: {min_size: 9pt, height: 12mm}\n")
+    (problem,) = messages(wild)
+    assert problem.startswith(f"{located(wild, 'min_size: 9pt', 22)}: element 'text' (47.4 × 12.0 mm) is too small")
+    assert "runs out of it even at 9.0 pt, its min_size" in problem
+    # the same box without the look's min_size shrinks the text to fit, legibly: no error
+    assert messages(manifest(tmp_path, "  wild:\n    text: {height: 30mm}\n")) == []
+    # more wilds than the quick reference holds at 7 pt: the cause is the cards, named at the reference's line
+    text = MANIFEST.read_text(encoding="utf-8")
+    extra = "".join(f"  - {{kind: wild, set: chaos, code: '={v}', name: 'Set the count to {v}', effect: set_count, "
+                    f"params: {{value: {v}}}, text: 'Set the count to {{value}}.', copies: 1}}\n" for v in range(1, 9))
+    crowded = tmp_path / "crowded" / "cards.yaml"
+    crowded.parent.mkdir()
+    crowded.write_text(without_look(text).replace("\n# --- Editions", "\n" + extra + "\n# --- Editions")
+                       .replace("expect: 201", "expect: 209").replace("expect: 93", "expect: 101")
+                       .replace("expect: 123", "expect: 131"), encoding="utf-8")
+    found = [m for m in messages(crowded) if "the quick reference" in m]
+    assert found == [f"{located(crowded, 'code: REFW', 40)}: card 'REFW': the quick reference does not fit its box "
+                     "even at 7.0 pt, the smallest it prints at (the element's min_size): shorten the wild cards' "
+                     "names or texts, or the rules lines it lists"]
+
+
 def test_nothing_to_read_outside_the_safe_zone(tmp_path):
     path = manifest(tmp_path, "  number:\n    corner: {x: 2mm}\n")
     assert messages(path) == [f"{located(path, 'x: 2mm', 17)}: element 'corner' reaches 2.0 mm from the trim on its "
