@@ -206,6 +206,7 @@ def _safe(who: str, lay: Layout, drawn, origin: Origin | None) -> list[Problem]:
             out.append(Problem.at(_place(el, key, origin), f"{_who(who, el)}element '{el.name}' reaches {_reach(gap)} on "
                                   f"its {_SIDE[key]}; text must stay 1/8 in (3.2 mm) inside the trim (the "
                                   "safe zone), where no cut reaches it"))
+    out += _shapes_safe(lay)
     if out:
         return out
     for item in drawn:
@@ -221,6 +222,33 @@ def _safe(who: str, lay: Layout, drawn, origin: Origin | None) -> list[Problem]:
 
 
 _SIDE = {"x": "left", "y": "top", "width": "right", "height": "bottom"}
+
+
+def _shapes_safe(lay: Layout) -> list[Problem]:
+    """The colour shapes of a number or dual card (its centre row, its corner column) inside the
+    safe zone: they tell the colours apart for colour-blind players (render/faces.py draws them:
+    a row centred on the box, `spacing` apart; a column from the box's top)."""
+    if lay.kind not in ("number", "dual"):
+        return []
+    n = 2 if lay.kind == "dual" else 1
+    out = []
+    for name in ("shapes", "corner_shapes"):
+        el = lay.shown(name)
+        if el is None or el.origin is None:
+            continue  # the default layout keeps them inside (test_the_default_look_keeps_every_rule)
+        r = el.size / 2
+        if name == "shapes":
+            half = (n - 1) / 2 * el.spacing + r
+            box = (el.cx - half, el.cy - r, el.cx + half, el.cy + r)
+        else:
+            box = (el.cx - r, el.y, el.cx + r, el.y + (n - 1) * el.spacing + el.size)
+        side = _outside(*box)
+        if side:
+            key, gap = side
+            out.append(Problem.at(_place(el, key, None), f"element '{name}' puts the colour shapes {_reach(gap)} on "
+                                  f"its {_SIDE[key]}; they tell the colours apart, so they stay 1/8 in (3.2 mm) "
+                                  "inside the trim (the safe zone), where no cut reaches them"))
+    return out
 
 
 def _outside(x0: float, y0: float, x1: float, y1: float) -> tuple[str, float] | None:

@@ -108,6 +108,21 @@ def test_nothing_to_read_outside_the_safe_zone(tmp_path):
     assert messages(inside) == []
 
 
+def test_the_colour_shapes_stay_in_the_safe_zone(tmp_path):
+    """The colour shapes tell the colours apart for colour-blind players: a look that moves them
+    off the card, or past the trim, is an error at its line (they vanished, or were cut, silently)."""
+    off = manifest(tmp_path, "  number:\n    shapes: {x: 100mm}\n")
+    assert f"{located(off, 'x: 100mm', 13)}: element 'shapes' puts the colour shapes 73.2 mm past the trim on its " \
+           "right; they tell the colours apart, so they stay 1/8 in (3.2 mm) inside the trim (the safe zone), where " \
+           "no cut reaches them" in messages(off)
+    # a dual card's column of two reaches further down than a number card's one
+    low = manifest(tmp_path, "  number:\n    corner_shapes: {y: 80mm}\n")
+    assert messages(low) == [f"{located(low, 'y: 80mm', 20)}: element 'corner_shapes' puts the colour shapes 1.1 mm "
+                             "past the trim on its bottom; they tell the colours apart, so they stay 1/8 in (3.2 mm) "
+                             "inside the trim (the safe zone), where no cut reaches them"]
+    assert messages(manifest(tmp_path, "  number:\n    corner_shapes: {y: 70mm}\n")) == []
+
+
 def test_an_added_text_outside_the_safe_zone_is_named(tmp_path):
     path = manifest(tmp_path, "  back:\n    add:\n      - {name: credit, text: 'Printed 2026', x: 10mm, y: 86mm, "
                               "width: 40mm, height: 4mm, size: 8pt}\n")
