@@ -66,6 +66,8 @@ def _value(key: str, value: Any, folder: Path | None) -> Any:
         return f"{value * 25.4 / 300:.2f}mm"
     if key in ("file", "font"):
         return _file(value, folder)
+    if key == "align":  # as the manifest writes it, not the layout's one-letter code
+        return {"l": "left", "m": "centre", "r": "right"}.get(value, value)
     return value
 
 

@@ -204,3 +204,13 @@ def test_diff_and_changes_name_layout_changes_by_element(tmp_path, capsys):
         "look: number corner changed: x '5.00mm' -> '4.50mm'"]
     status, out, _ = run(capsys, "diff", str(before), str(after))
     assert status == 1 and "look: number corner changed: x '5.00mm' -> '4.50mm'" in out
+
+
+def test_deck_json_names_an_alignment_as_the_manifest_writes_it(tmp_path):
+    """`align: left` is listed (and compared, and summed up by the build) as 'left', not as the
+    layout's one-letter code 'l'."""
+    from generator.deck.deck_json import deck_json
+
+    path = manifest_with(tmp_path, "  wild:\n    text: {align: left}\n  number:\n    name: {align: center}\n")
+    elements = {e["element"]: e for e in deck_json(load(path))["look"]["elements"]}
+    assert elements["wild text"]["align"] == "left" and elements["number name"]["align"] == "centre"
