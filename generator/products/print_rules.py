@@ -42,7 +42,7 @@ def problems(deck: Deck) -> list[Problem]:
     found: list[Problem] = []
     seen: set[tuple] = set()
     for who, lay, drawn, origin in _faces(deck):
-        for problem in _safe(who, lay, drawn, origin) + _miscut(who, lay):
+        for problem in _safe(who, lay, drawn, origin) + _miscut(who, lay) + _identified(lay):
             # one message per place: the cards of one `values:` item overflow alike
             key = (problem.path, problem.line, problem.column) if problem.message.startswith("card '") else \
                 (problem.path, problem.line, problem.column, problem.message)
@@ -222,6 +222,31 @@ def _safe(who: str, lay: Layout, drawn, origin: Origin | None) -> list[Problem]:
 
 
 _SIDE = {"x": "left", "y": "top", "width": "right", "height": "bottom"}
+
+
+#: What a face must still show when the look hides elements: one element of each group (a number's
+#: value, its colours' shapes for colour-blind players, a wild's name), by kind of face.
+SHOWN = {"number": (("corner", "value"), ("shapes", "corner_shapes")),
+         "dual": (("corner", "value"), ("shapes", "corner_shapes")),
+         "wild": (("corner", "glyph", "name"),)}
+_SHOWS = {("corner", "value"): "its value", ("shapes", "corner_shapes"): "the shapes that tell its colours apart "
+          "(colour-blind players read them)", ("corner", "glyph", "name"): "which wild it is"}
+
+
+def _identified(lay: Layout) -> list[Problem]:
+    """A face the look hides every element of a group of (SHOWN) cannot be played from: an error at
+    the last `hidden:` of the group."""
+    out = []
+    for group in SHOWN.get(lay.kind, ()):
+        els = [lay[name] for name in group]
+        if not all(el.hidden for el in els) or any(el.origin is None for el in els):
+            continue
+        el = els[-1]
+        names = " and ".join(f"'{n}'" for n in group) if len(group) == 2 else \
+            ", ".join(f"'{n}'" for n in group[:-1]) + f" and '{group[-1]}'"
+        out.append(Problem.at(el.origin.of("hidden"), f"with elements {names} {'both' if len(group) == 2 else 'all'} "
+                              f"hidden, the card shows {_SHOWS[group]} nowhere; show one of them"))
+    return out
 
 
 def _shapes_safe(lay: Layout) -> list[Problem]:

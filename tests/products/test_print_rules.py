@@ -123,6 +123,25 @@ def test_the_colour_shapes_stay_in_the_safe_zone(tmp_path):
     assert messages(manifest(tmp_path, "  number:\n    corner_shapes: {y: 70mm}\n")) == []
 
 
+def test_a_look_that_hides_what_a_card_is_played_by_is_refused(tmp_path):
+    """Hiding elements is the designer's, but not all of a group: a number card needs its value (the
+    corner or the big value) and its colours' shapes (the row or the corner column), a wild what
+    it is (its corner, glyph or name). The build drew such faces blank, without a word."""
+    path = manifest(tmp_path, "  number:\n    corner: {hidden: true}\n    value: {hidden: true}\n"
+                              "    shapes: {hidden: true}\n    corner_shapes: {hidden: true}\n"
+                              "  wild:\n    corner: {hidden: true}\n    glyph: {hidden: true}\n    name: {hidden: true}\n")
+    assert messages(path) == [
+        f"{located(path, 'value: {hidden', 21)}: with elements 'corner' and 'value' both hidden, the card shows its "
+        "value nowhere; show one of them",
+        f"{located(path, 'corner_shapes: {hidden', 29)}: with elements 'shapes' and 'corner_shapes' both hidden, the "
+        "card shows the shapes that tell its colours apart (colour-blind players read them) nowhere; show one of them",
+        f"{located(path, '    name: {hidden', 20)}: with elements 'corner', 'glyph' and 'name' all hidden, the card "
+        "shows which wild it is nowhere; show one of them"]
+    # one of each group shown is enough
+    assert messages(manifest(tmp_path, "  number:\n    corner: {hidden: true}\n    shapes: {hidden: true}\n"
+                                       "  wild:\n    corner: {hidden: true}\n    glyph: {hidden: true}\n")) == []
+
+
 def test_an_added_text_outside_the_safe_zone_is_named(tmp_path):
     path = manifest(tmp_path, "  back:\n    add:\n      - {name: credit, text: 'Printed 2026', x: 10mm, y: 86mm, "
                               "width: 40mm, height: 4mm, size: 8pt}\n")
