@@ -65,18 +65,24 @@ def _wait(pid: int, timeout: float = 30.0) -> int:
     raise AssertionError("the game did not end after its terminal closed")
 
 
-@pytest.mark.parametrize("how", ["terminal-closes", "kill-hup"])
-def test_a_game_whose_terminal_closes_saves_its_record_and_exits_129(tmp_path, how):
-    record = tmp_path / "game.json"
+def _play_in_a_terminal(folder: Path, record: Path) -> tuple[int, int]:
+    """`county-uppy play --seed 5` started in `folder` on a pty of its own: (its pid, the pty's fd)."""
     argv = [sys.executable, "-m", "generator", "play", "--manifest", MANIFEST, "--seed", "5", "--delay", "0",
             "--record", str(record)]
     pid, fd = pty.fork()
     if pid == 0:  # the child: a session of its own, the pty its controlling terminal
         try:
-            os.chdir(tmp_path)
+            os.chdir(folder)
             os.execv(sys.executable, argv)
         finally:
             os._exit(127)
+    return pid, fd
+
+
+@pytest.mark.parametrize("how", ["terminal-closes", "kill-hup"])
+def test_a_game_whose_terminal_closes_saves_its_record_and_exits_129(tmp_path, how):
+    record = tmp_path / "game.json"
+    pid, fd = _play_in_a_terminal(tmp_path, record)
     try:
         _read_until(fd, b"which card do you play?")
         os.write(fd, b"1\r")  # one move, so the record holds a decision

@@ -4,14 +4,11 @@ arrive in the same read as the answer typed around them, and must not swallow or
 from __future__ import annotations
 
 import os
-import sys
 
 import pytest
 
 from generator.play.inputs import typed_keys
-from tests.play.test_play_hangup import MANIFEST, _read_until, _wait
-
-pty = pytest.importorskip("pty")
+from tests.play.test_play_hangup import _play_in_a_terminal, _read_until, _wait
 
 
 @pytest.mark.parametrize("data, typed", [
@@ -27,15 +24,7 @@ def test_escape_sequences_are_taken_out_of_what_was_typed(data, typed):
 
 
 def test_an_answer_typed_right_after_an_arrow_key_is_read(tmp_path):
-    argv = [sys.executable, "-m", "generator", "play", "--manifest", MANIFEST, "--seed", "5", "--delay", "0",
-            "--record", str(tmp_path / "game.json")]
-    pid, fd = pty.fork()
-    if pid == 0:
-        try:
-            os.chdir(tmp_path)
-            os.execv(sys.executable, argv)
-        finally:
-            os._exit(127)
+    pid, fd = _play_in_a_terminal(tmp_path, tmp_path / "game.json")
     try:
         _read_until(fd, b"(q quits)>")  # the prompt: the terminal is read key by key from here on
         os.write(fd, b"\x1b[A\x1b[B99\r")  # one read: before, the arrow at its start dropped it whole
