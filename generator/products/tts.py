@@ -194,7 +194,16 @@ def _in_palette(cell: Image.Image, palette: Image.Image, entries: tuple[int, ...
 
     colours = bytes(cell.getpalette() or [])
     swatch = Image.frombytes("RGB", (len(colours) // 3, 1), colours)
-    lut = list(swatch.quantize(palette=palette, dither=Image.Dither.NONE).tobytes())
+    # Pillow finds the nearest entry through a coarse colour cube, which takes a near entry for one
+    # the palette holds exactly (white became #FDFDFB, the ink #191919): a colour the palette holds
+    # is its own entry, the first that holds it; only the others go through Pillow
+    wanted = len(entries) if entries is not None else len(palette.getpalette() or []) // 3
+    held = bytes(palette.getpalette() or [])
+    exact: dict[bytes, int] = {}
+    for i in range(min(wanted, len(held) // 3)):
+        exact.setdefault(held[3 * i:3 * i + 3], i)
+    near = swatch.quantize(palette=palette, dither=Image.Dither.NONE).tobytes()
+    lut = [exact.get(colours[3 * k:3 * k + 3], near[k]) for k in range(len(near))]
     if entries is not None:
         lut = [entries[i] if i < len(entries) else entries[0] for i in lut]  # the padding repeats the first
     return cell.point(lut + [0] * (256 - len(lut)))

@@ -129,6 +129,24 @@ def test_tts_cells_are_the_faces_drawn_small_and_smooth(built, deck):
     assert edge_levels(cell, (round(cx + r - 6), round(cy - 15), round(cx + r + 6), round(cy + 15))) >= 6
 
 
+def test_tts_cells_print_the_faces_colours_exactly(built, deck):
+    """A colour a face draws is its own palette entry in the TTS sheets: Pillow's palette matching
+    went through a coarse colour cube and took a near entry (the white interior printed #FDFDFB,
+    the ink #191919)."""
+    from generator.products.render import faces
+    from generator.products.tts import CELL_H, CELL_W, layout
+
+    sheet = layout([c.code for c in deck.cards])[0]
+    with Image.open(built / "tts" / sheet.filename) as im:
+        sheet_rgb = im.convert("RGB")
+    for code in ("C5", "G-2", "REF"):
+        x, y = sheet.cell(sheet.keys.index(code))
+        seen = {c for _, c in sheet_rgb.crop((x, y, x + CELL_W, y + CELL_H)).getcolors(CELL_W * CELL_H)}
+        drawn = {tuple(int(h[i:i + 2], 16) for i in (1, 3, 5)) for h in faces.face(deck.card(code), deck).drawn_colours()}
+        assert (255, 255, 255) in seen and (0x1A, 0x1A, 0x1A) in seen, code
+        assert len(drawn & seen) >= len(drawn) - 1, (code, drawn - seen)  # (a hairline colour may not fill a pixel)
+
+
 def test_rulebook_pictures_are_the_faces_drawn_small_and_smooth(built, deck):
     """The rulebook's card pictures (300×420, drawn by PDFium at that size) match the print
     images scaled down, and their text and frame edges blend."""
