@@ -81,8 +81,16 @@ def _faces(deck: Deck) -> Iterator[tuple[str, Layout, list, Origin | None]]:
     """(what the face is called, its layout, its drawn items, where the card was written) for
     every card face and the back."""
     for card in deck.cards:
-        yield f"card '{card.code}'", faces.layout(card, deck), faces.face(card, deck).items, card.origin
-    yield "the back", deck.look.layout("back"), faces.back_face(deck).items, deck.params.origin
+        yield f"card '{card.code}'", faces.layout(card, deck), _readable(faces.face(card, deck)), card.origin
+    yield "the back", deck.look.layout("back"), _readable(faces.back_face(deck)), deck.params.origin
+
+
+def _readable(face) -> tuple:
+    """A face's items, less the texts of an element that runs out of its box (printable.py
+    reports that at the element, once, rather than each card's text past the safe zone)."""
+    if all(f.fits for f in face.fitted):
+        return face.items
+    return tuple(i for i in face.items if not isinstance(i, Text))
 
 
 def _pictures(lay: Layout) -> list[Element]:

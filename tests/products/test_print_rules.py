@@ -82,6 +82,12 @@ def test_a_text_held_at_its_min_size_that_runs_out_of_its_box_is_an_error(tmp_pa
     (problem,) = messages(wild)
     assert problem.startswith(f"{located(wild, 'min_size: 9pt', 22)}: element 'text' (47.4 × 12.0 mm) is too small")
     assert "runs out of it even at 9.0 pt, its min_size" in problem
+    # an added line held at its min_size: one error at it, not one per card for its text past the trim
+    added = manifest(tmp_path, "  wild:\n    add:\n      - {name: credit, text: 'Art by somebody with a very long "
+                               "name indeed', x: 8mm, y: 78mm, width: 20mm, height: 3mm, size: 7pt, min_size: 7pt}\n")
+    (problem,) = messages(added)
+    assert "element 'credit' (20.0 × 3.0 mm) is too small for what it holds: card '+1' (and 10 more cards) runs out " \
+           "of it even at 7.0 pt, its min_size" in problem
     # the same box without the look's min_size shrinks the text to fit, legibly: no error
     assert messages(manifest(tmp_path, "  wild:\n    text: {height: 30mm}\n")) == []
     # more wilds than the quick reference holds at 7 pt: the cause is the cards, named at the reference's line
