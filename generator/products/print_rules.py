@@ -176,8 +176,8 @@ def _inspect_icon(path: Path, new: bool) -> None:
 
     if art.inspect(path).vector and new and icon_files.picture(path).tinted:
         try:
-            icon_files.contours(path)
-        except (ValueError, TypeError, KeyError, IndexError, NotImplementedError) as exc:
+            icon_files.check_transforms(icon_files.read(path))
+        except ValueError as exc:
             raise art.ArtError(f"{path.name}: the icon's outlines cannot be read ({exc})") from None
 
 

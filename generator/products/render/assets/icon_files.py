@@ -239,9 +239,17 @@ def _hidden(el) -> bool:
 def svg_transform(text: str):
     """An SVG `transform` attribute (a list of matrix, translate, scale, rotate, skewX, skewY) as
     one fontTools Transform, applied right to left as SVG does; ValueError for anything else."""
-    from fontTools.misc.transform import Identity  # lazy: as svg_outlines
+    from fontTools.misc.transform import Transform  # lazy: as svg_outlines
 
-    matrix, at = Identity, 0
+    return Transform(*transform_matrix(text))
+
+
+def transform_matrix(text: str) -> tuple[float, float, float, float, float, float]:
+    """An SVG `transform` attribute as one matrix (a, b, c, d, e, f), applied right to left as SVG
+    does: x' = a x + c y + e, y' = b x + d y + f. ValueError for what is not a transform list.
+    Plain Python: validate checks an icon's transforms with it, loading no fontTools."""
+    a, b, c, d, e, f = 1.0, 0.0, 0.0, 1.0, 0.0, 0.0
+    at = 0
     text = text.strip()
     while at < len(text):
         found = _TRANSFORM.match(text, at)
@@ -251,18 +259,33 @@ def svg_transform(text: str):
         wanted = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3), "skewX": (1,), "skewY": (1,)}
         if len(args) not in wanted[name]:
             raise ValueError(f"an SVG transform it cannot read: {found.group(0).strip()!r}")
+        steps: list[tuple[float, ...]]
         if name == "matrix":
-            matrix = matrix.transform(args)
+            steps = [tuple(args)]
         elif name == "translate":
-            matrix = matrix.translate(args[0], args[1] if len(args) > 1 else 0.0)
+            steps = [(1, 0, 0, 1, args[0], args[1] if len(args) > 1 else 0.0)]
         elif name == "scale":
-            matrix = matrix.scale(args[0], args[1] if len(args) > 1 else args[0])
+            steps = [(args[0], 0, 0, args[1] if len(args) > 1 else args[0], 0, 0)]
         elif name == "rotate":
             cx, cy = (args[1], args[2]) if len(args) == 3 else (0.0, 0.0)
-            matrix = matrix.translate(cx, cy).rotate(math.radians(args[0])).translate(-cx, -cy)
+            cos, sin = math.cos(math.radians(args[0])), math.sin(math.radians(args[0]))
+            steps = [(1, 0, 0, 1, cx, cy), (cos, sin, -sin, cos, 0, 0), (1, 0, 0, 1, -cx, -cy)]
         elif name == "skewX":
-            matrix = matrix.skew(math.radians(args[0]), 0.0)
+            steps = [(1, 0, math.tan(math.radians(args[0])), 1, 0, 0)]
         else:
-            matrix = matrix.skew(0.0, math.radians(args[0]))
+            steps = [(1, math.tan(math.radians(args[0])), 0, 1, 0, 0)]
+        for a2, b2, c2, d2, e2, f2 in steps:  # the current matrix times the step
+            a, b, c, d, e, f = (a * a2 + c * b2, b * a2 + d * b2, a * c2 + c * d2, b * c2 + d * d2,
+                                a * e2 + c * f2 + e, b * e2 + d * f2 + f)
         at = found.end()
-    return matrix
+    return a, b, c, d, e, f
+
+
+def check_transforms(data: bytes) -> None:
+    """ValueError naming the first `transform` of an SVG that svg_outlines could not follow (read
+    with the same safe XML reader as the picture check, and no fontTools)."""
+    from generator.products.render.assets.art import parse_svg  # lazy: as svg_outlines
+
+    for el in parse_svg("icon", data).iter():
+        if isinstance(el.tag, str) and el.get("transform") is not None:
+            transform_matrix(el.get("transform"))
