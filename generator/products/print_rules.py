@@ -61,8 +61,18 @@ def small_elements(deck: Deck) -> list[Problem]:
 
 
 def warnings(deck: Deck) -> list[Problem]:
-    """Pictures that print below 300 dpi in their box, naming the effective dpi (render/assets/art.py)."""
+    """Pictures that print below 300 dpi in their box, naming the effective dpi (render/assets/art.py);
+    variable fonts, of which the faces print the default instance alone."""
     out: dict[tuple, Problem] = {}
+    for place, path in _font_entries(deck):
+        from generator.products.render.assets.font_files import inspect_font  # lazy: only a deck with fonts asks
+
+        axes = inspect_font(path).axes
+        if axes:
+            ranges = ", ".join(f"{tag} {lo:g}..{hi:g}, default {at:g}" for tag, lo, at, hi in axes)
+            message = (f"{Path(path).name} is a variable font ({ranges}): the cards print its default instance "
+                       "alone; for another weight or width, use a static instance of it")
+            out.setdefault((place, message), Problem.at(place, message))
     for who, lay, _, origin in _faces(deck):
         for el in _pictures(lay):
             from generator.products.render.assets import art  # lazy: only a deck with pictures asks
@@ -73,6 +83,21 @@ def warnings(deck: Deck) -> list[Problem]:
                 place = _place(el, "file", origin)
                 out.setdefault((place, message), Problem.at(place, message))
     return sorted(out.values())
+
+
+def _font_entries(deck: Deck) -> list[tuple[Place | None, Path]]:
+    """Each font file the look names, with where it names it."""
+    look = deck.look
+    found = [(look.fonts_origin.of(weight) if look.fonts_origin else None, Path(path))
+             for weight, path in look.fonts if path is not None]
+    for layer in look.layers:
+        origins = dict(layer.origins)
+        for name, change in layer.changes:
+            font = dict(change).get("font")
+            if font:
+                found.append((origins[name].of("font") if origins.get(name) else None, Path(font)))
+        found += [(el.origin.of("font") if el.origin else None, Path(el.font)) for el in layer.added if el.font]
+    return found
 
 
 # --- what the deck draws ----------------------------------------------------------------

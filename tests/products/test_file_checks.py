@@ -41,8 +41,9 @@ def validate(path: Path, capsys) -> tuple[int, dict, str]:
     return status, json.loads(captured.out), captured.err
 
 
-def font_for(path: Path, chars: str, advance: int) -> Path:
-    """A font whose every character in `chars` is one box `advance` units wide (of 1000)."""
+def font_for(path: Path, chars: str, advance: int, variable: bool = False) -> Path:
+    """A font whose every character in `chars` is one box `advance` units wide (of 1000); with
+    `variable`, a variable font of one weight axis (100..900, default 400)."""
     from fontTools.fontBuilder import FontBuilder
     from fontTools.pens.ttGlyphPen import TTGlyphPen
 
@@ -61,6 +62,9 @@ def font_for(path: Path, chars: str, advance: int) -> Path:
     fb.setupNameTable({"familyName": "Boxes", "styleName": "Regular"})
     fb.setupOS2(sTypoAscender=800, usWinAscent=800, usWinDescent=200)
     fb.setupPost()
+    if variable:
+        fb.setupFvar([("wght", 100, 400, 900, "Weight")], [])
+        fb.setupGvar({})
     fb.save(str(path))
     return path
 
@@ -165,3 +169,15 @@ def test_a_character_a_face_draws_beyond_the_card_s_name_and_text_is_checked_in_
     assert "which the font Digits.ttf cannot draw" in hits[0]["message"]
     assert main(["build", "--only", "cards", "--manifest", str(path), "--out", str(tmp_path / "out")]) == 1
     assert not (tmp_path / "out" / "cards").exists()
+
+
+def test_a_variable_font_is_a_warning_that_its_default_instance_prints(tmp_path, capsys, deck):
+    """A variable TrueType font prints its default instance alone (a `bold:` variable font printed
+    regular, without a word): validate passes with a warning at the line that names it."""
+    path = manifest(tmp_path, "  fonts: {regular: fonts/Var.ttf}\n")
+    font_for(tmp_path / "fonts" / "Var.ttf", charset(deck), 350, variable=True)
+    status, out, err = validate(path, capsys)
+    assert status == 0, out["errors"]
+    assert f"warning: {path}:{line_of(path, 'fonts/Var.ttf')}:20: Var.ttf is a variable font (wght 100..900, " \
+           "default 400): the cards print its default instance alone; for another weight or width, use a static " \
+           "instance of it" in err

@@ -49,6 +49,9 @@ class FontInfo:
     glyphs: int
     characters: int
     fs_type: int
+    #: a variable font's axes, (tag, minimum, default, maximum) each: the faces print its default
+    #: instance alone (print_rules.warnings says so)
+    axes: tuple[tuple[str, float, float, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -106,7 +109,9 @@ def _inspect(name: str, data: bytes) -> FontInfo:
     names = font["name"] if "name" in font else None
     family = (names.getBestFamilyName() if names else None) or Path(name).stem
     ps = (names.getDebugName(6) if names else None) or Path(name).stem
-    return FontInfo(family, ps, "cff" if "CFF " in font else "truetype", len(font.getGlyphOrder()), len(cmap), fs_type)
+    axes = tuple((a.axisTag, a.minValue, a.defaultValue, a.maxValue) for a in font["fvar"].axes) if "fvar" in font else ()
+    return FontInfo(family, ps, "cff" if "CFF " in font else "truetype", len(font.getGlyphOrder()), len(cmap), fs_type,
+                    axes)
 
 
 def _read(path: Path) -> bytes:
