@@ -143,6 +143,8 @@ def corners(svg_body: str) -> list[tuple[float, float]]:
      (40, 40), (50, 50)),
     (f'<g style="display: none"><path fill="currentColor" d="M0 0 L1 0 L1 1 Z"/></g>'
      f'<path fill="currentColor" d="{SQUARE}"/>', (0, 0), (10, 10)),
+    # a basic shape's lengths with units (fontTools' reader raised on '10px': the build stopped)
+    ('<rect fill="currentColor" x="10px" y="0" width="20px" height="0.25in"/>', (10, 0), (30, 24)),
 ])
 def test_an_icon_s_outlines_follow_every_svg_transform(body, first, third):
     points = corners(body)
@@ -167,9 +169,13 @@ def test_an_icon_transform_that_cannot_be_read_is_an_error_at_its_line_not_a_cra
     skip = tmp_path / "art" / "icons" / "skip.svg"
     skip.write_text(skip.read_text(encoding="utf-8").replace('transform="rotate(45 858 1024)"', 'transform="spin(45)"'),
                     encoding="utf-8")
+    trade = tmp_path / "art" / "icons" / "trade_hands.svg"  # a length that depends on what holds it
+    trade.write_text(trade.read_text(encoding="utf-8").replace(
+        "</svg>", '<rect fill="currentColor" x="10%" y="0" width="5" height="5"/></svg>'), encoding="utf-8")
     capsys.readouterr()
     assert main(["validate", "--manifest", str(tmp_path / "cards.yaml")]) == 1
     err = capsys.readouterr().err
     line = next(i for i, t in enumerate((tmp_path / "cards.yaml").read_text(encoding="utf-8").splitlines(), 1)
                 if "skip: art/icons/skip.svg" in t)
     assert f"cards.yaml:{line}:" in err and "skip.svg: the icon's outlines cannot be read" in err and "spin(45)" in err
+    assert "trade_hands.svg: the icon's outlines cannot be read (a length it cannot read: x=\"10%\"" in err

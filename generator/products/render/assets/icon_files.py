@@ -203,7 +203,7 @@ def svg_outlines(data: bytes) -> Contours:
         parse = getattr(PathBuilder, f"_parse_{local.lower()}", None)
         if parse is not None:
             shapes = PathBuilder()
-            parse(shapes, el)
+            parse(shapes, _Lengths(el))
             for path in shapes.paths:
                 parse_path(path, TransformPen(pen, matrix))
                 pen._close()
@@ -282,10 +282,36 @@ def transform_matrix(text: str) -> tuple[float, float, float, float, float, floa
 
 
 def check_transforms(data: bytes) -> None:
-    """ValueError naming the first `transform` of an SVG that svg_outlines could not follow (read
-    with the same safe XML reader as the picture check, and no fontTools)."""
+    """ValueError naming the first `transform`, or length of a basic shape, of an SVG that
+    svg_outlines could not follow (read with the same safe XML reader as the picture check, and
+    no fontTools)."""
     from generator.products.render.assets.art import parse_svg  # lazy: as svg_outlines
 
     for el in parse_svg("icon", data).iter():
         if isinstance(el.tag, str) and el.get("transform") is not None:
             transform_matrix(el.get("transform"))
+        if isinstance(el.tag, str) and el.tag.rsplit("}", 1)[-1] in ("rect", "circle", "ellipse", "line"):
+            _Lengths(el)
+
+
+#: Lengths of the basic shapes, and the user units (CSS px) of each unit they may be written in.
+SHAPE_LENGTHS = ("x", "y", "width", "height", "rx", "ry", "cx", "cy", "r", "x1", "y1", "x2", "y2")
+UNITS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 96 / 72, "pc": 16.0}
+_LENGTH = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([a-z]*)\s*")
+
+
+class _Lengths:
+    """An element as fontTools' shape reader reads it (`attrib`), its shapes' lengths in user units:
+    `10px` or `2mm` is a number to it (it raised on the unit); a length in % or em, which depends
+    on what holds it, is a ValueError naming it."""
+
+    def __init__(self, el) -> None:
+        self.attrib = dict(el.attrib)
+        for key in SHAPE_LENGTHS:
+            value = self.attrib.get(key)
+            if value is None:
+                continue
+            found = _LENGTH.fullmatch(value)
+            if found is None or found.group(2) not in UNITS:
+                raise ValueError(f"a length it cannot read: {key}=\"{value}\" (give it in px, mm, cm, in, pt or pc)")
+            self.attrib[key] = repr(float(found.group(1)) * UNITS[found.group(2)])
