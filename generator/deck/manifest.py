@@ -505,14 +505,11 @@ class _Checker:
     def fill(self, loc: Loc, text: str, values: dict[str, int]) -> str | None:
         """The marked text (deck/icons.py): placeholders filled, icons checked and kept."""
         try:
-            for field, spec in icons.fields(text):
-                if field in values:
-                    continue
-                problem = self.unknown_field(field, spec, values)
-                if problem:
-                    self.fail(loc, problem)
-                    return None
-            return icons.fill(text, values)
+            problems = [self.unknown_field(field, spec, values) for field, spec in icons.fields(text)
+                        if field not in values]
+            for problem in dict.fromkeys(p for p in problems if p):  # every one, each once
+                self.fail(loc, problem)
+            return None if any(problems) else icons.fill(text, values)
         except (ValueError, IndexError) as exc:
             self.fail(loc, f"bad placeholder in {text!r}: {exc} (write {{{{ and }}}} for literal braces)")
             return None

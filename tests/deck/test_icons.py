@@ -67,6 +67,15 @@ def test_an_unknown_icon_is_a_located_error_in_validate_and_build(manifest_text,
     assert not (tmp_path / "out" / "deck.json").exists()
 
 
+def test_every_unknown_icon_of_a_text_is_named_at_once(manifest_text, tmp_path, capsys):
+    path = tmp_path / "cards.yaml"
+    path.write_text(with_text(manifest_text, "Play a {cyna} card, then {icon:skp}, then {cyna} again."), encoding="utf-8")
+    status, _, err = run(capsys, "validate", "--manifest", str(path))
+    assert status == 1
+    assert err.count("unknown icon 'cyna' (did you mean 'cyan'?)") == 1  # named once, though written twice
+    assert err.count("unknown icon 'skp' (did you mean 'skip'?)") == 1  # not left for the next run to find
+
+
 def test_plain_text_forms_say_icons_in_words(manifest_text, tmp_path, capsys):
     path = tmp_path / "cards.yaml"
     path.write_text(with_text(manifest_text, "Skip a {green} player {icon:steal}."), encoding="utf-8")
