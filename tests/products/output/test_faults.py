@@ -77,8 +77,17 @@ def all_gone(pids: list[int], within: float = 5.0) -> bool:
 
 
 def start(*argv: str, **kw) -> subprocess.Popen:
+    """The command started as from a terminal: its stop signals at their defaults, even when these
+    tests run under nohup or as a shell's background job (which ignore SIGHUP, SIGINT), whose choice
+    the command keeps (workers.stop_signals)."""
     return subprocess.Popen([*COMMAND, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, env=ENV, cwd=kw.pop("cwd", ROOT), **kw)
+                            start_new_session=True, env=ENV, cwd=kw.pop("cwd", ROOT),
+                            preexec_fn=_stop_signals_at_their_defaults, **kw)
+
+
+def _stop_signals_at_their_defaults() -> None:
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
 
 
 def wait_for_workers(proc: subprocess.Popen, n: int = 1, timeout: float = 60) -> list[int]:
