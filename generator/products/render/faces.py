@@ -318,15 +318,10 @@ def _fits(lines: list[str], size: float, leading: float, box_w: float, box_h: fl
 
 
 def fitted_lines(text: str, box_w: float, box_h: float, max_size: float, cx: float, top: float, ink: str,
-                 bold: bool = True, icons: Icons = NO_ICONS, font: str = "", min_size: float = FIT_FLOOR) -> list[Item]:
-    """A short marked label (a wild's name in the corner): one line if it fits, else wrapped."""
-    return _fitted_lines(text, box_w, box_h, max_size, cx, top, ink, bold, icons, font, min_size)[0]
-
-
-def _fitted_lines(text: str, box_w: float, box_h: float, max_size: float, cx: float, top: float, ink: str,
-                  bold: bool = True, icons: Icons = NO_ICONS, font: str = "",
-                  min_size: float = FIT_FLOOR) -> tuple[list[Item], bool]:
-    """`fitted_lines`' items, and whether they fit the box."""
+                 bold: bool = True, icons: Icons = NO_ICONS, font: str = "",
+                 min_size: float = FIT_FLOOR) -> tuple[list[Item], bool]:
+    """A short marked label (a wild's name in the corner): one line if it fits, else wrapped; and
+    whether it fits the box."""
     one = inline.fit_size(text, box_w, max_size, bold, icons, font)
     fits = True
     if one >= max_size * 0.55 or " " not in text:
@@ -370,9 +365,9 @@ def wild_face(card: CardType, deck: Deck, light: bool = False) -> Face:
     fitted: list[Fitted] = []
     if (el := lay.shown("corner")) is not None:
         fit = (el.width, el.height, el.size, el.anchor(), el.y, el.colour or ink, el.bold, icons, el.font, el.min_size)
-        corner_label, fits = _fitted_lines(card.name, *fit)
+        corner_label, fits = fitted_lines(card.name, *fit)
         if min(_sizes(corner_label)) < MIN_TEXT:  # a long name: the corner shows the glyph instead
-            short, short_fits = _fitted_lines(glyph, *fit)
+            short, short_fits = fitted_lines(glyph, *fit)
             if min(_sizes(short)) >= MIN_TEXT:
                 corner_label, fits = short, short_fits
         note(fitted, "corner", corner_label, fits)
@@ -441,7 +436,7 @@ def reference_face(card: CardType, deck: Deck, light: bool = False) -> Face:
         blocks = [(f"{names[key]} wilds", [(w.name, w.short) for w in ref.wilds if w.set == key])
                   for key in dict.fromkeys(w.set for w in ref.wilds)] or [("Wilds", [("", "This deck has no wilds.")])]
     if (el := lay.shown("body")) is not None:
-        drawn, fits = _rich_blocks(blocks, el.x, el.y, el.x1, el.y1, el.colour or ink, icons, el.size, el.min_size,
+        drawn, fits = rich_blocks(blocks, el.x, el.y, el.x1, el.y1, el.colour or ink, icons, el.size, el.min_size,
                                    el.font, _bold_font(deck.look, el))
         note(fitted, "body", drawn, fits)
         items += drawn
@@ -465,18 +460,11 @@ def _bold_font(deck_look: Look, el: Element) -> str:
 
 def rich_blocks(blocks: list[tuple[str, list[tuple[str, str]]]], x0: float, y0: float, x1: float, y1: float,
                 ink: str, icons: Icons = NO_ICONS, max_size: float = 44.0, min_size: float = REF_MIN_TEXT,
-                font: str = "", bold_font: str | None = None) -> list[Item]:
+                font: str = "", bold_font: str | None = None) -> tuple[list[Item], bool]:
     """Headed lists of (bold lead, text) entries, shrunk from `max_size` until they fit the box,
     but never below `min_size` (REF_MIN_TEXT): a quick reference whose entries do not fit at that
-    size has too many entries. Leads and texts are marked texts: their icons are measured and
-    drawn inline."""
-    return _rich_blocks(blocks, x0, y0, x1, y1, ink, icons, max_size, min_size, font, bold_font)[0]
-
-
-def _rich_blocks(blocks: list[tuple[str, list[tuple[str, str]]]], x0: float, y0: float, x1: float, y1: float,
-                 ink: str, icons: Icons = NO_ICONS, max_size: float = 44.0, min_size: float = REF_MIN_TEXT,
-                 font: str = "", bold_font: str | None = None) -> tuple[list[Item], bool]:
-    """`rich_blocks`' items, and whether they fit the box (at `min_size` they may not)."""
+    size has too many entries; and whether they fit the box (held at `min_size`, they may not).
+    Leads and texts are marked texts: their icons are measured and drawn inline."""
     size = max_size
     while True:
         items, y = _lay_blocks(blocks, x0, y0, x1, size, ink, icons, font, font if bold_font is None else bold_font)
