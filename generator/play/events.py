@@ -40,18 +40,8 @@ def event_text(before: State, action: Action, after: State, actor: int, human: i
             out.append(f"; the count went to {reached}, {side}: back to 0", style="bold red")
         else:
             out.append(f"; count {after.count}")
-        lost = _lost(before, after, human) if human is not None else []
-        gained = [] if human is None else \
-            [after.game.codes[c] for c in sorted((Counter(after.hands[human]) - Counter(before.hands[human])).elements())]
-        if actor == human and gained:
-            out.append("; you got ")
-            out.append_text(Text(", ").join(card_text(game, c) for c in gained))
-        if lost and actor != human:
-            if len(lost) == 1 and len(after.hands[human]) == len(before.hands[human]) - 1:
-                out.append("; you lost ")
-                out.append_text(card_text(game, lost[0]))
-            else:
-                out.append("; your hand changed")
+        if human is not None:
+            out.append_text(_hand_change(before, action, after, actor, human))
     elif action.kind == "discard":
         out.append(f"{who} discarded ")
         out.append_text(card_text(game, action.code))
@@ -111,11 +101,35 @@ def _passed_over(before: State, after: State) -> list[int]:
     return []
 
 
-def _lost(before: State, after: State, human: int) -> list[str]:
-    """Cards that left the human's hand by someone else's card (Steal, Trade, Rotate, Re-Deal)."""
-    codes = after.game.codes
-    gone = Counter(before.hands[human]) - Counter(after.hands[human])
-    return [codes[c] for c in sorted(gone.elements())]
+def _hand_change(before: State, action: Action, after: State, actor: int, human: int) -> Text:
+    """What a play did to the human's hand, beyond the card the human played.
+
+    Only the player gained (a Steal, a +N's draw) or lost to them: `; you got X, Y` or `; you
+    lost X`. Hands passed or dealt again (Trade, Rotate, Re-Deal: a hand other than the
+    player's gained a card, or the player's lost one and gained others): whoever's hand changed is
+    told the whole new hand, `; you got a new hand: X, Y`, or `; your hand is now empty`.
+    """
+    game = after.game
+
+    def held(seat: int) -> tuple[Counter, Counter]:
+        was = Counter(before.hands[seat])
+        if seat == actor:
+            was[game.card_index(action.code)] -= 1  # the card played left by being played
+        return +was, Counter(after.hands[seat])
+
+    mine_was, mine_now = held(actor)
+    passed = bool(mine_was - mine_now and mine_now - mine_was) or any(
+        now - was for was, now in (held(seat) for seat in range(game.players) if seat != actor))
+    was, now = held(human)
+    if was == now:
+        return Text()
+    cards = lambda ids: Text(", ").join(card_text(game, game.codes[c]) for c in sorted(ids.elements()))  # noqa: E731
+    if not passed:
+        gained, lost = now - was, was - now
+        return Text("; you got ").append_text(cards(gained)) if gained else Text("; you lost ").append_text(cards(lost))
+    if not now:
+        return Text("; your hand is now empty")
+    return Text("; you got a new hand: ").append_text(cards(now))
 
 
 RED = "bold red"
@@ -126,8 +140,11 @@ def _name(seat: int, human: int | None) -> str:
 
 
 def _owe(seats: list[int], human: int | None) -> str:
-    names = ", ".join(_name(s, human) for s in seats)
-    return f"{names} owe{'s' if len(seats) == 1 and seats[0] != human else ''} a discard"
+    """`seat 2 owes a discard`, `you owe a discard`, `seat 1, you and seat 3 each owe a discard`."""
+    names = [_name(s, human) for s in seats]
+    if len(names) > 1:
+        return f"{', '.join(names[:-1])} and {names[-1]} each owe a discard"
+    return f"{names[0]} owe{'' if seats[0] == human else 's'} a discard"
 
 
 def why_owed(owing: list[Penalty], game, human: int | None) -> list[Text]:

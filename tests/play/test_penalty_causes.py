@@ -37,7 +37,7 @@ def test_a_bots_card_that_makes_the_target_without_matching_is_explained():
     _, text = scripted(position, "1\n")
     assert ("seat 1 (greedy bot) played ● cyan 6; the count hit 16!; "
             "seat 1 owes a discard: ● cyan 6 does not match ■ magenta 1 (no shared colour or number); "
-            "seat 2, you owe a discard: seat 1's card made exactly 16; "
+            "seat 2 and you each owe a discard: seat 1's card made exactly 16; "
             "seat 1 is out: a discard was owed and no card was left") in text
 
 
