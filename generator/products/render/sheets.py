@@ -12,11 +12,14 @@ A card's position is computed here and nowhere else. Two layouts:
 All values are PDF points, origin at the page's bottom-left.
 
 Home printers leave about 4.2 mm at every paper edge unprinted (HP and Canon's usual minimum;
-some leave 5 mm at the bottom). So every cut line keeps at least EDGE_MIN (6 mm) from every
-paper edge, the grid is centred, and nothing is drawn outside the printable area: a card's
-bleed on an outer edge stops at it. Every cut line has a mark at both ends, in the margins,
-outside every card's trim, so cutting a strip off leaves the other end of every line marked;
-a gutter wide enough holds marks too. Marks may run over the bleed (it is cut away); they are
+some leave 5 mm at the bottom, some 1/4 in). So every cut line keeps at least EDGE_MIN (6 mm)
+from every paper edge, the grid is centred, and nothing is drawn outside the printable area: a
+card's bleed on an outer edge stops at it. Every cut line has a mark at both ends, in the
+margins, outside every card's trim, so cutting a strip off leaves the other end of every line
+marked; a gutter wide enough holds marks too. The marks keep MARK_LIMIT (1/4 in) from every
+edge wherever the margin leaves them MARK_MIN of room there; only a margin narrower than that
+(Letter's 1/4 in above and below its three rows) puts them between the 4.2 mm limit and the
+trim, and mark_margins() says how near the edge they come, for the test page. Marks may run over the bleed (it is cut away); they are
 drawn with a white halo so they show on dark bleed too.
 """
 
@@ -36,6 +39,9 @@ BLEED = inch(BLEED_IN)
 PRINT_LIMIT = mm(4.2) + 0.5
 #: Every cut line keeps at least this far from every paper edge.
 EDGE_MIN = mm(6.0)
+#: Crop marks keep this far from every paper edge where the grid leaves room: 1/4 in, the
+#: widest margin home printers commonly leave blank (a tenth of a point inside it).
+MARK_LIMIT = mm(6.35) + 0.1
 MARK_MIN = mm(1.0)  #: the mark at each end of a cut line is at least this long
 GUTTER_MARK_MIN = mm(1.0)  #: a gutter holds marks when they can be this long
 MARK_MAX = mm(4.0)  #: marks in the margins are at most this long
@@ -300,6 +306,12 @@ def _candidates(g: Grid, back: bool) -> list[tuple[str, float, float, float, str
         lo, hi = PRINT_LIMIT, length - PRINT_LIMIT
         for line in lines:
             for a, b, card_a, card_b in _free(line, rects, 0 if axis == "v" else 1, lo, hi):
+                # a margin's mark keeps 1/4 in from the paper's edge when it can still be
+                # MARK_MIN long there, else it uses the margin down to the printable limit
+                if not card_a and b - MARK_GAP - max(a, MARK_LIMIT) >= MARK_MIN - 1e-6:
+                    a = max(a, MARK_LIMIT)
+                if not card_b and min(b, length - MARK_LIMIT) - a - MARK_GAP >= MARK_MIN - 1e-6:
+                    b = min(b, length - MARK_LIMIT)
                 if card_a and card_b:
                     if axis == "h" and fold is not None and a < fold < b:
                         out.append((axis, line, a + MARK_GAP, min(a + MARK_GAP + MARK_MAX, fold - MARK_GAP), "gutter"))
@@ -326,6 +338,15 @@ def unmarked_lines(g: Grid, back: bool = False) -> list[tuple[str, float]]:
     ends = {"v": ("bottom", "top"), "h": ("left", "right")}
     return [(a, v) for a, vs in (("v", xs), ("h", ys)) for v in vs
             if not all((a, v, end) in have for end in ends[a])]
+
+
+def mark_margins(g: Grid, back: bool = False) -> dict[str, float]:
+    """The nearest the crop marks come to each paper edge ('left', 'bottom', 'right', 'top'),
+    in points: at least MARK_LIMIT wherever that margin has room for the marks."""
+    pw, ph = g.size
+    marks = crop_marks(g, back)
+    return {"left": min(min(m[0], m[2]) for m in marks), "bottom": min(min(m[1], m[3]) for m in marks),
+            "right": pw - max(max(m[0], m[2]) for m in marks), "top": ph - max(max(m[1], m[3]) for m in marks)}
 
 
 def _bands(g: Grid, back: bool) -> dict[str, float]:

@@ -51,22 +51,50 @@ def instructions(g: sheets.Grid, mode: str, filename: str) -> list[str]:
                      "back of the fronts' test page).")
     lines.append("Check: the upper ruler measures exactly 50 mm and the lower exactly 2 in. If not, the printer "
                  "scaled the page.")
+    if mode != "backs":
+        lines.append(margin_line(g))
     return lines
 
 
+def margin_line(g: sheets.Grid) -> str:
+    """Which blank edge the crop marks assume: 1/4 in where the grid leaves room for that, else
+    how near the edge the marks come (Letter's three rows leave 1/4 in above and below)."""
+    near = {side: d for side, d in sheets.mark_margins(g).items() if d < sheets.MARK_LIMIT - 0.01}
+    if not near:
+        return ("Every crop mark stands at least 1/4 in (6.35 mm) from the paper's edges, so a printer that leaves "
+                "that much blank still prints them all.")
+    sides = " and ".join(sorted(near, key=["top", "bottom", "left", "right"].index))
+    cuts = "vertical" if set(near) <= {"top", "bottom"} else "horizontal" if set(near) <= {"left", "right"} else "outer"
+    nearest = min(near.values()) / mm(1)
+    fold = sheets.grid(g.paper, layout="gutterfold")
+    other = (", or print the gutterfold file, whose marks all keep 1/4 in from the edges"
+             if g.layout != "gutterfold" and min(sheets.mark_margins(fold).values()) >= sheets.MARK_LIMIT - 0.01 else "")
+    return (f"The marks of the {cuts} cuts stand {nearest:.1f} mm from the {sides} edges (the cards leave no more "
+            f"room): this sheet assumes a printer that prints that near them. If yours leaves more blank, cut along "
+            f"the other marks first, then between the cards{other}.")
+
+
+#: The worked example of the test page: a cross read at +1.5 across and -0.5 up-down.
+EXAMPLE = (1.5, -0.5)
+
+
 def reading_lines(g: sheets.Grid) -> list[str]:
-    """How to read the registration scales, and what to do about drift with only this PDF at hand."""
+    """How to read the registration scales, and the one correction rule: move the backs by what
+    was read (a printer that puts the backs d mm off shows every cross at -d on its scales)."""
     ox, oy = (round(v / mm(1), 2) for v in g.offset)
+    ex, ey = EXAMPLE
     return [
-        "Duplex check: hold the printed sheet up to a light. Each cross on the front falls on the two scales "
-        "printed behind it; read where it falls, in mm as seen on the back: X on the across scale (right is "
-        "positive), Y on the up-down scale (up is positive). 0,0 means the backs line up with the fronts.",
-        "If the crosses fall off 0,0, your printer shifts the back side: the cards' backs will be off by the same "
-        "amount. Look in the printer dialog's advanced or duplex settings for a back-side (second-side) offset or "
-        "image shift and move the back by -X mm across and -Y mm up-down; or print with a wider gutter, or "
-        "one-sided (the -fronts and -backs files).",
-        f"If you build the files yourself: build again with --back-offset X,Y added to the {ox:g},{oy:g} this page "
-        "was printed with.",
+        "Duplex check: hold the printed sheet up to a light, this side away from you. Each cross on the front "
+        "falls on the two scales printed behind it; read where it falls, in mm as seen on the back: X on the "
+        "across scale (+ is to the right), Y on the up-down scale (+ is up). 0,0 means the backs line up with "
+        "the fronts.",
+        "To correct: move the backs by X,Y as read, X mm right and Y mm up as seen on the back (negative: left, "
+        f"down). Build again with --back-offset X,Y added to the {ox:g},{oy:g} this page was printed with; or, "
+        "with only this PDF, set the printer dialog's back-side offset (image shift) to that move, and print this "
+        "page again to check which way your printer calls positive.",
+        f"Example: the crosses fall at {ex:+g} across and {ey:+g} up-down: build with --back-offset "
+        f"{ox + ex:g},{oy + ey:g}, or shift the back side {abs(ex):g} mm {'right' if ex > 0 else 'left'} and "
+        f"{abs(ey):g} mm {'up' if ey > 0 else 'down'} as seen on the back.",
     ]
 
 
@@ -139,7 +167,7 @@ def _back(c: Canvas, g: sheets.Grid, mode: str, filename: str) -> None:
         for line in instructions(g, mode, filename)[:2]:
             y = _wrapped(c, line, left, y, pw - 2 * left, TEXT_SIZE) - 3
     _wrapped(c, "Each front cross should fall on 0 of both scales behind it. Positive numbers are to the right and "
-                "up as seen on this side.", left, y, pw - 2 * left, TEXT_SIZE)
+                "up as seen on this side. Where one falls elsewhere, move the backs by what it reads (the front says how).", left, y, pw - 2 * left, TEXT_SIZE)
     for label, x, y in registration_points(g):
         bx, by = g.mirror(x, y)
         _scales(c, bx, by)

@@ -3,6 +3,7 @@ print hints, the test page, and the build options (--duplex, --back-offset, --gu
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -55,15 +56,32 @@ def crosses_a_card(mark, cards) -> bool:
 
 CUT_EDGE = mm(6.0)  #: every cut line keeps this far from every paper edge
 END_MARK = mm(1.0)  #: the mark at each end of a cut line is at least this long where it prints
+MARK_EDGE = mm(6.35)  #: marks keep 1/4 in from every paper edge, unless the test page says otherwise
+ASSUMED = re.compile(r"The marks of the (\w+) cuts stand ([\d.]+) mm from the (\w+) and (\w+) edges")
 
 
-def check_marks(path: Path, paper: str, skip: int, step: int = 1) -> int:
+def assumed_margins(path: Path) -> dict[str, float]:
+    """The edges whose marks the file's test page says come nearer than 1/4 in, and how near
+    (points, less the rounding of the printed figure); every other edge keeps 1/4 in."""
+    with pdfplumber.open(path) as pdf:
+        text = " ".join(pdf.pages[0].extract_text().split())
+    found = ASSUMED.search(text)
+    if not found:
+        assert "Every crop mark stands at least 1/4 in (6.35 mm) from the paper's edges" in text, path.name
+        return {}
+    return {found[3]: mm(float(found[2]) - 0.05), found[4]: mm(float(found[2]) - 0.05)}
+
+
+def check_marks(path: Path, paper: str, skip: int, step: int = 1, assumed: dict[str, float] | None = None) -> int:
     """Every cut line of every card page keeps at least 6 mm from every paper edge and has a mark
     at both ends, beyond every card (below and above them for a vertical line, left and right of
     them for a horizontal one), each at least 1 mm long inside the printable area and outside
-    every card's trim; no mark comes nearer than 4.2 mm to the paper's edge. So once a margin
-    strip is cut off, every line still has its other end marked."""
+    every card's trim; no mark comes nearer than 1/4 in (6.35 mm) to the paper's edge, but at an
+    edge the file's test page names (`assumed`, read from it by default), and none nearer than
+    4.2 mm. So once a margin strip is cut off, every line still has its other end marked."""
     pw, ph = PAPERS[paper]
+    assumed = assumed_margins(path) if assumed is None else assumed
+    limit = {side: assumed.get(side, MARK_EDGE) for side in ("left", "bottom", "right", "top")}
     doc, plumb = pdfium.PdfDocument(path), pdfplumber.open(path)
     checked = 0
     try:
@@ -74,6 +92,10 @@ def check_marks(path: Path, paper: str, skip: int, step: int = 1) -> int:
             for m in marks:
                 assert min(m[0], m[2]) >= EDGE - 0.01 and max(m[0], m[2]) <= pw - EDGE + 0.01, (i, m)
                 assert min(m[1], m[3]) >= EDGE - 0.01 and max(m[1], m[3]) <= ph - EDGE + 0.01, (i, m)
+                assert min(m[0], m[2]) >= limit["left"] - 0.01 and max(m[0], m[2]) <= pw - limit["right"] + 0.01, \
+                    (path.name, i, m, "mark within 1/4 in of a side")
+                assert min(m[1], m[3]) >= limit["bottom"] - 0.01 and max(m[1], m[3]) <= ph - limit["top"] + 0.01, \
+                    (path.name, i, m, "mark within 1/4 in of the top or bottom")
                 assert not crosses_a_card(m, cards), (i, m)
             xs = {round(v, 2) for r in cards for v in (r[0], r[2])}
             ys = {round(v, 2) for r in cards for v in (r[1], r[3])}
@@ -99,7 +121,31 @@ def check_marks(path: Path, paper: str, skip: int, step: int = 1) -> int:
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 @pytest.mark.parametrize("tail,skip", [("", 2), ("-fronts", 1), ("-backs", 1), ("-gutterfold", 1)])
 def test_every_cut_line_is_marked_where_a_home_printer_prints(built, paper, tail, skip):
-    assert check_marks(built / "print" / f"county-uppy-{paper}{tail}.pdf", paper, skip) > 0
+    main_file = built / "print" / f"county-uppy-{paper}{'-gutterfold' if tail == '-gutterfold' else ''}.pdf"
+    assert check_marks(built / "print" / f"county-uppy-{paper}{tail}.pdf", paper, skip,
+                       assumed=assumed_margins(main_file)) > 0
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+@pytest.mark.parametrize("tail", ["", "-gutterfold"])
+def test_marks_keep_a_quarter_inch_from_the_edges_or_the_test_page_says_how_near(built, paper, tail):
+    """A printer that leaves 1/4 in blank keeps every mark: on A4 (both layouts) and Letter's
+    gutterfold sheets every mark stands 6.35 mm or more from every edge. Letter's three rows
+    leave exactly 1/4 in above and below, so no mark of a vertical cut fits there: its test page
+    says how near the edge those marks come, and the figure is the files' own."""
+    path = built / "print" / f"county-uppy-{paper}{tail}.pdf"
+    assumed = assumed_margins(path)
+    assert sorted(assumed) == (["bottom", "top"] if (paper, tail) == ("letter", "") else [])
+    pw, ph = PAPERS[paper]
+    with pdfplumber.open(path) as pdf:
+        marks = [m for page in pdf.pages[1:] for m in black_lines(page)]
+    nearest = {"left": min(min(m[0], m[2]) for m in marks), "bottom": min(min(m[1], m[3]) for m in marks),
+               "right": pw - max(max(m[0], m[2]) for m in marks), "top": ph - max(max(m[1], m[3]) for m in marks)}
+    for side, d in nearest.items():
+        if side in assumed:  # the figure printed, to its 0.1 mm
+            assert abs(d - assumed[side] - mm(0.05)) <= mm(0.05) + 0.01, (side, d / mm(1))
+        else:
+            assert d >= MARK_EDGE - 0.01, (side, d / mm(1))
 
 
 def ink_near_the_edge(path: Path, pages: list[int], dpi: int = 150) -> list[tuple[int, tuple[int, int]]]:
@@ -205,7 +251,67 @@ def test_test_page_rulers_and_registration(built, paper):
         assert "50 mm" in text and "2 in" in text and "--back-offset" in text
         # advice for someone holding only the PDF: print at 100%, and what to do about drift
         flat = " ".join(text.split())
-        assert "Print at 100%" in flat and "printer dialog" in flat and "-X mm across and -Y mm up-down" in flat
+        assert "Print at 100%" in flat and "printer dialog" in flat and "move the backs by X,Y as read" in flat
+        assert "-X" not in flat and "-Y" not in flat  # one rule: the dialog and --back-offset move the same way
+
+
+def registration(path: Path, drift_mm: tuple[float, float] = (0.0, 0.0)) -> list[tuple[float, float]]:
+    """What a user reads off the test page of `path` printed long-edge duplex by a printer that
+    puts the back side `drift_mm` off (right and up as seen on the back): for each front cross
+    (seen through the paper from the back) where it falls on the scales behind it, in mm as seen
+    on the back, + right and up."""
+    with pdfplumber.open(path) as pdf:
+        front, back = pdf.pages[0], pdf.pages[1]
+        pw, ph = front.width, front.height
+
+        def centres(page, length):
+            hs = [ln for ln in page.lines if ln["top"] == ln["bottom"] and abs(ln["x1"] - ln["x0"] - length) < 0.05]
+            vs = [ln for ln in page.lines if ln["x0"] == ln["x1"] and abs(ln["bottom"] - ln["top"] - length) < 0.05]
+            assert len(hs) == len(vs) == 5
+            return sorted(((h["x0"] + h["x1"]) / 2, ph - h["top"]) for h in hs)
+        crosses = sorted((pw - x, y) for x, y in centres(front, mm(8)))  # turned over the long edge
+        scales = [(x + mm(drift_mm[0]), y + mm(drift_mm[1])) for x, y in centres(back, mm(10))]
+    return [(round((c[0] - s[0]) / mm(1), 2), round((c[1] - s[1]) / mm(1), 2)) for c, s in zip(crosses, scales)]
+
+
+def test_the_test_page_correction_cancels_a_shifted_duplex(built, deck, tmp_path):
+    """A printer that puts the backs 1.5 mm left and 0.5 mm up (as seen on the back) makes every
+    cross of the test page read +1.5 across, -0.5 up-down: the test page's own example. Built
+    again with the --back-offset the page says for that reading, and printed by the same printer,
+    every cross reads 0,0 and every card's back lies exactly behind its front."""
+    drift = (-1.5, 0.5)
+    path = built / "print" / "county-uppy-letter.pdf"
+    assert registration(path) == [(0.0, 0.0)] * 5
+    readings = set(registration(path, drift))
+    assert readings == {(1.5, -0.5)}
+    with pdfplumber.open(path) as pdf:
+        flat = " ".join(pdf.pages[0].extract_text().split())
+    example = re.search(r"the crosses fall at ([+-][\d.]+) across and ([+-][\d.]+) up-down: build with "
+                        r"--back-offset ([\d.-]+),([\d.-]+), or shift the back side ([\d.]+) mm (left|right) and "
+                        r"([\d.]+) mm (up|down) as seen on the back", flat)
+    assert example, flat
+    read = (float(example[1]), float(example[2]))
+    assert read == readings.pop()  # the example is this very drift
+    offset = (float(example[3]), float(example[4]))
+    assert offset == read
+    assert (float(example[5]) * (1 if example[6] == "right" else -1),
+            float(example[7]) * (1 if example[8] == "up" else -1)) == offset  # the dialog moves the same way
+    out = tmp_path / "out"
+    run_build(deck, out, only=("print",), papers=("letter",), back_offset=offset)
+    fixed = out / "print" / "county-uppy-letter.pdf"
+    assert set(registration(fixed, drift)) == {(0.0, 0.0)}
+    with pdfplumber.open(fixed) as pdf:
+        flat = " ".join(pdf.pages[0].extract_text().split())
+    assert "added to the 1.5,-0.5 this page was printed with" in flat
+    pw, _ = PAPERS["letter"]
+    doc = pdfium.PdfDocument(fixed)
+    try:
+        for i in range(2, len(doc), 2):
+            fronts = sorted((round(pw - r[2], 2), round(r[1], 2)) for r in cards_on(doc[i]))
+            backs = sorted((round(r[0] + mm(drift[0]), 2), round(r[1] + mm(drift[1]), 2)) for r in cards_on(doc[i + 1]))
+            assert fronts == backs, i
+    finally:
+        doc.close()
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
