@@ -42,9 +42,9 @@ _CELL_W = TTS_MAX_WIDTH // TTS_COLUMNS  # 409
 #: One TTS sheet cell: the trim at 409×573 (about 164 dpi).
 TTS = Profile("tts", (_CELL_W, round(_CELL_W * TRIM_H / TRIM_W)), trim_only=True, dpi=72, raw=True)
 
-#: Rulebook pictures: the trim at 0.4 px per dot, 300×420 px: sharp at 2.5× on a screen 120 px
-#: wide and at over 250 dpi on paper.
-RULEBOOK_SCALE = 0.4
+#: Rulebook pictures: the trim at 0.6 px per dot, 450×630 px: sharp at 2.5× on a screen 180 px
+#: wide, and at 300 ppi or more on paper up to 38.1 mm wide (templates/rulebook.css prints none wider).
+RULEBOOK_SCALE = 0.6
 RULEBOOK = Profile("rulebook", (round(TRIM_W * RULEBOOK_SCALE), round(TRIM_H * RULEBOOK_SCALE)), trim_only=True,
                    dpi=round(DPI * RULEBOOK_SCALE))
 

@@ -37,7 +37,7 @@ from generator.products.output.outputs import Artifact
 from generator.products.pipeline.keys import code_version, key
 from generator.products.pipeline.rendered import stamp
 from generator.products.render.stamp import Stamp
-from generator.products.rulebook import chromium, print_fonts
+from generator.products.rulebook import booklet, chromium, print_fonts
 from generator.products.rulebook.chromium import INSTALL, Browser, Failed, find_chromium, identity
 from generator.products.rulebook.page import rulebook_html
 from generator.products.rulebook.print_fonts import PRINT_FILES, WHOLE, covers
@@ -48,6 +48,10 @@ if TYPE_CHECKING:
 #: The page: A4's width and Letter's height, so the one file prints at 100% on either paper, whole,
 #: within the margins (13 mm by 14 mm) every home printer leaves.
 PAGE_SIZE = "210mm 279.4mm"
+#: The booklet's page (booklet.py), and its margins: the fold's side gets as much as the outer one.
+BOOKLET_PAGE = f"{booklet.PAGE_MM[0]}mm {booklet.PAGE_MM[1]}mm"
+MARGINS = {"rulebook": "13mm 14mm", "booklet": "12mm 11mm"}
+SIZES = {"rulebook": PAGE_SIZE, "booklet": BOOKLET_PAGE}
 FILE = "rulebook.pdf"
 AREA = "rulebook-pdf"
 KEEP = 16  #: printed files the user's cache keeps (the newest)
@@ -59,10 +63,10 @@ STOP_WAIT = 10
 FAMILIES = {"text": "County Uppy Cards", "code": "County Uppy Code"}
 
 
-def print_css(fonts: dict[tuple[str, bool], Path]) -> str:
+def print_css(fonts: dict[tuple[str, bool], Path], layout: str = "rulebook") -> str:
     """The stylesheet added for print: the text in the cards' typeface and code in monospace (a
     character the monospace font lacks in the cards' typeface), from the font files `fonts`
-    ((face, bold) -> file), the page size and the page numbers."""
+    ((face, bold) -> file), the page size of `layout` ("rulebook" or "booklet") and the page numbers."""
     faces = []
     for (face, bold), path in fonts.items():
         data = base64.b64encode(path.read_bytes()).decode("ascii")
@@ -72,7 +76,7 @@ def print_css(fonts: dict[tuple[str, bool], Path]) -> str:
     return "\n".join([*faces,
                       f"html, body, body * {{ font-family: {text}, sans-serif !important; }}",
                       f"body {mono}, body {mono} * {{ font-family: {code}, {text}, monospace !important; }}",
-                      f"@page {{ size: {PAGE_SIZE}; margin: 13mm 14mm; {PAGE_NUMBER} }}"])
+                      f"@page {{ size: {SIZES[layout]}; margin: {MARGINS[layout]}; {PAGE_NUMBER} }}"])
 
 
 #: Each page's number at the foot of its margin, so loose printed pages go back in order: in the
@@ -94,9 +98,9 @@ def fonts_for(html: bytes) -> dict[tuple[str, bool], Path]:
 _POLICY = re.compile(rb'(<meta http-equiv="Content-Security-Policy" content=")([^"]*)(")')
 
 
-def for_print(html: bytes) -> bytes:
-    """The page with the print stylesheet added at the end of its head, and its fonts allowed."""
-    style = f"<style>\n{print_css(fonts_for(html))}\n</style>\n".encode("utf-8")
+def for_print(html: bytes, layout: str = "rulebook") -> bytes:
+    """The page with the print stylesheet of `layout` added at the end of its head, and its fonts allowed."""
+    style = f"<style>\n{print_css(fonts_for(html), layout)}\n</style>\n".encode("utf-8")
     html = _POLICY.sub(lambda m: m.group(1) + m.group(2) + b"; font-src data:" + m.group(3), html, count=1)
     at = html.find(b"</head>")
     return html[:at] + style + html[at:] if at >= 0 else style + html
@@ -158,10 +162,27 @@ def _renumbered(pdf: bytes) -> bytes:
     return _NODE.sub(lambda m: b"(node%0*d)" % (len(m.group(1)), order[int(m.group(1))]), pdf)
 
 
+def pack(files: tuple[bytes, bytes]) -> bytes:
+    """The rulebook and its booklet as one cache entry: the booklet, then the rulebook, the
+    booklet's length in front (the entry still starts with the booklet's %PDF- and ends with the
+    rulebook's %%EOF, so a cut entry is never whole)."""
+    return b"%d\n" % len(files[1]) + files[1] + files[0]
+
+
+def unpack(data: bytes) -> tuple[bytes, bytes]:
+    length, _, rest = data.partition(b"\n")
+    n = int(length)
+    return rest[n:], rest[:n]
+
+
 def cached(k: str) -> bytes | None:
     """The printed file kept under key `k`, if whole (it is written whole or not at all)."""
     data = user_cache.read(AREA, f"{k}.pdf")
-    return data if data is not None and data.startswith(b"%PDF-") and data.endswith(b"%%EOF\n") else None
+    if data is None or not data.endswith(b"%%EOF\n"):
+        return None
+    length, _, rest = data.partition(b"\n")
+    whole = length.isdigit() and rest[:5] == b"%PDF-" and rest[int(length):int(length) + 5] == b"%PDF-"
+    return data if whole else None
 
 
 def keep(k: str, data: bytes) -> None:
@@ -188,7 +209,8 @@ def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
     title = f"{ctx.deck.params.name} rulebook"
 
     def print_key(html: bytes) -> str:
-        return key(AREA, here, who, hashlib.sha256(html).hexdigest(), made_by)
+        return key(AREA, here, code_version(Path(booklet.__file__).resolve(), folder=print_fonts.HERE, libraries=("pypdfium2",)),
+                   who, hashlib.sha256(html).hexdigest(), made_by)
 
     # a page made anew where a rulebook PDF was built before is a changed page, almost surely
     # printed: the browser starts now, so its start-up overlaps the page's making
@@ -201,7 +223,8 @@ def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
         if isinstance(done, str):
             ctx.notes.append(f"rulebook PDF skipped: {done}; rulebook.html is built without it")
             return []
-        return [ctx.target.write(FILE, done, "pdf", cards=ctx.deck.printed, pages=_page_count(done))]
+        return [ctx.target.write(name, data, "pdf", cards=ctx.deck.printed, pages=_page_count(data))
+                for name, data in ((FILE, done[0]), (booklet.FILE, done[1]))]
     return finish
 
 
@@ -219,7 +242,8 @@ class _Printer:
         self._aborted = False
         self._browser: Browser | str | None = None
         self._binary = binary
-        self._result: bytes | str = "Chromium was not asked to print"
+        #: the rulebook and its booklet, or why there are none
+        self._result: tuple[bytes, bytes] | str = "Chromium was not asked to print"
         self._error: BaseException | None = None
         if start_now:
             self._start()
@@ -242,25 +266,26 @@ class _Printer:
             k = print_key(page)
             kept = cached(k)
             if kept is not None:
-                self._result = kept
+                self._result = unpack(kept)
                 return
             browser = self._start()
             if isinstance(browser, str):
                 self._result = browser
                 return
             try:
-                printed = browser.print_pages({"rulebook": for_print(page)})["rulebook"]
+                printed = browser.print_pages({layout: for_print(page, layout) for layout in SIZES})
             except Failed as e:
                 self._result = str(e)
                 return
-            self._result = settled(printed, title, made_by)
-            keep(k, self._result)
+            self._result = (settled(printed["rulebook"], title, made_by),
+                            settled(booklet.impose(printed["booklet"]), f"{title} (booklet)", made_by))
+            keep(k, pack(self._result))
         except BaseException as e:  # noqa: BLE001 -- handed to the build's main thread by wait()
             self._error = e
         finally:
             self.abort()
 
-    def wait(self) -> bytes | str:
+    def wait(self) -> tuple[bytes, bytes] | str:
         self._thread.join()
         if self._error is not None:
             raise self._error

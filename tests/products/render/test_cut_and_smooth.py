@@ -148,7 +148,7 @@ def test_tts_cells_print_the_faces_colours_exactly(built, deck):
 
 
 def test_rulebook_pictures_are_the_faces_drawn_small_and_smooth(built, deck):
-    """The rulebook's card pictures (300×420, drawn by PDFium at that size) match the print
+    """The rulebook's card pictures (450×630, drawn by PDFium at that size) match the print
     images scaled down, and their text and frame edges blend."""
     import base64
 
@@ -157,9 +157,9 @@ def test_rulebook_pictures_are_the_faces_drawn_small_and_smooth(built, deck):
     pictures = card_images(deck)
     assert {c.code for c in deck.cards if c.kind == "wild"} <= set(pictures)
     for code, picture in pictures.items():
-        assert (picture.width, picture.height) == (300, 420)
+        assert (picture.width, picture.height) == (450, 630)
         pic = Image.open(io.BytesIO(base64.b64decode(picture.src.split(",", 1)[1]))).convert("RGB")
-        assert pic.size == (300, 420)
+        assert pic.size == (450, 630)
         assert _mean_difference(pic, _trim_of(png_of(built, deck, code), pic.size)) < SMALL_LEVEL, code
     other = Image.open(io.BytesIO(base64.b64decode(pictures["x2"].src.split(",", 1)[1]))).convert("RGB")
     assert _mean_difference(other, _trim_of(png_of(built, deck, "C5"), other.size)) > 2 * SMALL_LEVEL  # it tells faces apart

@@ -62,7 +62,7 @@ def test_printed_for_both_papers_in_the_cards_typeface(chromium, tmp_path, deck)
     out = tmp_path / "out"
     assert build(out, MANIFEST, "--paper", "a4") == 0  # the one file, whatever the papers
     assert runs(chromium) == 1
-    assert sorted(p.name for p in out.glob("rulebook*.pdf")) == ["rulebook.pdf"]
+    assert sorted(p.name for p in out.glob("rulebook*.pdf")) == ["rulebook-booklet.pdf", "rulebook.pdf"]
     # A4's width and Letter's height: printed at 100% on either paper, nothing is cut off
     both = (min(PAPERS["a4"][0], PAPERS["letter"][0]), min(PAPERS["a4"][1], PAPERS["letter"][1]))
     for path in (out / "rulebook.pdf",):
