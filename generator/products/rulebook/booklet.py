@@ -2,7 +2,7 @@
 
 The booklet's pages are the rulebook printed once more at PAGE (half of Letter's width by A5's
 height, 139.7 mm by 210 mm, so one page fits half of either paper), padded with blank pages to
-a multiple of four, and set two to a landscape sheet of SHEET (Letter's height by A4's: the
+a multiple of four, and set two to a landscape sheet of SHEET_MM (Letter's height by A4's: the
 sheet prints at 100% on A4 and on Letter alike, centred, and folds at the paper's middle).
 Printed on both sides, flipped on the short edge, the stack folded in the middle reads in order:
 the first sheet holds the last page and the first on its front, the second and the last but one
@@ -11,7 +11,9 @@ on its back (`order`). PDFium places each page (FPDF_ImportNPagesToOne), whole a
 
 from __future__ import annotations
 
+import hashlib
 import io
+import re
 
 #: One booklet page: half of Letter's width, A5's height, in millimetres (CSS @page size).
 PAGE_MM = (139.7, 210.0)
@@ -63,3 +65,22 @@ def impose(pdf: bytes) -> bytes:
     finally:
         ordered.close()
         src.close()
+
+
+_ID = re.compile(rb"/ID\s*\[\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*\]")
+
+
+def fixed_ids(pdf: bytes) -> bytes:
+    """The file with every /ID array of its trailers (PDFium writes a random one) replaced by a
+    digest of the rest of the file, each as long as before, so the offsets hold and the same
+    pages give the same bytes."""
+    found = list(_ID.finditer(pdf))
+    if not found:
+        return pdf
+    digest = hashlib.md5(_ID.sub(b"", pdf), usedforsecurity=False).hexdigest().upper().encode("ascii")
+    out, at = [], 0
+    for m in found:
+        for g in (1, 2):
+            out += [pdf[at:m.start(g)], (digest * 4)[:m.end(g) - m.start(g)]]
+            at = m.end(g)
+    return b"".join([*out, pdf[at:]])

@@ -278,7 +278,7 @@ class _Printer:
                 self._result = str(e)
                 return
             self._result = (settled(printed["rulebook"], title, made_by),
-                            settled(booklet.impose(printed["booklet"]), f"{title} (booklet)", made_by))
+                            booklet.fixed_ids(settled(booklet.impose(printed["booklet"]), f"{title} (booklet)", made_by)))
             keep(k, pack(self._result))
         except BaseException as e:  # noqa: BLE001 -- handed to the build's main thread by wait()
             self._error = e
