@@ -11,6 +11,7 @@ import sys
 from typing import NoReturn
 
 from generator import __version__
+from generator.commands.common import EchoGuard
 from generator.workers import interrupted_status, stop_signals, stopped_by
 
 #: Command modules under generator/commands/, in the order `--help` lists them.
@@ -114,9 +115,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    stdout = sys.stdout
+    stdout, stderr = sys.stdout, sys.stderr
     if stdout is not None:
         sys.stdout = _CheckedOutput(stdout)
+    guard = EchoGuard(stderr, sys.argv[1:] if argv is None else argv)
+    if stderr is not None and guard.needed:  # an argument too long or with a control character in it
+        sys.stderr = guard
     try:
         try:
             parser = build_parser(_command_of(argv))
@@ -141,7 +145,7 @@ def _main(argv: list[str] | None) -> int:
             sys.stdout.flush()
             return status
         finally:
-            sys.stdout = stdout
+            sys.stdout, sys.stderr = stdout, stderr
     except KeyboardInterrupt:
         _tell("county-uppy: interrupted")
         return 130

@@ -17,6 +17,9 @@ ISMCTS = "ismcts"
 LADDER = (*BOTS, ISMCTS)
 #: Simulations a decision of a bare `ismcts`.
 DEFAULT_SIMULATIONS = 20
+#: The fewest simulations ISMCTS can decide on: its first simulation only opens the search tree's
+#: root, so after one there is no visited move to choose from (OpenSpiel asserts).
+MIN_SIMULATIONS = 2
 #: The modules of the ai extra that ISMCTS imports (and their own dependencies).
 EXTRA_MODULES = ("open_spiel", "pyspiel", "numpy")
 #: What to install for ISMCTS.
@@ -37,6 +40,9 @@ def ladder_bot(name: str) -> Bot:
     simulations = search_rollouts(arg) if colon else None
     if colon and simulations is None:
         raise OptionError(f"'{name[:40]}': ISMCTS's simulations are a positive whole number, as in ismcts:50")
+    if simulations is not None and simulations < MIN_SIMULATIONS:
+        raise OptionError(f"'{name}': ISMCTS needs at least {MIN_SIMULATIONS} simulations a decision (its first only "
+                          f"opens the search tree), as in ismcts:{MIN_SIMULATIONS}")
     try:
         from generator.ai.ismcts import IsmctsBot  # lazy: needs the optional ai extra (open_spiel)
     except ModuleNotFoundError as exc:

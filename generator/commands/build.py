@@ -12,7 +12,7 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from generator.commands.common import load_printable_deck, report
+from generator.commands.common import folder_problem, load_printable_deck, report
 from generator.deck.problems import InputError, cut, escape, one_line, suggest
 from generator.engine.limits import MAX_WORKERS
 from generator import products
@@ -148,8 +148,9 @@ def run(args: argparse.Namespace) -> int:
         print("county-uppy build: --out needs a folder name (use --out . for the current folder)", file=sys.stderr)
         return 2
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        print(escape(f"county-uppy build: {out} exists and is not a folder"), file=sys.stderr)
+    problem = folder_problem(out)
+    if problem:
+        print(escape(f"county-uppy build: {problem}"), file=sys.stderr)
         return 2
     request = build_request(args, progress=is_terminal())
     problem = request if isinstance(request, str) else request.problem_for(deck)

@@ -10,9 +10,9 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable
 
-from generator.deck.problems import InputError, Problem, escape
+from generator.deck.problems import MAX_ECHOED, InputError, Problem, cut, escape
 
 if TYPE_CHECKING:
     from generator.deck.model import Deck
@@ -23,6 +23,17 @@ def report(error: InputError) -> int:
     for problem in error.problems:
         print(problem, file=sys.stderr)
     return error.status
+
+
+def folder_problem(path: Path) -> str | None:
+    """Why `path` cannot be an output folder (a file is there, or the name cannot be looked up:
+    too long for the file system), or None."""
+    try:
+        if path.exists() and not path.is_dir():
+            return f"{path} exists and is not a folder"
+    except OSError as exc:
+        return f"{path} cannot be used as a folder: {exc.strerror or exc}"
+    return None
 
 
 def load_deck(path: str) -> Deck:
@@ -191,3 +202,62 @@ def fail(path: str, message: str, status: int) -> int:
     """Print `PATH: message` on one line of stderr (control characters escaped); return `status`."""
     print(f"{escape(path)}: {escape(message)}", file=sys.stderr)
     return status
+
+
+# --- the command line's arguments in messages ------------------------------------------------------
+
+#: An argument shorter than this with a control character in it is left alone: replacing every
+#: raw "\n" or "a\n" of the messages would break their own lines.
+SHORTEST = 3
+
+
+def replacements(argv: Iterable[str]) -> list[tuple[str, str]]:
+    """(as written, as shown) for each argument a message must not echo raw, longest first."""
+    found: dict[str, str] = {}
+    for arg in argv:
+        if not isinstance(arg, str):
+            continue
+        name, sep, value = arg.partition("=")
+        for piece in (arg, name, value) if sep else (arg,):
+            if len(piece) > MAX_ECHOED or (not piece.isprintable() and len(piece) >= SHORTEST):
+                shown = escape(cut(piece))
+                found[repr(piece)] = f"'{shown}'"
+                found[piece] = found[escape(piece)] = shown  # raw, or escaped whole by the message itself
+    return sorted(found.items(), key=lambda item: -len(item[0]))
+
+
+class EchoGuard:
+    """Standard error while a command runs: the command line's own arguments as messages echo
+    them, cut and escaped wherever they appear.
+
+    Dozens of messages name what they refuse (`unknown edition 'x'`, `cannot write PATH`). An
+    argument of thousands of characters, or one holding a line break or an escape sequence
+    (`--param $'copies.\\nC5=1'`, a path with ESC in it), would fill the terminal, split the
+    message's line in two or act on the terminal. Every argument (or either side of its
+    `NAME=VALUE`) longer than MAX_ECHOED characters or holding a character that is not printable
+    is shown cut and escaped (deck/problems.py: cut, escape), in its raw, its escaped and its
+    quoted ('...') form alike. A message that quotes only part of an argument cuts and escapes
+    that part itself. Short printable arguments, the usual ones, change nothing: then the CLI
+    does not wrap standard error at all (`needed`).
+    """
+
+    def __init__(self, stream, argv: Iterable[str]):
+        self._stream = stream
+        self._swaps = replacements(argv)
+
+    @property
+    def needed(self) -> bool:
+        return bool(self._swaps)
+
+    def write(self, text: str) -> int:
+        for raw, shown in self._swaps:
+            if raw in text:
+                text = text.replace(raw, shown)
+        return self._stream.write(text)
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)

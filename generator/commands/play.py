@@ -204,7 +204,8 @@ def _run_web(args: argparse.Namespace, deck, options: dict[str, object]) -> int:
         return 2
     path = web.save_record()
     for saved in web.saved:
-        print(f"game record saved to {saved}; play it back with: county-uppy replay {saved}")
+        shown = escape(cut(str(saved)))  # the folder is the user's --record or --out: one line, however it was typed
+        print(f"game record saved to {shown}; play it back with: county-uppy replay {shown}")
     for why in web.unsaved:
         print(escape(f"county-uppy play: {why}"), file=sys.stderr)
     if path is None and not web.saved and not web.unsaved:

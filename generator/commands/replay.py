@@ -131,7 +131,7 @@ def _page(args: argparse.Namespace, deck, record, same) -> int:
             write_replacing(out, standalone_html(steps, f"County Uppy replay, seed {steps['seed']}").encode("utf-8"))
         except OSError as exc:
             return fail(args.html, f"cannot write the replay page: {exc.strerror or exc}", 1)
-        print(f"wrote {out}: open it in any browser, no server needed")
+        print(escape(f"wrote {cut(str(out))}: open it in any browser, no server needed"))
     status = 0 if same is not False else 1
     print(steps["check"])
     if not args.web:

@@ -252,19 +252,13 @@ def deck_changes(design: Deck, other: Deck) -> list[str]:
 
 def check_out(out: str) -> None:
     """Before any game is played: --out must be a folder (made if missing) that the report can be written into."""
-    import tempfile  # lazy: start-up
-
+    from generator.commands.simulate import writable_folder  # lazy: only when the command runs
     from generator.report.render import FILES  # lazy: render loads jinja2, only when the command runs
 
+    problem = writable_folder(out)
+    if problem:
+        raise UsageError(problem)
     folder = Path(out)
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(f"{out} exists and is not a folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".balance-", suffix=".tmp"):
-            pass
-    except OSError as exc:
-        raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
     for name in FILES:
         if (folder / name).is_dir():
             raise UsageError(f"{folder / name} is a folder, where the report's file goes")

@@ -134,9 +134,9 @@ def writable_folder(path: str) -> str | None:
     import tempfile  # lazy: start-up
 
     folder = Path(path)
-    if folder.exists() and not folder.is_dir():
-        return f"{path} exists and is not a folder"
     try:
+        if folder.exists() and not folder.is_dir():
+            return f"{path} exists and is not a folder"
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder):
             pass

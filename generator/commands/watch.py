@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
 from generator.commands import build as build_command
-from generator.commands.common import load_deck, named_files
+from generator.commands.common import folder_problem, load_deck, named_files
 from generator.deck.problems import InputError, escape
 from generator.progress import is_terminal
 from generator.workers import interrupted_status
@@ -67,8 +67,9 @@ def run(args: argparse.Namespace) -> int:
     if request.only and "deck" not in request.only:  # the page shows the faces, editions and game from deck.json
         request = replace(request, only=("deck", *request.only))
     out, manifest = request.out, request.manifest
-    if out.exists() and not out.is_dir():
-        print(escape(f"county-uppy watch: {out} exists and is not a folder"), file=sys.stderr)
+    problem = folder_problem(out)
+    if problem:
+        print(escape(f"county-uppy watch: {problem}"), file=sys.stderr)
         return 2
     if not manifest.parent.is_dir():
         print(escape(f"county-uppy watch: {manifest.parent} is not a folder, so {manifest.name} cannot be watched"),

@@ -21,7 +21,7 @@ from typing import Any, Mapping
 
 from generator.deck.manifest import card_entries, check, expand_values
 from generator.deck.model import Deck
-from generator.deck.problems import suggest
+from generator.deck.problems import cut, escape, suggest
 from generator.deck.yaml_source import Loc, Source
 
 #: Game parameters under `game:` that a sweep may change.
@@ -52,11 +52,16 @@ class Tweakable:
         if head == "params" and rest in self.wild_params:
             return
         if head == "copies":
-            raise TweakError(f"no card with the code '{rest}'{suggest(rest, self.codes)}")
+            raise TweakError(f"no card with the code '{shown_name(rest)}'{suggest(rest, self.codes)}")
         if head == "params":
-            raise TweakError(f"no wild parameter '{rest}'{suggest(rest, self.wild_params)} "
+            raise TweakError(f"no wild parameter '{shown_name(rest)}'{suggest(rest, self.wild_params)} "
                              f"(wild parameters here: {', '.join(self.wild_params) or 'none'})")
-        raise TweakError(f"unknown parameter '{name}'{suggest(name, self.names())}")
+        raise TweakError(f"unknown parameter '{shown_name(name)}'{suggest(name, self.names())}")
+
+
+def shown_name(name: str) -> str:
+    """A parameter name as a message echoes it: on one line, at most 60 characters."""
+    return escape(cut(name, 60))
 
 
 def tweakable(deck: Deck) -> Tweakable:

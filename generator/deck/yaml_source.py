@@ -103,7 +103,11 @@ def read(path: str | Path) -> Source:
     p = Path(path)
     if not name:
         raise InputError([Problem("--manifest", 0, 0, "no file named (give the path of a cards.yaml)")], status=2)
-    if p.is_dir():
+    try:
+        folder = p.is_dir()
+    except OSError as exc:  # a name too long for the file system (ENAMETOOLONG), a folder it may not look into
+        raise InputError([Problem(name, 0, 0, f"cannot be read: {exc.strerror or exc}")], status=2) from None
+    if folder:
         raise InputError([Problem(name, 0, 0, "is a directory, not a manifest file")], status=2)
     missing = "no such file (run in the folder that holds it, or pass --manifest PATH)"
     try:

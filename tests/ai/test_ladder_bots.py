@@ -49,6 +49,18 @@ def test_an_unknown_bot_names_the_ladder(capsys, tmp_path):
     assert "ISMCTS's simulations are a positive whole number" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv", [REPORT, SWEEP], ids=["report", "sweep"])
+def test_ismcts_with_one_simulation_is_refused_with_a_message(argv, tmp_path, capsys):
+    """One simulation only opens ISMCTS's tree: OpenSpiel then has no move to pick and asserted
+    (an internal error, exit 3, after the games had begun). It is refused before any game."""
+    need("pyspiel")
+    assert main([*argv, "--out", str(tmp_path / "out"), "--bots", "ismcts:1,greedy"]) == 2
+    err = capsys.readouterr().err
+    assert "'ismcts:1': ISMCTS needs at least 2 simulations a decision" in err and "ismcts:2" in err
+    assert "internal error" not in err and "Traceback" not in err
+    assert not (tmp_path / "out" / "balance.json").exists() and not (tmp_path / "out" / "sweep.json").exists()
+
+
 def test_the_readme_s_first_command_needs_no_extra(tmp_path):
     """`county-uppy build` (and a report) in a Python where open_spiel and pyspiel cannot be imported."""
     code = ("import sys; sys.modules['open_spiel'] = sys.modules['pyspiel'] = None\n"

@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 
 from generator.deck.model import Deck
 from generator.deck.problems import MAX_DIGITS, InputError, cut, escape, suggest, whole_number
-from generator.deck.tweak import TweakError, tweak, tweakable
+from generator.deck.tweak import TweakError, shown_name, tweak, tweakable
 from generator.deck.yaml_source import Source
 from generator.engine.errors import EngineError
 from generator.engine.game import Game
@@ -74,7 +74,7 @@ def parse_axis(text: str, deck: Deck) -> Axis:
             tweakable(deck).check(name)
         except TweakError as exc:
             problem = str(exc) if "." in name else \
-                f"unknown parameter '{name}'{suggest(name, [*tweakable(deck).names(), *CHOICES])}"
+                f"unknown parameter '{shown_name(name)}'{suggest(name, [*tweakable(deck).names(), *CHOICES])}"
             raise GridError(f"{where}: {problem}; parameters are target, hand_size, copies.CODE, params.CODE.NAME "
                             f"and the rule options {', '.join(CHOICES)}") from None
     values: list[Any] = []
