@@ -178,6 +178,42 @@ def explain(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str] | None
     return None
 
 
+#: A key whose value YAML read as a comment: `colour: #FF0000` (`#` after a space starts one).
+_EATEN = re.compile(r"""(?:^|[{,\[]|- )[ \t]*("[^"]*"|'[^']*'|[A-Za-z0-9_][\w.-]*)[ \t]*:[ \t]+(#\S[^,}\]]*)""")
+_EATEN_ITEM = re.compile(r"[\[,][ \t]*(#\S[^,}\]]*)")
+_HEX = re.compile(r"#(?:[0-9A-Fa-f]{3}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})")
+
+
+def eaten_value(key: str, comment: str) -> str:
+    """What to say of `key: #...`, whose value YAML read as a comment (`comment`, from the '#')."""
+    value = comment.strip().rstrip(",")
+    quoted = f'{key}: "{value}"'
+    if _HEX.fullmatch(value):
+        return f"YAML reads '{value}' after '{key}:' as a comment, so '{key}' is empty: put the colour in quotes: {quoted}"
+    return (f"YAML reads everything from '#' on as a comment, so '{key}' is empty: put the value in quotes: {quoted}")
+
+
+def eaten_in_flow(text: str, line: int) -> tuple[int, int, str] | None:
+    """A syntax error at 0-based `line` caused by a comment eating the rest of a `{...}` or `[...]`
+    on that line or one just above (`print: #00A3D9}` leaves the brace open): the key's line and
+    column and what to write, or None."""
+    lines = text.splitlines()
+    for n in range(min(line, len(lines) - 1), max(-1, line - 4), -1):
+        row = re.sub(r'"[^"]*"|\'[^\']*\'', lambda m: " " * len(m.group()), lines[n])
+        if "{" not in row and "[" not in row:
+            continue
+        for m in _EATEN.finditer(row):
+            if "{" in row[:m.start(2)] or "[" in row[:m.start(2)]:
+                key = lines[n][m.start(1):m.end(1)].strip("'\"")
+                return n + 1, m.start(2) + 1, eaten_value(key, lines[n][m.start(2):m.end(2)])
+        item = _EATEN_ITEM.search(row)
+        if item:  # `colours: [#00A3D9, ...]`
+            value = lines[n][item.start(1):item.end(1)].strip()
+            return (n + 1, item.start(1) + 1, f"YAML reads '{value}' as a comment, and the rest of the line with it: "
+                    f"put it in quotes: \"{value}\"")
+    return None
+
+
 def fallback(what: str) -> str:
     """PyYAML's message with its token names put into words."""
     for token, words in _TOKENS.items():

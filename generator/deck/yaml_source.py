@@ -155,7 +155,7 @@ def parse(raw: bytes, name: str, folder: str | None = None) -> Source:
                                   f"an anchor named '{escape(anchor)}' that nothing refers to, and drops it from the "
                                   f"value: put the whole value in quotes") for anchor, mark in unused])
     source = Source(name, None, folder=folder)
-    builder = _Builder(source, loader)
+    builder = _Builder(source, loader, text)
     try:
         source.data = builder.build(root, (), 0)
     except _TooBig:
@@ -187,11 +187,15 @@ def _compose(text: str) -> tuple[Any, Node | None]:
 def _syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, str]:
     """Line, column and message of a YAML syntax error, in the designer's words where
     deck/yaml_hints.py can place it, else PyYAML's with its token names put into words."""
-    from generator.deck.yaml_hints import explain, fallback  # lazy: start-up (only a syntax error needs it)
+    from generator.deck.yaml_hints import eaten_in_flow, explain, fallback  # lazy: start-up (only a syntax error needs it)
 
     if exc.context == "while scanning a quoted scalar" and exc.context_mark:
         mark = exc.context_mark
         return mark.line + 1, mark.column + 1, "YAML syntax error: a quote opened here is never closed"
+    mark = exc.problem_mark or exc.context_mark
+    eaten = eaten_in_flow(text, mark.line) if mark else None
+    if eaten is not None:  # `{print: #00A3D9}`: the comment ate the brace, the error shows a line later
+        return eaten
     if "'\\t'" not in (exc.problem or ""):
         explained = explain(text, exc)
         if explained is not None:
@@ -341,10 +345,31 @@ class _PureOnly(Exception):
 
 
 class _Builder:
-    def __init__(self, source: Source, loader: yaml.SafeLoader):
+    def __init__(self, source: Source, loader: yaml.SafeLoader, text: str = ""):
         self.source = source
         self.problems: list[Problem] = []
         self.scalars = loader  # constructs plain scalars
+        self.lines = text.splitlines()
+
+    def _eaten(self, key_node: Node, value_node: Node) -> bool:
+        """`colour: #FF0000`: a key whose value is empty because YAML read it as a comment (a '#'
+        right after the key's ': ', its text starting at once) is a problem at the '#'."""
+        if not (isinstance(value_node, ScalarNode) and value_node.tag == "tag:yaml.org,2002:null"
+                and value_node.value == "" and value_node.style is None):
+            return False
+        row = key_node.end_mark.line
+        rest = self.lines[row][key_node.end_mark.column:] if row < len(self.lines) else ""
+        after = rest.lstrip(" \t")
+        if not after.startswith(":"):
+            return False
+        comment = after[1:].lstrip(" \t")
+        if not (comment.startswith("#") and len(comment) > 1 and not comment[1].isspace()) or after[1:2] not in " \t":
+            return False
+        from generator.deck.yaml_hints import eaten_value  # lazy: start-up (only such a mistake needs it)
+
+        col = len(self.lines[row]) - len(comment)
+        self.problems.append(Problem(self.source.path, row + 1, col + 1, eaten_value(str(key_node.value), comment)))
+        return True
 
     def _problem(self, node: Node, message: str) -> None:
         self.problems.append(Problem(self.source.path, node.start_mark.line + 1, node.start_mark.column + 1, message))
@@ -382,6 +407,8 @@ class _Builder:
                 self._problem(key_node, f"duplicate key '{key}'")
                 continue
             self.source.keys[loc + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            if self._eaten(key_node, value_node):
+                continue
             result[key] = self.build(value_node, loc + (key,), depth + 1)
         return result
 

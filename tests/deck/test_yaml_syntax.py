@@ -123,8 +123,64 @@ def test_a_text_that_yaml_reads_as_a_comment_says_so(capsys, tmp_path, manifest_
     path.write_text(text, encoding="utf-8")
     status, _, err = run(capsys, "validate", "--manifest", str(path))
     assert status == 1
-    assert f"{path}:{number_of(text, 'name: #1 Card')}:5: a wild card needs 'name', and this one is empty (YAML reads " \
-           "' #' and everything after it as a comment: put a text that starts with # in quotes)" in err
+    assert err.splitlines() == [f"{path}:{number_of(text, 'name: #1 Card')}:11: YAML reads everything from '#' on as "
+                                "a comment, so 'name' is empty: put the value in quotes: name: \"#1 Card\""]
+
+
+LOOK = "look:\n  icons:\n"
+#: (id, old text, new text, the text at the reported column, the message): a colour YAML read as a comment
+EATEN = [
+    ("a look colour", LOOK, "look:\n  wild:\n    glyph:\n      colour: #FF0000\n  icons:\n", "#FF0000",
+     "YAML reads '#FF0000' after 'colour:' as a comment, so 'colour' is empty: put the colour in quotes: "
+     'colour: "#FF0000"'),
+    ("a look colour between braces", LOOK, "look:\n  wild:\n    glyph: {colour: #FF0000}\n  icons:\n", "#FF0000}",
+     "YAML reads '#FF0000' after 'colour:' as a comment, so 'colour' is empty: put the colour in quotes: "
+     'colour: "#FF0000"'),
+    ("a look colour between braces, more keys after it", LOOK,
+     "look:\n  wild:\n    glyph: {colour: #FF0000, size: 15mm}\n  icons:\n", "#FF0000,",
+     "YAML reads '#FF0000' after 'colour:' as a comment, so 'colour' is empty: put the colour in quotes: "
+     'colour: "#FF0000"'),
+    ("a print colour between braces", 'print: "#00A3D9"', "print: #00A3D9", "#00A3D9,",
+     "YAML reads '#00A3D9' after 'print:' as a comment, so 'print' is empty: put the colour in quotes: "
+     'print: "#00A3D9"'),
+    ("a print colour on its own line", '  - {name: cyan, code: C, print: "#00A3D9", shape: circle}',
+     "  - name: cyan\n    code: C\n    print: #00A3D9\n    shape: circle", "#00A3D9",
+     "YAML reads '#00A3D9' after 'print:' as a comment, so 'print' is empty: put the colour in quotes: "
+     'print: "#00A3D9"'),
+    ("a short colour", LOOK, "look:\n  wild:\n    name:\n      colour: #FFF\n  icons:\n", "#FFF",
+     "YAML reads '#FFF' after 'colour:' as a comment, so 'colour' is empty: put the colour in quotes: "
+     'colour: "#FFF"'),
+]
+
+
+@pytest.mark.parametrize("case", EATEN, ids=[c[0] for c in EATEN])
+def test_a_colour_yaml_reads_as_a_comment_is_an_error_at_its_line(capsys, tmp_path, manifest_text, case):
+    """`colour: #FF0000` is a comment to YAML: under `look:` it passed validate and the build changed
+    nothing; between braces it was parser words at the next line. Now: one error, at the '#'."""
+    _, old, new, at, message = case
+    assert old in manifest_text, old
+    text = manifest_text.replace(old, new, 1)
+    path = tmp_path / "cards.yaml"
+    path.write_text(text, encoding="utf-8")
+    status, _, err = run(capsys, "validate", "--manifest", str(path))
+    assert status == 1
+    (line,) = err.splitlines()
+    m = re.match(rf"^{re.escape(str(path))}:(\d+):(\d+): (.*)$", line)
+    assert m, line
+    row, col = int(m.group(1)), int(m.group(2))
+    assert m.group(3) == message
+    assert text.splitlines()[row - 1][col - 1:].startswith(at), (text.splitlines()[row - 1], col)
+
+
+def test_a_comment_after_a_key_that_holds_a_block_is_still_a_comment(capsys, tmp_path, manifest_text):
+    """Only a comment standing where the value would be, its text right after '#', is taken for an
+    eaten value: `glyph:   # the big sign` above an indented block is the designer's note."""
+    text = manifest_text.replace(LOOK, "look:\n  wild:   # wild faces\n    glyph:  #note\n      size: 15mm\n"
+                                       "  icons:\n", 1)
+    path = tmp_path / "cards.yaml"
+    path.write_text(text, encoding="utf-8")
+    status, _, err = run(capsys, "validate", "--manifest", str(path))
+    assert status == 0, err
 
 
 def test_no_message_names_a_token_or_a_character_not_in_the_file(manifest_text):
