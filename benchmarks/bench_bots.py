@@ -11,7 +11,8 @@ information-set MCTS (`ismcts:N`, N simulations a decision, random rollouts, res
 the engine's determinization; generator/ai/ismcts.py). Every bot draws from the game's bot
 `Random`, so a run replays exactly.
 
-- 2 players: every pair of bots plays N games on deals 0..N-1 of the edition, seats swapped
+- 2 players: every pair of bots plays N games on the deals of games 0..N-1 of `simulate --seed 0`
+  (the engine's seeds `game_seed(0, i)`, through the OpenSpiel game's `seeded_state`), seats swapped
   on every other game.
 - 4 players: every set of four different bots plays N games per seating, in the 4 rotations.
 - Ratings: each game's winner beats every other seat of the game (a draw or an unfinished
@@ -80,9 +81,8 @@ def play(job: tuple, chunk: list[tuple]) -> list[tuple]:
     out = []
     for lineup, deal in chunk:
         game = _game(len(lineup), edition)
-        state = game.new_initial_state()
-        state.apply_action(deal)
-        seed = state.engine.seed
+        seed = game_seed(0, deal)  # game `deal` of `simulate --seed 0`
+        state = game.seeded_state(seed)
         rng = random.Random(bot_seed(seed))
         players = [Player(name) for name in lineup]
         decisions = [0] * len(lineup)

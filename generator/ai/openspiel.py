@@ -6,22 +6,26 @@ generator/ai/actions.py, tensors and strings from generator/ai/observation.py).
 
 The GameType, as the engine is:
 - sequential, imperfect information (hands and the draw pile are hidden), terminal rewards;
-- chance: explicit stochastic, with one chance node at the start that picks one of `DEALS`
-  deals. The engine draws every later random event (reshuffles, Steal's pick, Re-Deal's
-  shuffle) from the deal's own seed, so once the deal is chosen the game is deterministic
-  given the decisions: that one node is all the chance there is, and replaying a history
-  replays the game exactly. The deal's engine seed is `game_seed(seed, outcome)`
-  (generator.engine.simulate), the seed `county-uppy simulate --seed SEED` gives game
-  `outcome`, so a deal can be replayed there.
+- chance: explicit stochastic, as it happens. The deal is a chance node per card, dealt one
+  at a time from the seat left of the dealer (R3); its outcomes are the card types still to
+  deal, each as likely as its copies left. The draw pile is not put in order: each card
+  drawn from it is a chance node when it is drawn (outcomes: the card types left in the
+  pile), and so is each card of a reshuffled pile; Steal's pick is a chance node over the
+  cards of the hand it takes from, and Re-Deal's shuffle one per card it deals. Nothing
+  about cards not yet seen is fixed before it happens (generator/ai/chance.py), so no table
+  maps what a seat sees to what is hidden. `seeded_state(N)` is the engine's game N (the
+  deal of `Game.new_initial_state(N)`, its later random events from that seed, no chance
+  node), for comparing bots on fixed deals; docs/engine.md ("Game N") says how the seeds of
+  the engine, `simulate` and PettingZoo relate.
 - utility: the engine's returns, +1 for the winner (Teams: each winning seat) and -1 for
   the others, 0 for everyone in a draw or an unfinished game. That is zero-sum with 2
   players or in Teams, general-sum otherwise (the registered type says general-sum; each
   loaded game's own type says which it is).
-- max game length: decisions are bounded per turn, so `max_turns` bounds the game:
-  1 + (max_turns + 1) * (2 * players + 7) (the chance node included).
+- max game length (decisions; chance outcomes are not counted): decisions are bounded per
+  turn, so `max_turns` bounds the game: (max_turns + 1) * (2 * players + 7).
 
 Parameters: `manifest` (a path, default cards.yaml in the current folder), `edition`,
-`players`, `seed` (which family of deals), and every rule option of docs/rules.md under its
+`players`, and every rule option of docs/rules.md under its
 own name (`speed_seconds` 0 means not SPEED; `late` is never legal, and the adapter never
 lists it: the engine applies it only on a clock). A rule option left out plays as the deck
 prints it (`game: options:` in the manifest), as simulate, report and play do: its default is
@@ -37,6 +41,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from dataclasses import asdict
 from functools import lru_cache
 from typing import Any
@@ -45,15 +50,15 @@ import numpy as np
 import pyspiel
 
 from generator.ai.actions import ActionIds
+from generator.ai.chance import Chance, NeedChance
 from generator.ai.observation import Layout, Table, information_state_string, observation_string
 from generator.deck.manifest import load
-from generator.engine import Game, to_position
+from generator.engine import Game
+from generator.engine.errors import IllegalActionError
 from generator.engine.options import Options
-from generator.engine.simulate import game_seed
+from generator.engine.shuffling import is_chance
 
 SHORT_NAME = "county_uppy"
-#: Chance outcomes of the deal node: deals 0..DEALS-1 of the `seed` parameter.
-DEALS = 1 << 16
 #: Players the game may be loaded with (the engine's range for the shipped manifest).
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
@@ -71,7 +76,7 @@ AS_THE_DECK: dict[str, Any] = {
 
 def _parameters() -> dict[str, Any]:
     """The game's parameters and their defaults: the place, the deal family, and every rule option."""
-    return {"manifest": "cards.yaml", "edition": "the-og", "players": 4, "seed": 0, "deck_options": True,
+    return {"manifest": "cards.yaml", "edition": "the-og", "players": 4, "deck_options": True,
             **AS_THE_DECK}
 
 
@@ -146,19 +151,21 @@ class CountyUppyGame(pyspiel.Game):
             self.engine = engine
             full.update(manifest="", edition=engine.edition.key, players=engine.players)
         full = resolved(full, self.engine)
-        self.seed = int(full["seed"])
         self.ids = ActionIds(self.engine)
         self.layout = Layout(self.engine)
+        #: The edition's cards by type (ascending), how many cards the deal gives out, and how many there are.
+        self.edition_counts = tuple(sorted(Counter(self.engine.edition_cards).items()))
+        self.deal_size, self.deal_total = self.engine.deal_size, len(self.engine.edition_cards)
         n = self.engine.players
         zero_sum = n == 2 or self.engine.options.teams
         info = pyspiel.GameInfo(
             num_distinct_actions=self.ids.size,
-            max_chance_outcomes=DEALS,
+            max_chance_outcomes=max(len(self.engine.codes), len(self.engine.edition_cards)),
             num_players=n,
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0 if zero_sum else None,
-            max_game_length=1 + (self.engine.options.max_turns + 1) * (2 * n + 7),
+            max_game_length=max_decisions(self.engine),
         )
         kind = pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
         super().__init__(_game_type(kind), info, full)
@@ -171,7 +178,17 @@ class CountyUppyGame(pyspiel.Game):
         return (_game, (json.dumps(self.get_parameters(), sort_keys=True),))
 
     def new_initial_state(self) -> "CountyUppyState":
+        """The game before the deal: chance deals the first card."""
         return CountyUppyState(self)
+
+    def seeded_state(self, seed: int) -> "CountyUppyState":
+        """Game `seed` of the engine (docs/engine.md, "Game N"), at its first decision: the deal
+        `Game.new_initial_state(seed)` makes, as `play --seed`, `replay` and PettingZoo's
+        `reset(seed=...)` deal it. Its later random events come from that seed as in the engine,
+        so it has no chance node: a fixed deal to compare bots on, not a game to enumerate chance in."""
+        state = CountyUppyState(self)
+        state.progress = Progress(self, int(seed))
+        return state
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> "Observer":
         if params:
@@ -182,51 +199,152 @@ class CountyUppyGame(pyspiel.Game):
         """A state of this game at `engine_state` (a world a seat's view sampled), for search:
         it has no heard decisions and no history, so it is not for serializing."""
         state = CountyUppyState(self)
-        state.dealt = Dealt(self, -1, engine_state)
+        state.progress = Progress(self, None if is_chance(engine_state.rng) else engine_state.seed, engine_state)
         return state
 
-    def deal(self, outcome: int):
-        """The engine State of deal `outcome` (the chance node's action)."""
-        return self.engine.new_initial_state(game_seed(self.seed, outcome))
+
+def max_decisions(game: Game) -> int:
+    """The most decisions a game can take (OpenSpiel's max_game_length, chance outcomes not counted):
+    decisions are bounded per turn, so `max_turns` bounds the game."""
+    return (game.options.max_turns + 1) * (2 * game.players + 7)
 
 
-class Dealt:
-    """A dealt game: the engine's State and the decisions heard at the table.
+#: `Progress.step` of the draw that follows the deal (no decision: the first turn's draw).
+_SETTLE = None
+
+
+class Progress:
+    """Where one game is: the deal so far, then the engine's State, the decisions heard at the table,
+    and a decision waiting for chance.
+
+    A game of chance (`seed` None) deals card by card: each card is a chance node whose
+    outcomes are the card types still to deal, each as likely as its copies left. Then the
+    engine's State plays with a `Chance` (generator/ai/chance.py) as its RNG: a decision is
+    made on a copy of the State, and when the engine needs a random event (a card drawn, a
+    reshuffled pile's next card, Steal's pick, Re-Deal's shuffle) the copy is dropped and chance
+    chooses; the decision is then made again with every outcome chosen so far. A seeded game
+    (`seed` an engine seed) is the engine's own game of that seed, with no chance nodes.
 
     OpenSpiel copies a Python state by deep-copying its attributes and serializes it by
-    pickling them; this box makes both cheap and exact. A copy clones the engine State (the
-    Game and its deck are shared, never copied); a pickle is the game's parameters, the deal
-    and the decisions, and unpickling replays them through the engine."""
+    pickling them; this box makes both cheap and exact: a copy clones the engine State (the
+    Game and its deck are shared, never copied), a pickle is the game's parameters, the seed
+    and the moves, and unpickling makes the moves again."""
 
-    __slots__ = ("game", "outcome", "engine", "table")
+    __slots__ = ("game", "seed", "dealt", "left", "engine", "table", "step", "fed", "need", "moves")
 
-    def __init__(self, game: "CountyUppyGame", outcome: int, engine=None, table: Table | None = None):
+    def __init__(self, game: "CountyUppyGame", seed: int | None = None, engine=None):
         self.game = game
-        self.outcome = outcome
-        self.engine = engine if engine is not None else game.deal(outcome)
-        self.table = table if table is not None else Table(game.engine)
-        self.engine.current_player()  # the engine makes a turn's draw when asked who acts: ask now, always
+        self.seed = seed
+        self.dealt: list[int] = []  #: cards dealt so far, in the order dealt (a game of chance)
+        self.left: dict[int, int] | None = None  #: card type: copies still to deal (none at 0), ascending
+        self.table: Table | None = None
+        self.step: Any = _SETTLE  #: the decision waiting for chance (_SETTLE: the draw after the deal)
+        self.fed: list[int] = []  #: the chance outcomes chosen for it so far
+        self.need: NeedChance | None = None  #: what chance chooses next, while a decision waits
+        self.moves: list[int] = []  #: every OpenSpiel action so far, chance's included
+        self.engine = engine
+        if seed is not None and engine is None:
+            self.engine = game.engine.new_initial_state(seed)
+        if self.engine is not None:
+            self.table = Table(game.engine)
+            self._make(_SETTLE)  # the engine makes a turn's draw when asked who acts: ask now, always
+        else:
+            self.left = dict(game.edition_counts)
 
+    # --- chance -------------------------------------------------------------------------
+    def is_chance(self) -> bool:
+        return self.engine is None or self.need is not None
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.need is not None:
+            return list(self.need.outcomes)
+        if self.engine is None:
+            left = self.left
+            total = self.game.deal_total - len(self.dealt)
+            return [(c, k / total) for c, k in left.items()]  # type: ignore[union-attr]
+        return []
+
+    def chance(self, outcome: int) -> None:
+        """Chance chose `outcome` (one of chance_outcomes())."""
+        if self.engine is None:  # the deal, card by card
+            left = self.left
+            k = left.get(outcome, 0)  # type: ignore[union-attr]
+            if not k:
+                raise pyspiel.SpielError(f"chance outcome {outcome} is not a card still to deal")
+            if k == 1:
+                del left[outcome]  # type: ignore[union-attr]
+            else:
+                left[outcome] = k - 1  # type: ignore[index]
+            self.dealt.append(outcome)
+            if len(self.dealt) == self.game.deal_size:
+                rest = [c for c, k in left.items() for _ in range(k)]  # type: ignore[union-attr]
+                self.engine = self.game.engine.dealt_state(self.dealt, rest, Chance())
+                self.table = Table(self.game.engine)
+                self.left = None
+                self._make(_SETTLE)
+            return
+        if self.need is None or all(outcome != o for o, _ in self.need.outcomes):
+            raise pyspiel.SpielError(f"{outcome} is not a chance outcome here")
+        self.fed.append(outcome)
+        self._make(self.step)
+
+    # --- decisions ----------------------------------------------------------------------
     def apply(self, decision) -> None:
         seat = self.engine.current_player()
-        self.engine.apply(decision)  # IllegalActionError if the engine does not allow it
-        self.table.note(seat, decision)
-        self.engine.current_player()
+        if decision not in self.engine.legal_actions():
+            self.engine.clone().apply(decision)  # IllegalActionError, saying why
+            raise IllegalActionError(f"'{decision}' is not one of the game's decisions here")  # late: never listed
+        self.table.note(seat, decision)  # type: ignore[union-attr]
+        self.fed = []
+        self._make(decision)
 
-    def __deepcopy__(self, memo) -> "Dealt":
-        return Dealt(self.game, self.outcome, self.engine.clone(), self.table.copy())
+    def _make(self, step) -> None:
+        """Make `step` (a decision, or _SETTLE) and the draw that follows it, with the outcomes fed so far."""
+        e = self.engine
+        if self.seed is not None:  # the engine's own game: its RNG decides
+            if step is not _SETTLE:
+                e.apply(step)
+            e.current_player()
+            return
+        trial = e.clone()
+        chance = trial.rng
+        chance.fed, chance.used = list(self.fed), 0
+        try:
+            if step is not _SETTLE:
+                trial.apply(step)
+            trial.current_player()
+        except NeedChance as need:
+            self.step, self.need = step, need
+            return
+        chance.fed, chance.used = [], 0
+        self.engine, self.step, self.fed, self.need = trial, _SETTLE, [], None
+
+    def move(self, action: int) -> None:
+        """One OpenSpiel action: chance's outcome at a chance node, else a decision id."""
+        if self.is_chance():
+            self.chance(action)
+        else:
+            self.apply(self.game.ids.action(action))
+        self.moves.append(action)
+
+    def __deepcopy__(self, memo) -> "Progress":
+        new = Progress.__new__(Progress)
+        new.game, new.seed, new.step, new.need = self.game, self.seed, self.step, self.need
+        new.dealt, new.fed, new.moves = list(self.dealt), list(self.fed), list(self.moves)
+        new.left = None if self.left is None else dict(self.left)
+        new.engine = None if self.engine is None else self.engine.clone()
+        new.table = None if self.table is None else self.table.copy()
+        return new
 
     def __reduce__(self):
-        return (_replay, (self.game.get_parameters(), self.outcome, [str(a) for a in self.engine.history]))
+        return (_replay, (self.game.get_parameters(), self.seed, list(self.moves)))
 
 
-def _replay(params: dict[str, Any], outcome: int, decisions: list[str]) -> Dealt:
-    game = _game(json.dumps(params, sort_keys=True))
-    dealt = Dealt(game, outcome)
-    for text in decisions:
-        dealt.apply(game.engine.action(text))
-    return dealt
+def _replay(params: dict[str, Any], seed: int | None, moves: list[int]) -> Progress:
+    progress = Progress(_game(json.dumps(params, sort_keys=True)), seed)
+    for action in moves:
+        progress.move(action)
+    return progress
 
 
 @lru_cache(maxsize=16)
@@ -235,89 +353,92 @@ def _game(params_json: str) -> CountyUppyGame:
 
 
 class CountyUppyState(pyspiel.State):
-    """One game: the deal (chance), then the engine's State and the decisions heard at the table."""
+    """One game: the deal (chance, card by card), then the engine's State, with chance nodes as it needs them."""
 
     def __init__(self, game: CountyUppyGame):
         super().__init__(game)
         self.rules = game  #: the CountyUppyGame (shared by its states; OpenSpiel copies nothing of it)
-        self.dealt: Dealt | None = None
+        self.progress = Progress(game)
 
     @property
     def engine(self):
-        """The engine's State, once dealt (None before)."""
-        return None if self.dealt is None else self.dealt.engine
+        """The engine's State, once dealt (None before; before the decision that waits for chance)."""
+        return self.progress.engine
 
     @property
     def table(self) -> Table | None:
-        return None if self.dealt is None else self.dealt.table
+        return self.progress.table
 
     # --- the game ---------------------------------------------------------------------
     def current_player(self) -> int:
-        e = self.engine
-        if e is None:
+        p = self.progress
+        if p.is_chance():
             return pyspiel.PlayerId.CHANCE
-        if e.is_terminal():
+        if p.engine.is_terminal():
             return pyspiel.PlayerId.TERMINAL
-        return e.current_player()
+        return p.engine.current_player()
 
     def _legal_actions(self, player: int) -> list[int]:
-        e = self.engine
-        if e is None or e.is_terminal() or player != e.current_player():
+        p = self.progress
+        if p.is_chance() or p.engine.is_terminal() or player != p.engine.current_player():
             return []
-        return sorted(map(self.rules.ids.id, e.legal_actions()))
+        return sorted(map(self.rules.ids.id, p.engine.legal_actions()))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return list(_outcomes()) if self.dealt is None else []
+        return self.progress.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        if self.dealt is None:
-            if not 0 <= action < DEALS:
-                raise pyspiel.SpielError(f"deal {action} is not 0..{DEALS - 1}")
-            self.dealt = Dealt(self.rules, action)
-        else:
-            self.dealt.apply(self.rules.ids.action(action))
+        self.progress.move(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
+            p = self.progress
+            if p.need is not None and p.need.kind == "pick":
+                return f"chance: card {action + 1} of {p.need.size} of the hand"
+            codes = self.rules.engine.codes
+            card = codes[action] if 0 <= action < len(codes) else f"#{action}"
+            return f"chance: deal {card}" if p.engine is None else f"chance: {card} comes next"
         return str(self.rules.ids.action(action))
 
     def is_terminal(self) -> bool:
-        e = self.engine
-        return e is not None and e.is_terminal()
+        p = self.progress
+        return not p.is_chance() and p.engine.is_terminal()
 
     def returns(self) -> list[float]:
-        e = self.engine
-        return [0.0] * self.rules.engine.players if e is None else e.returns()
+        p = self.progress
+        return [0.0] * self.rules.engine.players if p.is_chance() else p.engine.returns()
 
     def resample_from_infostate(self, player_id: int, probability_sampler) -> "CountyUppyState":
         """A state `player_id` cannot tell from this one, hidden cards dealt again by the engine.
 
         The engine's determinization (`State.resample`) keeps everything the seat sees; the
         decisions heard at the table are kept too, so both states have the same information
-        state. The history (OpenSpiel's list of actions) is this one's: the new state is for
-        search, not for serializing."""
+        state. In a game of chance the new state's draw pile and random events are chance's
+        again, as they are here. The history (OpenSpiel's list of actions) is this one's: the
+        new state is for search, not for serializing."""
         new = self.clone()
-        if self.dealt is not None:
+        p = new.progress
+        if p.engine is not None and p.need is None:
             rng = random.Random(int(probability_sampler() * (1 << 53)))
-            new.dealt.engine = self.dealt.engine.resample(player_id, rng)
-            new.dealt.engine.current_player()  # the turn's draw, as every dealt state has made it
+            p.engine = self.progress.engine.resample(player_id, rng, Chance() if p.seed is None else None)
+            p.engine.current_player()  # the turn's draw, as every dealt state has made it
         return new
 
     # --- what a player sees -------------------------------------------------------------
     def _legal_for(self, player: int):
         """The legal actions if `player` is to act (they show a Teams player its teammates' gives)."""
-        e = self.engine
-        return e.legal_actions() if e is not None and not e.is_terminal() and e.current_player() == player else None
+        p = self.progress
+        e = p.engine
+        if e is None or p.need is not None or e.is_terminal() or e.current_player() != player:
+            return None
+        return e.legal_actions()
 
     def __str__(self) -> str:
-        e = self.engine
-        return "deal not chosen yet" if e is None else json.dumps(to_position(e), sort_keys=True)
-
-
-@lru_cache(maxsize=1)
-def _outcomes() -> tuple[tuple[int, float], ...]:
-    return tuple((i, 1.0 / DEALS) for i in range(DEALS))
+        p = self.progress
+        if p.engine is None:
+            return f"dealing: {' '.join(self.rules.engine.codes[c] for c in p.dealt) or 'no card yet'}"
+        lines = [f"s{s}: {' '.join(self.rules.engine.codes[c] for c in hand) or '-'}" for s, hand in enumerate(p.engine.hands)]
+        return "\n".join([*lines, *(f"{who}: {a}" for who, a in p.table.log), f"moves {p.moves}"])
 
 
 class Observer:

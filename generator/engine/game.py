@@ -120,8 +120,7 @@ class Game:
         """Shuffle the edition with `random.Random(seed)` and deal (R3)."""
         draw = list(self.edition_cards)
         size = len(draw)
-        n = self.players
-        k = min(size, self.hand_size * n)
+        k = self.deal_size
         # The shuffle (state.shuffle: Fisher-Yates with rng.random()) puts the top of the pile in
         # place first, so only the cards dealt and drawn need it: the seed's Random makes its
         # draws as they are needed, and once the shuffle is done it goes on as the game's RNG.
@@ -131,17 +130,40 @@ class Game:
         srng = random.Random(seed)
         stop = max(size - k - SHUFFLE_AHEAD, 1)
         shuffle_steps(draw, srng.random, size, stop)
-        first = (self.options.dealer + 1) % n
-        # One card at a time from the top (the end of the list), starting left of the dealer:
-        # the t-th card dealt goes to seat (first + t) % n.
+        # One card at a time from the top (the end of the list), starting left of the dealer.
         dealt = draw[size - k:][::-1]
         del draw[size - k:]
-        hands = [dealt[(s - first) % n::n] for s in range(n)]
+        hands, first = self.hands_of(dealt), self.first_seat
         if stop > 1:
             state = State(self, None, seed, hands, draw, turn=first, deal_rng=srng, deal_stop=stop)
         else:
             state = State(self, srng, seed, hands, draw, turn=first)
         return state
+
+    @property
+    def deal_size(self) -> int:
+        """How many cards the deal gives out (R3): a hand each, or the whole edition if it has fewer."""
+        return min(len(self.edition_cards), self.hand_size * self.players)
+
+    @property
+    def first_seat(self) -> int:
+        """The seat left of the dealer: it is dealt the first card and plays first (R3)."""
+        return (self.options.dealer + 1) % self.players
+
+    def hands_of(self, dealt: list[int]) -> list[list[int]]:
+        """The hands of a deal whose cards were dealt in the order `dealt`: the t-th card dealt goes to
+        seat (first_seat + t) % players, one card at a time (R3)."""
+        n, first = self.players, self.first_seat
+        return [dealt[(s - first) % n::n] for s in range(n)]
+
+    def dealt_state(self, dealt: list[int], rest: list[int], chance) -> State:
+        """A new game whose deal a chance source made (the OpenSpiel adapter's chance nodes, card by card):
+        `dealt` the cards in the order dealt, `rest` the draw pile in any fixed order (not yet shuffled),
+        `chance` the source that chooses each card of the draw pile as it is drawn and every later
+        random event (generator/engine/shuffling.py). Its `seed` is -1: no seed makes this game."""
+        rest = list(rest)
+        return State(self, chance, -1, self.hands_of(list(dealt)), rest, turn=self.first_seat, deal_rng=chance,
+                     deal_stop=len(rest))
 
     def action(self, decision: "str | Action") -> Action:
         """The interned Action for a decision string or Action; raise ActionSyntaxError if unknown."""

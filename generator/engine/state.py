@@ -23,7 +23,7 @@ from typing import Callable, NamedTuple
 from generator.engine.actions import ANY_SEAT, DISCARD, GIVE, LATE, NO_SEAT, OTHER_SEAT, PLAY, Action
 from generator.engine.effects import Turn
 from generator.engine.errors import IllegalActionError
-from generator.engine.shuffling import SHUFFLE_AHEAD, shuffle, shuffle_steps
+from generator.engine.shuffling import ahead, is_chance, shuffle, shuffle_down
 from generator.engine.view import PlayerView
 
 
@@ -175,7 +175,7 @@ class State:
         """Finish the deal's shuffle down to position `stop` (0: all of it)."""
         stop = max(stop, 1)
         if stop < self._shuffled_from:
-            shuffle_steps(self._pile, self._deal_rng.random, self._shuffled_from, stop)  # type: ignore[union-attr]
+            shuffle_down(self._pile, self._deal_rng, self._shuffled_from, stop)
             if stop > 1:
                 self._shuffled_from = stop
             else:  # the shuffle is done: its Random is now where the game's RNG starts
@@ -563,12 +563,17 @@ class State:
         only if a rule of the copy needs it (a search trying each move on copies of one world
         with the same draws).
         """
-        if self._shuffled_from:  # finish the deal's shuffle once, here, rather than in every copy
+        chance = is_chance(self._rng)
+        if self._shuffled_from and not chance:  # finish the deal's shuffle once, here, rather than in every copy
             self._shuffle_down(0)
         new = object.__new__(State)
         for name in State.__slots__:
             setattr(new, name, getattr(self, name))
-        if seed is None:
+        if seed is None and chance:  # a chance source's copy; the draw pile stays to be drawn card by card
+            new._rng = self._rng.copy()  # type: ignore[union-attr]
+            if self._deal_rng is not None:
+                new._deal_rng = new._rng
+        elif seed is None:
             new._rng = random.Random()
             new._rng.setstate(self.rng.getstate())
         else:
@@ -588,7 +593,7 @@ class State:
         new.history = list(self.history)
         new.penalties = list(self.penalties)
 
-    def resample(self, seat: int, rng: random.Random) -> "State":
+    def resample(self, seat: int, rng: random.Random, chance=None) -> "State":
         """A new State that `seat` cannot tell from this one: the cards it cannot see, dealt again with `rng`.
 
         This is the determinization a searching bot plays on (a seat's view gives it as
@@ -606,6 +611,9 @@ class State:
         pile first, then the other hands in seat order, each keeping its size. The game's own
         random draws to come (reshuffles, Steal's pick, Re-Deal's shuffle) are hidden too: the
         new State's RNG is `Random(seed)` for a new `seed` of `rng.getrandbits(64)`.
+
+        `chance`: a chance source (generator/engine/shuffling.py) instead: the new draw pile is in
+        no order yet, and its cards and the random events to come are chosen as they happen.
 
         `rng` is a `random.Random` (a caller holding only a uniform sampler, as OpenSpiel's
         `resample_from_infostate` does, seeds one from it: `random.Random(int(sampler() * 2**53))`).
@@ -633,6 +641,9 @@ class State:
             new_hands[s] = hidden[start:size]
         new.seed = rng.getrandbits(64)
         new._rng, new._rng_skip = None, 0  # Random(seed), made if a rule needs it
+        if chance is not None:  # the draw pile's order and the events to come are chance's as they happen
+            new._rng = new._deal_rng = chance
+            new._shuffled_from = len(new._pile)
         self._copy_piles_into(new)
         new._legal = None  # listed again from the new hands (a discard owed by a dealt seat)
         return new
@@ -678,9 +689,13 @@ class State:
                 return
             draw.extend(self.discard)
             self.discard.clear()
-            shuffle(self.rng, draw)
-        elif len(draw) <= self._shuffled_from:
-            self._shuffle_down(len(draw) - SHUFFLE_AHEAD)
+            rng = self.rng
+            if is_chance(rng):  # each card of the new pile is chosen when it is drawn
+                self._deal_rng, self._shuffled_from = rng, len(draw)
+            else:
+                shuffle(rng, draw)
+        if len(draw) <= self._shuffled_from:
+            self._shuffle_down(len(draw) - ahead(self._deal_rng))
         self.hands[seat].append(draw.pop())
 
     # --- the rules ---------------------------------------------------------------------

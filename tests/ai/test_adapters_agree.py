@@ -80,11 +80,9 @@ def test_openspiel_plays_the_engine_s_game(deck, edition, players, options):
     pyspiel = need("pyspiel")
     import generator.ai.openspiel  # noqa: F401 (registers county_uppy)
 
-    game = pyspiel.load_game("county_uppy", {"manifest": MANIFEST, "edition": edition, "players": players, "seed": 5,
-                                             **options})
+    game = pyspiel.load_game("county_uppy", {"manifest": MANIFEST, "edition": edition, "players": players, **options})
     for deal in (0, 9):
-        state = game.new_initial_state()
-        state.apply_action(deal)
+        state = game.seeded_state(game_seed(5, deal))
         engine = Game(deck, edition, players, options).new_initial_state(game_seed(5, deal))
         rng, steps = random.Random(deal), 0
         while not state.is_terminal():
@@ -138,8 +136,7 @@ def test_openspiel_s_public_observer_names_no_card_a_teammate_gave():
         perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE))
     rng = random.Random(2)
     for deal in range(20):
-        state = game.new_initial_state()
-        state.apply_action(deal)
+        state = game.seeded_state(deal)
         while not state.is_terminal():
             seat = state.current_player()
             gives = [a for a in state.legal_actions() if state.action_to_string(seat, a).startswith("give")]

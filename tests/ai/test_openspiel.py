@@ -40,13 +40,11 @@ def test_the_game_type_is_what_the_engine_is(pyspiel):
     assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert t.utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL
-    assert game.max_game_length() == 1 + 101 * (2 * 3 + 7)
+    assert game.max_game_length() == 101 * (2 * 3 + 7)
     assert game.min_utility() == -1 and game.max_utility() == 1
     two = pyspiel.load_game("county_uppy", {"manifest": MANIFEST, "players": 2})
     assert two.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
-    state = game.new_initial_state()
-    assert state.is_chance_node() and len(state.chance_outcomes()) == 1 << 16
-    state.apply_action(0)
+    state = game.seeded_state(0)
     seat = state.current_player()
     assert state.information_state_string(seat).startswith(f"seat {seat} of 3")
     assert len(state.information_state_tensor(seat)) == game.information_state_tensor_size()
@@ -56,8 +54,7 @@ def test_the_game_type_is_what_the_engine_is(pyspiel):
 
 
 def play(pyspiel, game, choose, deal=11):
-    state = game.new_initial_state()
-    state.apply_action(deal)
+    state = game.seeded_state(deal)
     while not state.is_terminal():
         state.apply_action(int(choose(state)))
     return state
@@ -102,7 +99,7 @@ def test_the_game_plays_by_the_deck_s_printed_options_and_parameters_override_th
     assert (deck_game.options.play2_draws, deck_game.options.all_out, deck_game.options.max_turns) == (2, "draw", 300)
     game = pyspiel.load_game("county_uppy", {"manifest": manifest, "players": 3})
     assert game.engine.options == deck_game.options
-    assert game.max_game_length() == 1 + 301 * (2 * 3 + 7)  # the deck's max_turns bounds the game
+    assert game.max_game_length() == 301 * (2 * 3 + 7)  # the deck's max_turns bounds the game
     params = game.get_parameters()
     assert (params["play2_draws"], params["all_out"], params["invert_through_wilds"], params["max_turns"]) == \
         (2, "draw", True, 300)
@@ -122,9 +119,8 @@ def test_the_game_plays_by_the_deck_s_printed_options_and_parameters_override_th
     assert plain.engine.options.invert_through_wilds is False
 
     # the adapter's deal plays the deck's game: the same decisions give the same game as the engine's own
-    state = game.new_initial_state()
-    state.apply_action(4)
     from generator.engine.simulate import game_seed
+    state = game.seeded_state(game_seed(0, 4))
     engine = deck_game.new_initial_state(game_seed(0, 4))
     import random
     rng = random.Random(5)
