@@ -34,6 +34,15 @@ __all__ = ["FONT_LIST", "PdfFile", "array", "encoding_canvas", "form_body", "str
 #: The font list's object number: every form and page refers to it, so forms formatted once fit any file.
 FONT_LIST = 1
 HEADER = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"
+#: Catalog keys newer than PDF 1.4, and the version each needs (PDF 1.7, ISO 32000-1, 12.2).
+NEWER_KEYS = (("/Duplex", "1.7"), ("/PrintScaling", "1.6"))
+
+
+def header(catalog: str) -> bytes:
+    """The file's header, declaring the version its catalog needs: 1.4 (what PDF/X-1a:2003 is
+    based on), 1.6 for /PrintScaling, 1.7 for /Duplex."""
+    needed = max((v for k, v in NEWER_KEYS if k in catalog), default="1.4")
+    return HEADER.replace(b"1.4", needed.encode("ascii"), 1)
 
 
 def encoding_canvas(chars: str, size: tuple[float, float] = (612.0, 792.0), initial_size: float = 10.0) -> Canvas:
@@ -191,7 +200,7 @@ class PdfFile:
         root = self.add(f"<< /Type /Catalog /Pages {pages} 0 R /PageMode /UseNone {catalog}>>".encode("latin-1"))
         entries = " ".join(f"/{k} {v}" for k, v in info.items())
         info_num = self.add(f"<< {entries} >>".encode("latin-1"))
-        out = bytearray(HEADER)
+        out = bytearray(header(catalog))
         offsets = []
         for n, body in enumerate(self._bodies, 1):
             offsets.append(len(out))

@@ -33,11 +33,17 @@ def test_every_pdf_of_a_build_reads_back_clean(built):
     assert len(files) >= 9  # two papers × three modes, an edition's, the DriveThruCards file
     for path in files:
         data = path.read_bytes()
-        assert data.startswith(b"%PDF-1.4\n")
+        assert re.match(rb"%PDF-1\.[4-7]\n", data), path.name
         _xref_offsets_are_exact(data)
         with pikepdf.open(path) as pdf:
             assert pdf.check_pdf_syntax() == [] and pdf.get_warnings() == [], path.name
             assert len(pdf.pages) >= 2
+            # the declared version is the one its keys need: /Duplex is PDF 1.7, /PrintScaling 1.6
+            prefs = pdf.Root.get("/ViewerPreferences", {})
+            needed = "1.7" if "/Duplex" in prefs else "1.6" if "/PrintScaling" in prefs else "1.4"
+            assert pdf.pdf_version == needed, (path.name, pdf.pdf_version, needed)
+            if path.parent.name == "print" and "card-count" not in path.name:
+                assert needed == "1.7", path.name  # the print-and-play files ask for 100% and their duplex flip
 
 
 def test_a_small_file_written_by_hand_is_what_its_parts_say():
