@@ -64,7 +64,7 @@ class ActionIds:
     def action(self, action_id: int) -> Action:
         """The engine's (interned) Action of an id; ValueError if the id names nothing in this game."""
         game, k, s = self.game, self.cards, self.seats
-        if not isinstance(action_id, int) or not 0 <= action_id < self.size:
+        if not isinstance(action_id, int) or isinstance(action_id, bool) or not 0 <= action_id < self.size:
             raise ValueError(f"action id {action_id!r} is not 0..{self.size - 1}")
         if action_id == self.late_id:
             return game.late_action

@@ -22,7 +22,9 @@ The GameType, as the engine is:
   players or in Teams, general-sum otherwise (the registered type says general-sum; each
   loaded game's own type says which it is).
 - max game length (decisions; chance outcomes are not counted): decisions are bounded per
-  turn, so `max_turns` bounds the game: (max_turns + 1) * (2 * players + 7).
+  turn, so `max_turns` bounds the game: (max_turns + 1) * (2 * players + 7), at most MAX_LENGTH
+  (2**31 - 1, the largest OpenSpiel holds): any `max_turns` the engine takes makes a game, whose
+  `max_turns` parameter says at most that much.
 
 Parameters: `manifest` (a path, default cards.yaml in the current folder), `edition`,
 `players`, and every rule option of docs/rules.md under its
@@ -59,6 +61,9 @@ from generator.engine.options import Options
 from generator.engine.shuffling import is_chance
 
 SHORT_NAME = "county_uppy"
+#: The largest whole number OpenSpiel's GameInfo and game parameters hold (a C int): a longer game
+#: bound, or a larger max_turns, is said as this.
+MAX_LENGTH = (1 << 31) - 1
 #: Players the game may be loaded with (the engine's range for the shipped manifest).
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
@@ -133,6 +138,9 @@ def resolved(params: dict[str, Any], game: Game) -> dict[str, Any]:
     out = dict(params)
     for name, value in asdict(game.options).items():
         out[name] = float(value or 0) if name == "speed_seconds" else value  # 0.0: not SPEED
+    # OpenSpiel's whole-number parameters are C ints: a longer max_turns than the largest is said as
+    # the largest (2**31 - 1 turns, days of play: no game of the engine is told apart by it)
+    out["max_turns"] = min(out["max_turns"], MAX_LENGTH)
     return out
 
 
@@ -165,7 +173,7 @@ class CountyUppyGame(pyspiel.Game):
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0 if zero_sum else None,
-            max_game_length=max_decisions(self.engine),
+            max_game_length=min(MAX_LENGTH, max_decisions(self.engine)),
         )
         kind = pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
         super().__init__(_game_type(kind), info, full)

@@ -23,6 +23,7 @@ game's screen as text, for the agent to act.
 from __future__ import annotations
 
 import io
+import numbers
 import random
 from typing import Any
 
@@ -77,8 +78,8 @@ class CountyUppyEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new game: game `seed` of the engine, or (no seed) the next of this env's own seeds."""
         if seed is not None:
-            self._seeds = random.Random(seed)
-            deal = int(seed)
+            deal = whole(seed, "a seed")  # 1.5 or True would deal game 1 without a word
+            self._seeds = random.Random(deal)
         else:
             deal = self._seeds.getrandbits(63)
         self.seed = deal
@@ -116,7 +117,7 @@ class CountyUppyEnv(AECEnv):
                 self.agent_selection = self.agents[0]
             return
         seat = self.possible_agents.index(agent)
-        decision = self.ids.action(int(action))  # ValueError for an id outside the table
+        decision = self.ids.action(whole(action, "an action"))  # ValueError for an id outside the table
         self.state.apply(decision)  # IllegalActionError for a decision the mask does not allow
         self.table.note(seat, decision)
         self._cumulative_rewards[agent] = 0.0
@@ -162,3 +163,11 @@ class CountyUppyEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+def whole(value: Any, what: str) -> int:
+    """`value` as a Python int if it is a whole number (a NumPy integer too); ValueError for any
+    other, a float or a bool included (int() would turn 1.5 or True into 1)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{what} is a whole number, not {value!r} ({type(value).__name__})")
+    return int(value)

@@ -5,13 +5,12 @@ from __future__ import annotations
 import codecs
 import contextlib
 import io
-import json
 import os
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
+from generator import strict_json
 from generator.deck.problems import MAX_ECHOED, InputError, Problem, cut, escape
 
 if TYPE_CHECKING:
@@ -110,70 +109,9 @@ def read_json(path: str) -> Any:
         message = f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8"
         raise InputError([Problem(path, line, column, message)], status=2) from None
     try:
-        return json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant, object_pairs_hook=_no_twice)
-    except _NumberRefused as exc:
-        line, column = _text_position(text, exc.text)
-        raise InputError([Problem(path, line, column, exc.message)], status=2) from None
-    except _KeyTwice as exc:
-        line, column = _key_position(text, exc.key)
-        raise InputError([Problem(path, line, column, f"duplicate key {exc.key!r}: a key is given once "
-                                                      "(JSON readers keep only one of the two)")], status=2) from None
-    except json.JSONDecodeError as exc:
-        raise InputError([Problem(path, exc.lineno, exc.colno, f"not valid JSON: {exc.msg}")], status=2) from None
-    except RecursionError:
-        message = "not readable JSON: lists or objects nested too deeply"
-        raise InputError([Problem(path, 0, 0, message)], status=2) from None
-
-
-#: Digits of a whole number in a position or record (a seed of 2**128 has 39): checked before
-#: Python converts it, which fails past 4,300 digits and is slow well before.
-MAX_JSON_DIGITS = 40
-
-
-class _NumberRefused(ValueError):
-    def __init__(self, text: str, message: str):
-        super().__init__(message)
-        self.text = text
-        self.message = message
-
-
-def _bounded_int(text: str) -> int:
-    digits = len(text.lstrip("-"))
-    if digits > MAX_JSON_DIGITS:
-        raise _NumberRefused(text, f"a number of {digits:,} digits; whole numbers here have at most {MAX_JSON_DIGITS} digits")
-    return int(text)
-
-
-class _KeyTwice(ValueError):
-    def __init__(self, key: str):
-        super().__init__(key)
-        self.key = key
-
-
-def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out = dict(pairs)
-    if len(out) < len(pairs):
-        seen: set[str] = set()
-        raise _KeyTwice(next(k for k, _ in pairs if k in seen or seen.add(k)))  # type: ignore[func-returns-value]
-    return out
-
-
-def _key_position(text: str, key: str) -> tuple[int, int]:
-    """The line and column (from 1) of the second place `key` stands as a key in `text`."""
-    found = list(re.finditer(re.escape(json.dumps(key)) + r"\s*:", text))
-    offset = found[1].start() if len(found) > 1 else 0
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-def _no_constant(text: str) -> float:
-    raise _NumberRefused(text, f"{text} is not a number JSON allows (write a whole number)")
-
-
-def _text_position(text: str, needle: str) -> tuple[int, int]:
-    """The line and column (from 1) of the first `needle` in `text` that stands alone as a JSON value."""
-    m = re.search(r"(?<![\w.\"])" + re.escape(needle) + r"(?![\w.])", text)
-    offset = m.start() if m else 0
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+        return strict_json.loads(text)
+    except strict_json.Refused as exc:
+        raise InputError([Problem(path, exc.line, exc.column, exc.message)], status=2) from None
 
 
 #: The largest record or position a command reads: a long game's record is some tens of KiB.

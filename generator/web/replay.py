@@ -22,6 +22,7 @@ import zlib
 from pathlib import Path
 from typing import Any, Mapping
 
+from generator import strict_json
 from generator.engine import Action, Game, State, to_position
 from generator.engine.actions import GIVE
 from generator.engine.errors import PositionError
@@ -125,7 +126,7 @@ def read_fragment(fragment: str) -> dict[str, Any]:
         raw = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
         unpacker = zlib.decompressobj(-15)
         text = unpacker.decompress(raw, 1 << 20)
-        return expand(json.loads(text))
+        return expand(strict_json.loads(text.decode("utf-8")))  # the number rules of a record file
     except (ValueError, zlib.error) as exc:
         raise PositionError(f"the link's record does not decode ({exc})") from None
 

@@ -39,6 +39,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from generator import strict_json
 from generator.deck.input_file import MAX_FILE_BYTES, Unread, read_regular
 from generator.deck.model import Deck
 from generator.engine import EngineError, Game
@@ -444,11 +445,14 @@ def make_app(web: WebTable | None, *, token: str = "", deck: Deck | None = None,
         except ClientDisconnect:  # gone before its record was sent: there is no one to answer
             return PlainTextResponse("", 400)
         try:
-            record = posted(json.loads(body))
+            record = posted(strict_json.loads(body.decode("utf-8-sig")))  # the number rules of `county-uppy replay`
             # worked out off the event loop: a long record must not hold up the table's players
             return JSONResponse(await run_in_threadpool(steps_of, replay_deck(), record))
-        except RecursionError:
-            return JSONResponse({"error": "not readable JSON: lists or objects nested too deeply"}, 400)
+        except strict_json.Refused as exc:
+            where = f"line {exc.line}, column {exc.column}: " if exc.line else ""
+            return JSONResponse({"error": where + exc.message}, 400)
+        except UnicodeDecodeError as exc:
+            return JSONResponse({"error": f"not UTF-8 text (byte {exc.start + 1}); a record is UTF-8 JSON"}, 400)
         except (ValueError, EngineError) as exc:
             return JSONResponse({"error": str(exc)}, 400)
 

@@ -137,3 +137,24 @@ def test_the_game_plays_by_the_deck_s_printed_options_and_parameters_override_th
 def test_a_bad_option_parameter_is_refused_with_the_option_s_message(pyspiel):
     with pytest.raises(Exception, match="play2_draws"):
         pyspiel.load_game("county_uppy", {"manifest": MANIFEST, "play2_draws": 3})
+
+
+@pytest.mark.parametrize("max_turns", [2**31 - 1, 2**31, 10**18])
+def test_any_max_turns_the_engine_takes_makes_a_game(pyspiel, max_turns):
+    """OpenSpiel's GameInfo and parameters are C ints: a max_turns past 2**31 - 1 (which the engine
+    takes) failed to make the game, so ISMCTS could not play it. Said as the largest now."""
+    from generator.ai.bots import ladder_bot
+    from generator.ai.openspiel import MAX_LENGTH, CountyUppyGame
+    from generator.deck.manifest import load
+    from generator.engine import Game
+    from generator.engine.simulate import play_game
+
+    engine = Game(load(MANIFEST), "keep-it-simple", 2, {"max_turns": max_turns})
+    game = CountyUppyGame(engine=engine)
+    assert game.max_game_length() == MAX_LENGTH == 2**31 - 1
+    assert game.get_parameters()["max_turns"] == 2**31 - 1
+    assert game.engine.options.max_turns == max_turns  # the engine's game is the one asked for
+    state = play_game(engine, [ladder_bot("ismcts:3"), ladder_bot("greedy")], 4)
+    assert state.is_terminal() and not state.stopped
+    loaded = pyspiel.load_game("county_uppy", {"manifest": MANIFEST, "players": 2, "max_turns": 2**31 - 1})
+    assert loaded.max_game_length() == MAX_LENGTH

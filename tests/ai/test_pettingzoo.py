@@ -75,6 +75,34 @@ def test_an_illegal_action_is_refused(pz):
         env.step(illegal)
 
 
+@pytest.mark.parametrize("kind", ["half", "float", "text", "true", "false", "none"])
+def test_an_action_that_is_not_a_whole_number_is_refused(pz, kind):
+    """step(6.5) played id 6 and step(True) id 1 (int() took them); nothing is applied now."""
+    import numpy as np
+
+    env = pz.env(MANIFEST, "the-og", 2)
+    env.reset(seed=1)
+    legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+    action = {"half": legal + 0.5, "float": float(legal), "text": str(legal), "true": True, "false": False,
+              "none": None}[kind]
+    with pytest.raises(ValueError, match="an action is a whole number, not"):
+        env.step(action)
+    assert env.state.history == []
+    env.step(np.int64(legal))  # a NumPy integer is a whole number
+    assert len(env.state.history) == 1
+
+
+@pytest.mark.parametrize("seed", [1.5, True, "7", 2.0])
+def test_a_seed_that_is_not_a_whole_number_is_refused(pz, seed):
+    import numpy as np
+
+    env = pz.env(MANIFEST, "the-og", 2)
+    with pytest.raises(ValueError, match="a seed is a whole number, not"):
+        env.reset(seed=seed)
+    env.reset(seed=np.int64(7))
+    assert env.seed == 7 and type(env.seed) is int
+
+
 def test_the_env_plays_by_the_deck_s_printed_options_and_keywords_override_them(pz, tmp_path):
     from generator.ai.pettingzoo import env
     from generator.deck.manifest import load
