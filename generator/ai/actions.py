@@ -9,6 +9,7 @@ of one manifest shares one table. With K card types (card c, seat s), in id orde
     discard c         K*(1 + SEATS) + c
     give s c          K*(2 + SEATS) + SEATS*c + s
     late              K*(2 + 2*SEATS)
+    no give           K*(2 + 2*SEATS) + 1
 
 where SEATS is 8 (or the manifest's players.max if that is more).
 `python -m generator.ai.actions [--manifest PATH]` prints the table.
@@ -21,7 +22,7 @@ import sys
 from typing import Iterator
 
 from generator.deck.manifest import load
-from generator.engine.actions import DISCARD, GIVE, LATE, PLAY, Action
+from generator.engine.actions import DISCARD, GIVE, LATE, NO_GIVE, PLAY, Action
 from generator.engine.game import Game
 
 #: Seat slots in the id table: 8, or the manifest's players.max if that is more.
@@ -44,21 +45,24 @@ class ActionIds:
         self.discard_base = k * (1 + s)
         self.give_base = k * (2 + s)
         self.late_id = k * (2 + 2 * s)
+        self.no_give_id = self.late_id + 1
         #: How many ids there are (OpenSpiel's num_distinct_actions, a Discrete space's size).
-        self.size = self.late_id + 1
+        self.size = self.no_give_id + 1
 
     def id(self, action: Action) -> int:
         """The id of a decision (an Action the engine listed or parsed)."""
-        c = action.card if action.card >= 0 else self.game.index[action.code]
         kind = action.kind
+        if kind == LATE:
+            return self.late_id
+        if kind == NO_GIVE:
+            return self.no_give_id
+        c = action.card if action.card >= 0 else self.game.index[action.code]
         if kind == PLAY:
             return c if action.seat is None else self.play_seat_base + self.seats * c + action.seat
         if kind == DISCARD:
             return self.discard_base + c
         if kind == GIVE:
             return self.give_base + self.seats * c + action.seat  # type: ignore[operator]
-        if kind == LATE:
-            return self.late_id
         raise ValueError(f"not a decision: {action!r}")
 
     def action(self, action_id: int) -> Action:
@@ -68,6 +72,8 @@ class ActionIds:
             raise ValueError(f"action id {action_id!r} is not 0..{self.size - 1}")
         if action_id == self.late_id:
             return game.late_action
+        if action_id == self.no_give_id:
+            return game.no_give_action
         if action_id < k:
             return game.play_actions[action_id][0]
         if action_id < self.discard_base:

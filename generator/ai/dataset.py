@@ -62,10 +62,9 @@ def _play(job: tuple, indices: range) -> tuple[int, dict[str, bytes], list[tuple
             legal = state.legal_actions()
             if not legal:
                 continue
-            owed = state.owed
-            seat = owed[0] if owed else state.turn
+            seat = state.current_player()
             view = state.view(seat)
-            obs.extend(layout.information_state(view, table, legal))
+            obs.extend(layout.information_state(view, table))
             legal_rows.extend(ids.mask(legal))
             action = bots[seat].choose(view, legal, rng)
             state.apply(action)
@@ -135,7 +134,7 @@ def export(deck: Deck, out: str | Path, *, games: int, players: int, edition: st
             {"name": name, "offset": layout.offsets[name], "size": size} for name, size in layout.segments]},
         "actions": {"size": ids.size, "cards": list(game.codes), "seat_slots": ids.seats,
                     "ids": "play c: c; play c s: K + S*c + s; discard c: K*(1+S) + c; give s c: K*(2+S) + S*c + s; "
-                           "late: K*(2+2S) (K card types in manifest order, S seat slots)"},
+                           "late: K*(2+2S); no give: K*(2+2S) + 1 (K card types in manifest order, S seat slots)"},
     }
     write_replacing(folder / "dataset.json", (json.dumps(info, indent=1) + "\n").encode("utf-8"))
     return info

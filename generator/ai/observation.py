@@ -1,24 +1,22 @@
 """What one seat has seen of a game, as tensors and text, for learning libraries.
 
-Everything here is computed from the seat's PlayerView (what the engine lets a player see),
-the legal actions when that seat is the one to act (in Teams they list the teammates' cards a
-give may pass) and the decisions announced at the table (`Table`): never from the hidden
-cards. So a policy trained on these tensors sees exactly what a player at the table sees.
+Everything here is computed from the seat's PlayerView (what the engine lets a player see)
+and the decisions announced at the table (`Table`): never from the hidden cards. (In Teams a
+give is the giver's decision, R7.2: the player about to play sees none of its teammates' cards.) So a policy trained on these tensors sees exactly what a player at the table sees.
 
 Seats are relative: slot 0 is the seat itself, slot 1 the next seat clockwise, and so on, so
 a policy is the same whichever chair it sits in. The layout (`Layout.segments`) is listed in
 docs/formats.md ("Observations for learning").
 
 - observation: the table now (own hand, discard pile, cards in play, match, count, hand
-  sizes, who is out, whose turn, who owes a discard, direction and the wilds' pending state).
+  sizes, who is out, whose turn, who owes a discard, who is asked to give (Teams), direction
+  and the wilds' pending state).
 - information state: the observation plus, for every seat, how many of each card type it
   has played and discarded so far. It is not perfect recall (the order of the decisions and
   the cards drawn are summed away); the information-state string keeps the order.
 """
 
 from __future__ import annotations
-
-from typing import Sequence
 
 from generator.engine.actions import DISCARD, GIVE, PLAY, Action
 
@@ -81,7 +79,7 @@ class Layout:
                ("hand_sizes", n), ("out", n), ("turn", n), ("owed", n), ("to_discard", 1), ("clockwise", 1),
                ("invert", 1), ("play2", 1), ("played", 1), ("draw_size", 1)]
         if self.teams:
-            obs.append(("can_give", n * k))
+            obs.append(("giver", n))
         self.observation_segments = obs
         self.segments = obs + [("plays_by_seat", n * k), ("discards_by_seat", n * k)]
         self.observation_size = sum(size for _, size in obs)
@@ -92,9 +90,8 @@ class Layout:
             self.offsets[name] = at
             at += size
 
-    def observation(self, view, legal: Sequence[Action] | None = None) -> list[float]:
-        """The observation tensor of `view.seat` (a list of floats). `legal`: the legal actions, when
-        this seat is the one to act (Teams: the cards its teammates may give it)."""
+    def observation(self, view) -> list[float]:
+        """The observation tensor of `view.seat` (a list of floats)."""
         k, n, me = self.cards, self.players, view.seat
         game = self.game
         out = [0.0] * self.observation_size
@@ -122,16 +119,13 @@ class Layout:
         out[o["play2"]] = float(view.play2)
         out[o["played"]] = float(view.played)
         out[o["draw_size"]] = float(view.draw_size)
-        if self.teams and legal:
-            base = o["can_give"]
-            for a in legal:
-                if a.kind == GIVE:
-                    out[base + ((a.seat - me) % n) * k + a.card] = 1.0
+        if self.teams and view.giver >= 0:  # R7.2: the teammate asked whether to give
+            out[o["giver"] + (view.giver - me) % n] = 1.0
         return out
 
-    def information_state(self, view, table: Table, legal: Sequence[Action] | None = None) -> list[float]:
+    def information_state(self, view, table: Table) -> list[float]:
         """The information-state tensor: the observation, then each seat's plays and discards by card type."""
-        out = self.observation(view, legal)
+        out = self.observation(view)
         n, me = self.players, view.seat
         for rows in (table.plays, table.discards):
             for rel in range(n):
@@ -139,7 +133,7 @@ class Layout:
         return out
 
 
-def observation_string(view, legal: Sequence[Action] | None = None) -> str:
+def observation_string(view) -> str:
     """The table as `view.seat` sees it, in one line per fact (hidden cards never appear)."""
     game = view.game
     lines = [f"seat {view.seat} of {game.players}{' (teams)' if game.options.teams else ''}",
@@ -151,18 +145,15 @@ def observation_string(view, legal: Sequence[Action] | None = None) -> str:
     if view.over:
         lines.append("over" + (f", winner {view.winner}" if view.winner is not None else ", no winner"))
     else:
-        owed = view.owed
-        lines.append(f"to act s{owed[0] if owed else view.turn} ({'discard' if owed else 'play'})"
+        owed, giver = view.owed, view.giver
+        lines.append(f"to act s{owed[0] if owed else view.turn if giver < 0 else giver} "
+                     f"({'discard' if owed else 'play' if giver < 0 else f'give to s{view.turn}'})"
                      f"{' owed ' + ','.join(map(str, owed)) if owed else ''}"
                      f"{' invert' if view.invert else ''}{f' play2 {view.play2}' if view.play2 else ''}")
-    if game.options.teams and legal:
-        gives = sorted({f"s{a.seat}:{a.code}" for a in legal if a.kind == GIVE})
-        if gives:
-            lines.append("can be given " + " ".join(gives))
     return "\n".join(lines)
 
 
-def information_state_string(view, table: Table, legal: Sequence[Action] | None = None, public: bool = False) -> str:
+def information_state_string(view, table: Table, public: bool = False) -> str:
     """The observation string, then every decision so far in order, as this seat heard it
     (`public`: as everyone heard it, a give's card unnamed)."""
-    return observation_string(view, legal) + "\nheard " + " | ".join(table.lines(view.seat, public))
+    return observation_string(view) + "\nheard " + " | ".join(table.lines(view.seat, public))

@@ -433,14 +433,6 @@ class CountyUppyState(pyspiel.State):
         return new
 
     # --- what a player sees -------------------------------------------------------------
-    def _legal_for(self, player: int):
-        """The legal actions if `player` is to act (they show a Teams player its teammates' gives)."""
-        p = self.progress
-        e = p.engine
-        if e is None or p.need is not None or e.is_terminal() or e.current_player() != player:
-            return None
-        return e.legal_actions()
-
     def __str__(self) -> str:
         p = self.progress
         if p.engine is None:
@@ -452,8 +444,7 @@ class CountyUppyState(pyspiel.State):
 class Observer:
     """OpenSpiel's PyObserver: the information state (perfect_recall) or the observation of a seat.
 
-    A public-only observer (private_info NONE) leaves out the seat's hand and what its
-    teammates could give it."""
+    A public-only observer (private_info NONE) leaves out the seat's hand."""
 
     def __init__(self, game: CountyUppyGame, iig_obs_type):
         self.game = game
@@ -473,9 +464,8 @@ class Observer:
         if state.engine is None:
             return
         view = state.engine.view(player)
-        legal = state._legal_for(player) if self.private else None
-        values = (self.layout.information_state(view, state.table, legal) if self.infostate
-                  else self.layout.observation(view, legal))
+        values = (self.layout.information_state(view, state.table) if self.infostate
+                  else self.layout.observation(view))
         self.tensor[:] = values
         if not self.private:
             self.dict["hand"][:] = 0
@@ -484,9 +474,8 @@ class Observer:
         if state.engine is None:
             return f"seat {player}: before the deal"
         view = state.engine.view(player)
-        legal = state._legal_for(player) if self.private else None
-        text = (information_state_string(view, state.table, legal, public=not self.private) if self.infostate
-                else observation_string(view, legal))
+        text = (information_state_string(view, state.table, public=not self.private) if self.infostate
+                else observation_string(view))
         if not self.private:
             text = "\n".join(line for line in text.split("\n") if not line.startswith("hand "))
         return text

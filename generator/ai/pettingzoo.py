@@ -132,7 +132,7 @@ class CountyUppyEnv(AECEnv):
         s = self.state
         acting = not s.is_terminal() and s.current_player() == seat
         legal = s.legal_actions() if acting else None
-        obs = np.asarray(self.layout.information_state(s.view(seat), self.table, legal), np.float32)
+        obs = np.asarray(self.layout.information_state(s.view(seat), self.table), np.float32)
         mask = np.zeros(self.ids.size, np.int8)
         for a in legal or ():
             mask[self.ids.id(a)] = 1

@@ -10,7 +10,9 @@ PLAY = "play"
 DISCARD = "discard"
 GIVE = "give"
 LATE = "late"
-KINDS = (PLAY, DISCARD, GIVE, LATE)
+#: Teams (R7.2): the teammate asked to give keeps its cards.
+NO_GIVE = "no give"
+KINDS = (PLAY, DISCARD, GIVE, LATE, NO_GIVE)
 #: Seat kinds of a played card: no seat, another player still in, anyone still in.
 NO_SEAT, OTHER_SEAT, ANY_SEAT = 0, 1, 2
 
@@ -23,8 +25,8 @@ class Action:
     `repr(action)` evaluates back into an equal action.
     """
 
-    kind: str  #: "play", "discard", "give" or "late"
-    code: str = ""  #: the card code played, discarded or given ("" for late)
+    kind: str  #: "play", "discard", "give", "no give" or "late"
+    code: str = ""  #: the card code played, discarded or given ("" for late and no give)
     seat: int | None = None  #: play: the seat a Steal, Trade or Re-Deal names; give: the giving teammate
     card: int = field(default=-1, compare=False, repr=False)  #: the engine's card index (-1: not yet resolved)
     arg: int = field(default=-1, compare=False, repr=False)  #: `seat` as an int, -1 for none (engine use)
@@ -36,7 +38,7 @@ class Action:
             return f"discard {self.code}"
         if self.kind == GIVE:
             return f"give {self.seat} {self.code}"
-        return LATE
+        return self.kind  # late, no give
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
@@ -58,8 +60,10 @@ class Action:
             return cls(GIVE, words[2], _seat(words[1], text))
         if kind == LATE and len(words) == 1:
             return cls(LATE)
-        forms = "'play CODE [SEAT]', 'discard CODE', 'give SEAT CODE' or 'late'"
-        if kind not in KINDS:
+        if kind == "no" and len(words) == 2 and words[1].lower() == GIVE:
+            return cls(NO_GIVE)
+        forms = "'play CODE [SEAT]', 'discard CODE', 'give SEAT CODE', 'no give' or 'late'"
+        if kind not in KINDS and kind != "no":
             raise ActionSyntaxError(f"unknown decision {words[0]!r}{suggest(kind, KINDS)}; expected {forms}")
         raise ActionSyntaxError(f"malformed decision {text!r}; expected {forms}")
 

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from generator.deck.effects import CATALOGUE
 from generator.deck.model import Deck
-from generator.engine.actions import ANY_SEAT, DISCARD, GIVE, LATE, NO_SEAT, OTHER_SEAT, PLAY, Action
+from generator.engine.actions import ANY_SEAT, DISCARD, GIVE, LATE, NO_GIVE, NO_SEAT, OTHER_SEAT, PLAY, Action
 from generator.engine.effects import EFFECTS
 from generator.engine.errors import ActionSyntaxError, EngineError, OptionError, suggest
 from generator.engine.options import Options
@@ -90,6 +90,7 @@ class Game:
         #: Interned actions, so legal_actions() allocates nothing but its list.
         self.play_actions, self.discard_actions, self.give_actions = _action_tables(self.codes, self.players)
         self.late_action = Action(LATE)
+        self.no_give_action = Action(NO_GIVE)
         #: play_actions[card][0]: the play of a card that names no seat.
         self.plain_plays = tuple(row[0] for row in self.play_actions)
         #: full_seat_plays[card][me]: the plays of a seat-naming card by `me` while nobody is out.
@@ -170,6 +171,8 @@ class Game:
         a = Action.parse(decision) if isinstance(decision, str) else decision
         if a.kind == LATE:
             return self.late_action
+        if a.kind == NO_GIVE:
+            return self.no_give_action
         i = self.index.get(a.code)
         if i is None:
             raise ActionSyntaxError(f"unknown card code {a.code!r}{suggest(a.code, self.codes)}")

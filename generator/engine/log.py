@@ -42,7 +42,7 @@ def result_line(position: Mapping[str, Any]) -> str:
 def decision_line(before, action, after) -> str:
     """One log line: who did what, and what followed (count, match, penalties, outs)."""
     game = before.game
-    actor = before.owed[0] if before.owed else before.turn
+    actor = before.owed[0] if before.owed else before.turn if before.giver < 0 else before.giver
     text = str(action)
     if action.kind == "late":
         return f"seat {actor} is late and owes a discard"

@@ -13,8 +13,8 @@ from generator.engine.options import Options
 from generator.engine.state import State
 
 #: The pending parts of a turn that belong to no effect: the turn's draw, its plays, a teammate's
-#: give and the discards owed. Effects add theirs from the catalogue (generator.deck.effects).
-TURN_PENDING: dict[str, Any] = {"drawn": False, "played": 0, "gave": False, "owed": []}
+#: give, the teammates who kept their cards (Teams, R7.2) and the discards owed. Effects add theirs from the catalogue (generator.deck.effects).
+TURN_PENDING: dict[str, Any] = {"drawn": False, "played": 0, "gave": False, "kept": [], "owed": []}
 #: The whole numbers of the turn's own pending state, with the values the engine can reach.
 TURN_RANGES: dict[str, tuple[int, int, str]] = {
     "played": (0, 2, "cards played this turn: a turn has at most two plays"),
@@ -74,6 +74,7 @@ def to_position(state) -> dict[str, Any]:
 
     pending = {key: getattr(state, field) for key, field in _pending_fields()}
     pending["owed"] = list(pending["owed"])
+    pending["kept"] = list(pending["kept"])
     return {
         "players": game.players,
         "edition": game.edition.key,
@@ -203,6 +204,7 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
                 raise PositionError(f"'pending.{key}' must be {allowed} ({meaning}), not {shown(value)}")
         pending[key] = value
     owed = [seat("pending.owed", s) for s in pending["owed"]]
+    kept = [seat("pending.kept", s) for s in pending["kept"]]
     for s in owed:
         if out[s]:
             raise PositionError(f"'pending.owed' lists seat {s}, which is out (a seat that is out owes nothing)")
@@ -210,7 +212,7 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
                   count=count, match=match, direction=direction, out=out, out_order=out_order,
                   winner=winner, turns=turns)
     for key, field in _pending_fields():
-        setattr(state, field, owed if key == "owed" else pending[key])
+        setattr(state, field, owed if key == "owed" else kept if key == "kept" else pending[key])
     state.stopped = stopped
     state.last_count = last_count
     if state.winner is not None or state.stopped or state.n_in == 0:

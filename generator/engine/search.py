@@ -134,7 +134,7 @@ class SearchBot:
             if len(legal) == 1:
                 state.advance(legal[0])
                 continue
-            seat = state.owed[0] if state.owed else state.turn
+            seat = state.owed[0] if state.owed else state.turn if state.giver < 0 else state.giver
             state.advance(choose(PlayerView(state, seat), legal, rng))
         n = len(state.out)
         if state.done and not state.stopped:

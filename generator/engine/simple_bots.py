@@ -10,7 +10,7 @@ import random
 from math import floor
 from typing import Callable, Protocol, Sequence
 
-from generator.engine.actions import DISCARD, GIVE, Action
+from generator.engine.actions import DISCARD, GIVE, NO_GIVE, Action
 from generator.engine.view import PlayerView
 
 
@@ -65,11 +65,11 @@ class GreedyBot:
         return 3 - abs(v - 2) * 0.5
 
     def play_score(self, view: PlayerView, a: Action) -> float:
-        """How good playing (or, Teams, taking a give) `a` looks: penalties cost 40, hitting the target pays."""
+        """How good playing (or, Teams, giving) `a` looks: penalties cost 40, hitting the target pays."""
         return self._score(view, a, _Table(view))
 
     def _score(self, view: PlayerView, a: Action, table: "_Table") -> float:
-        if a.kind == GIVE:
+        if a.kind == GIVE or a.kind == NO_GIVE:
             return self._give_score(view, a)
         card = a.card
         target = table.target
@@ -93,16 +93,22 @@ class GreedyBot:
         return score
 
     def _give_score(self, view: PlayerView, a: Action) -> float:
-        # Take a teammate's card only when it plays without penalty and nothing of ours does.
+        # The giver (Teams, R7.2) sees its own hand, not the player's: it gives a card that the player
+        # can play now without a penalty (best if it makes the target), and never its last card.
+        if a.kind == NO_GIVE:
+            return 0.0
         game = view.game
-        match, count = view.match_id, view.count
-        own_ok = any(game.matches[match][c] and (not game.is_number[c] or 0 <= count + game.value[c] <= game.target)
-                     for c in view.hand_ids)
-        if own_ok:
+        if view.hand_size(view.seat) < 2:
             return -100.0
-        c = a.card
-        ok = game.matches[match][c] and (not game.is_number[c] or 0 <= count + game.value[c] <= game.target)
-        return 5.0 if ok else -100.0
+        c, count = a.card, view.count
+        if not game.matches[view.match_id][c]:
+            return -100.0
+        if not game.is_number[c]:
+            return 5.0
+        count += -game.value[c] if view.invert else game.value[c]
+        if not 0 <= count <= game.target:
+            return -100.0
+        return 35.0 if count == game.target else 5.0
 
 
 class _Table:

@@ -67,7 +67,7 @@ def play_game(game: Game, bots: Sequence, seed: int, stats: list[int] | None = N
         if not legal:
             continue
         owed = state.owed
-        seat = owed[0] if owed else state.turn
+        seat = owed[0] if owed else state.turn if state.giver < 0 else state.giver  # R7.2: a teammate asked to give
         choose = choosers[seat]
         if choose is None:
             action = legal[floor(rnd() * len(legal))]

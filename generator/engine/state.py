@@ -20,7 +20,7 @@ from math import floor
 from operator import is_
 from typing import Callable, NamedTuple
 
-from generator.engine.actions import ANY_SEAT, DISCARD, GIVE, LATE, NO_SEAT, OTHER_SEAT, PLAY, Action
+from generator.engine.actions import ANY_SEAT, DISCARD, GIVE, LATE, NO_GIVE, NO_SEAT, OTHER_SEAT, PLAY, Action
 from generator.engine.effects import Turn
 from generator.engine.errors import IllegalActionError
 from generator.engine.shuffling import ahead, is_chance, shuffle, shuffle_down
@@ -53,7 +53,7 @@ class TurnTables(NamedTuple):
 
 
 #: What the player to act is asked to do.
-PHASE_PLAY, PHASE_DISCARD, PHASE_OVER = "play", "discard", "over"
+PHASE_PLAY, PHASE_DISCARD, PHASE_GIVE, PHASE_OVER = "play", "discard", "give", "over"
 
 #: Why a discard is owed, in the order of `State.penalties`: the played card missed the match
 #: (R4.4), the count went over the target or below 0 (R4.5), another player hit the target
@@ -70,7 +70,8 @@ class State:
     count, match (card index or game.START), direction (1 clockwise, -1), turn (the seat
     whose turn it is), out (bool per seat), out_order (seats in the order they went out),
     winner (seat, Teams: team, or None), turns (turns completed), and the pending parts of a
-    turn: drawn, played, play2, play2_next, to_skip, gave, owed, invert.
+    turn: drawn, played, play2, play2_next, to_skip, gave, owed, invert, and in Teams giver (the
+    teammate asked to give now, -1 for none) and kept (the teammates who kept their cards this turn).
 
     What the last play did, for logs, statistics and rulebook captions:
     last_count (the count once the last card played had taken effect, before any reset: the
@@ -85,7 +86,7 @@ class State:
     __slots__ = (
         "game", "_rng", "_rng_skip", "seed", "hands", "_pile", "_deal_rng", "_shuffled_from", "discard", "in_play", "count", "match",
         "direction", "turn", "out", "out_order", "n_in", "winner", "done", "stopped", "turns", "drawn", "played", "play2",
-        "play2_next", "to_skip", "gave", "owed", "invert", "sixteen_by", "last_penalty", "last_count", "penalties", "history",
+        "play2_next", "to_skip", "gave", "giver", "kept", "owed", "invert", "sixteen_by", "last_penalty", "last_count", "penalties", "history",
         "_legal", "_n", "_teams", "_speed",
     )
 
@@ -129,6 +130,10 @@ class State:
         self.play2_next = False
         self.to_skip = 0
         self.gave = False
+        #: Teams (R7.2): the teammate asked now whether to give a card (-1: nobody is asked).
+        self.giver = -1
+        #: Teams (R7.2): the teammates asked this turn who kept their cards, in the order asked.
+        self.kept: list[int] = []
         self.owed: list[int] = []
         self.invert = False
         #: The seat whose last play hit the target (every other player then owes a discard), else -1.
@@ -206,26 +211,28 @@ class State:
         return not (self.owed or self.drawn or self.hands[self.turn] or self._pile or self.discard)
 
     def current_player(self) -> int:
-        """The seat to act: who owes the next discard, else whose turn it is; -1 when over."""
+        """The seat to act: who owes the next discard, else (Teams) the teammate asked to give, else
+        whose turn it is; -1 when over."""
         if self._legal is None:
             self._run(None)
         if self.done:
             return -1
-        return self.owed[0] if self.owed else self.turn
+        return self.owed[0] if self.owed else self.turn if self.giver < 0 else self.giver
 
     def phase(self) -> str:
-        """What the player to act does next: "play" (or, in Teams, receive a give), "discard", "over"."""
+        """What the player to act does next: "play", "discard", (Teams) "give", or "over"."""
         if self._legal is None:
             self._run(None)
         if self.done:
             return PHASE_OVER
-        return PHASE_DISCARD if self.owed else PHASE_PLAY
+        return PHASE_DISCARD if self.owed else PHASE_PLAY if self.giver < 0 else PHASE_GIVE
 
     def legal_actions(self) -> list[Action]:
         """The decisions allowed now, in a fixed order (hand order, seats ascending).
 
-        Before the turn's first play in Teams this also lists each teammate's possible
-        gives (`give SEAT CODE`); the decision stands for the team. `late` (SPEED) is never
+        In Teams, before the turn's first play, each teammate still in with a card is asked in
+        turn (R7.2): the decision is then that teammate's (`current_player()`), and lists a
+        `give SEAT CODE` per card of its own hand and `no give`. `late` (SPEED) is never
         listed: the terminal applies it when a player is late.
         """
         legal = self._legal
@@ -418,10 +425,14 @@ class State:
                     hands[owed.pop(0)].remove(card)
                     self.discard.append(card)
                     resolve = True
-                elif kind is GIVE:  # R7.2: a teammate gives a card before the first play
+                elif kind is GIVE:  # R7.2: the teammate asked gives a card before the first play
                     hands[action.seat].remove(action.card)  # type: ignore[index]
                     hands[player].append(action.card)
                     self.gave = True
+                    self.giver = -1
+                elif kind is NO_GIVE:  # R7.2: the teammate asked keeps its cards; the next one is asked
+                    self.kept.append(self.giver)
+                    self.giver = -1
                 else:  # R7.5: late (SPEED), one discard owed
                     owed.append(player)
                     penalties[LATE_PENALTY] += 1
@@ -466,6 +477,9 @@ class State:
                     drawn = False
                     played = 0
                     self.gave = False
+                    self.giver = -1
+                    if self.kept:
+                        self.kept = []
                     if self.play2_next:  # R6.8: a Play 2 comes to this turn
                         play2 = 1
                         self.play2_next = False
@@ -491,8 +505,17 @@ class State:
                         continue
                 choices = [*distinct(hand)]
                 actions_of = plain_plays
-                if not seat_naming_cards.isdisjoint(choices) or not (solo or self.gave or played):
-                    legal = self._plays(choices, player, played)  # seats to name (R6.4, R6.5, R6.9), R7.2 gives
+                if not (solo or self.gave or played):  # R7.2: a teammate still to be asked is asked first
+                    giver = self._next_giver(player)
+                    if giver >= 0:
+                        self.giver = giver
+                        legal = self._gives(giver)
+                        if rnd is None:
+                            break
+                        action = legal[floor(rnd() * len(legal))]
+                        continue
+                if not seat_naming_cards.isdisjoint(choices):
+                    legal = self._plays(choices, player, played)  # seats to name (R6.4, R6.5, R6.9)
                     if rnd is None:
                         break
                     action = legal[floor(rnd() * len(legal))]
@@ -517,7 +540,7 @@ class State:
         raise AttributeError(f"the rule of effect '{name}' assigned turn.{field}, which is read only (generator/engine/effects.py)")
 
     def _plays(self, cards: list[int], me: int, played: int) -> list[Action]:
-        """The legal plays of `me`'s distinct cards, naming seats (Steal, Trade, Re-Deal); Teams: the gives."""
+        """The legal plays of `me`'s distinct cards, naming seats (Steal, Trade, Re-Deal)."""
         game = self.game
         seat_kind = game.seat_kind
         plays = game.play_actions
@@ -534,12 +557,24 @@ class State:
             else:
                 row = plays[c]
                 legal.extend(row[s + 1] for s in range(self._n) if not out[s] and (k == ANY_SEAT or s != me))
-        if self._teams and not self.gave and played == 0:  # each teammate still in may give a card first
-            for g in range(me % 2, self._n, 2):
-                if g != me and not out[g] and hands[g]:
-                    row = game.give_actions[g]
-                    legal.extend(row[c] for c in dict.fromkeys(hands[g]))
         return legal
+
+    def _next_giver(self, me: int) -> int:
+        """R7.2: the next teammate of `me` to ask whether to give, in order of play from `me`: still in,
+        holding a card, not asked yet this turn; -1 when there is none."""
+        seat_after = self.game.next_seat[self.direction]
+        out, hands, kept = self.out, self.hands, self.kept
+        s = seat_after[me]
+        while s != me:
+            if s % 2 == me % 2 and not out[s] and hands[s] and s not in kept:
+                return s
+            s = seat_after[s]
+        return -1
+
+    def _gives(self, giver: int) -> list[Action]:
+        """R7.2: what the teammate asked may decide: give one card of its own hand, or keep them all."""
+        row = self.game.give_actions[giver]
+        return [*(row[c] for c in dict.fromkeys(self.hands[giver])), self.game.no_give_action]
 
     def returns(self) -> list[float]:
         """+1 for the winning seat(s), -1 for the others, 0 for all in a draw or unfinished game."""
@@ -590,6 +625,7 @@ class State:
         new.out = list(self.out)
         new.out_order = list(self.out_order)
         new.owed = list(self.owed)
+        new.kept = list(self.kept)
         new.history = list(self.history)
         new.penalties = list(self.penalties)
 
@@ -601,9 +637,8 @@ class State:
         state" calls. What `seat` sees stays as it is: its own hand, every hand's size, the
         draw pile's size, the discard pile, the cards in play, the count and the card to match,
         whose turn it is, who is out and who owes a discard, the direction, a pending Play 2,
-        Skip or +/-, the decisions so far (`history`) and the penalties counted. In Teams, at
-        the decision that lists its teammates' gives (R7.2), those teammates' hands are seen
-        too and stay. What a seat remembers (a hand it traded away, a card stolen from it) is
+        Skip or +/-, who is asked to give (Teams), the decisions so far (`history`) and the
+        penalties counted. What a seat remembers (a hand it traded away, a card stolen from it) is
         not kept: the seat sees the table as it is now.
 
         The cards it cannot see (the draw pile and the other hands) are pooled in a fixed order
@@ -622,8 +657,7 @@ class State:
         (`legal_actions`, `apply`), terminal or not.
         """
         hands = self.hands
-        shown = self._hands_shown_to(seat)
-        dealt = [s for s in range(self._n) if s != seat and s not in shown]
+        dealt = [s for s in range(self._n) if s != seat]
         hidden = list(self._pile)  # unshuffled rest of a lazy deal included: sorted below, order is moot
         for s in dealt:
             hidden.extend(hands[s])
@@ -647,14 +681,6 @@ class State:
         self._copy_piles_into(new)
         new._legal = None  # listed again from the new hands (a discard owed by a dealt seat)
         return new
-
-    def _hands_shown_to(self, seat: int) -> tuple[int, ...]:
-        """The other seats whose hands `seat` sees now: in Teams, its teammates whose cards its
-        legal actions list as gives (R7.2: its turn, after the draw, before any give or play)."""
-        if not (self._teams and seat == self.turn and self.drawn and not self.owed and not self.done
-                and not self.gave and self.played == 0):
-            return ()
-        return tuple(g for g in range(seat % 2, self._n, 2) if g != seat and not self.out[g] and self.hands[g])
 
     # --- helpers (effects reach them through effects.Turn) ----------------------------------
     def seats_in(self) -> list[int]:
@@ -742,19 +768,26 @@ class State:
                 return f"seat {seat} owes a discard first, not a {action.kind}"
             return f"seat {seat} has no {action.code} to discard"
         me = self.turn
+        asked = self.giver
         if action.kind == DISCARD:
-            return f"nobody owes a discard; seat {me} is to play"
-        if action.kind == GIVE:
-            g = action.seat
+            return f"nobody owes a discard; seat {asked if asked >= 0 else me} is to {'give' if asked >= 0 else 'play'}"
+        if action.kind in (GIVE, NO_GIVE):
+            g = asked if action.kind == NO_GIVE else action.seat
             if not self._teams:
-                return "'give' is only for the Teams variant"
-            if g == me or g % 2 != me % 2:  # type: ignore[operator]
-                return f"seat {g} is not a teammate of seat {me}"
-            if self.out[g]:  # type: ignore[index]
-                return f"seat {g} is out"
+                return f"'{action.kind}' is only for the Teams variant"
             if self.gave or self.played:
                 return "a teammate may give only once per turn, before the first play"
+            if g is not None and (g == me or g % 2 != me % 2):
+                return f"seat {g} is not a teammate of seat {me}"
+            if g is not None and self.out[g]:
+                return f"seat {g} is out"
+            if asked < 0:
+                return f"no teammate is asked to give now; seat {me} is to play"
+            if g != asked:
+                return f"seat {asked} is asked whether to give now (R7.2), not seat {g}"
             return f"seat {g} has no {action.code} to give"
+        if asked >= 0:
+            return f"seat {asked}, a teammate of seat {me}, is asked first whether to give a card: 'give {asked} CODE' or 'no give'"
         card = action.card
         if card not in self.hands[me]:
             return f"seat {me} has no {action.code} to play"

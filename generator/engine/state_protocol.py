@@ -34,6 +34,7 @@ class GameState(Protocol):
     play2_next: bool
     to_skip: int
     owed: list[int]
+    giver: int
     invert: bool
     done: bool
     winner: int | None

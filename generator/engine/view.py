@@ -119,6 +119,12 @@ class PlayerView:
         return list(self._state.owed)
 
     @property
+    def giver(self) -> int:
+        """Teams (R7.2): the teammate asked now whether to give the player a card, -1 for none."""
+        s = self._state
+        return -1 if s.owed or s.done else s.giver
+
+    @property
     def invert(self) -> bool:
         return self._state.invert
 

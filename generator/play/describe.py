@@ -71,6 +71,8 @@ def action_text(state: State, action: Action, human: int, bots: list[str]) -> Te
         else:
             out.append(f"{seat_name(action.seat, human, bots)} gives you ")  # type: ignore[arg-type]
         out.append_text(card_text(game, action.code))
+    elif action.kind == "no give":
+        out.append(f"give {'seat ' + str(state.turn) if state.turn != human else 'you'} nothing")
     else:
         out.append(str(action))
     return out

@@ -53,6 +53,9 @@ def event_text(before: State, action: Action, after: State, actor: int, human: i
             out.append_text(card_text(game, action.code))
         else:
             out.append(f"seat {action.seat} gave seat {before.turn} a card")
+    elif action.kind == "no give":
+        taker = "you" if before.turn == human else f"seat {before.turn}"
+        out.append(f"{who} gave {taker} nothing")
     elif action.kind == "late":
         out.append(f"{who} took too long (SPEED) and owe{'' if actor == human else 's'} a discard", style="bold red")
     for line in what_changed(before, after, human):

@@ -91,9 +91,10 @@ class Screen:
         if s.game.options.teams:
             t.add_column("team")
         t.add_column("")
-        # who acts now, read from the position itself: the first seat owing a discard, else whose turn
-        # it is (after a decision, before the next one is asked, `self.acting` still names the last actor)
-        acting = -1 if s.is_terminal() else (s.owed[0] if s.owed else s.turn)
+        # who acts now, read from the position itself: the first seat owing a discard, else a teammate
+        # asked to give (Teams), else whose turn it is (after a decision, before the next one is asked,
+        # `self.acting` still names the last actor)
+        acting = -1 if s.is_terminal() else (s.owed[0] if s.owed else s.turn if s.giver < 0 else s.giver)
         for seat in range(s.game.players):
             mark = "▶" if seat == acting and not s.is_terminal() else ""  # who acts now (a discard owed too)
             status = []

@@ -3,8 +3,9 @@
 The human answers for one seat; bots (the engine's, seeded as in `simulate`) for the rest.
 SPEED: each of the human's plays has `speed_seconds`; past it the engine's `late` decision
 is applied (the player owes a discard, then still plays), at most once per turn.
-Teams: on the human's turn a bot teammate may give a card first (the bot decides, as the
-rules let the giver choose); on a bot teammate's turn the human is asked whether to give.
+Teams: before a player's first play each teammate is asked in turn whether to give a card
+(R7.2): the engine makes it the teammate's decision, so a bot decides from its own view and
+the human is asked when it is theirs.
 """
 
 from __future__ import annotations
@@ -12,13 +13,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from typing import Sequence
 
 from rich.text import Text
 
 from generator.deck.effects import CATALOGUE
 from generator.engine import Action, Game, State, make_bot
-from generator.engine.actions import DISCARD, GIVE, PLAY
+from generator.engine.actions import DISCARD, PLAY
+from generator.engine.state import PHASE_GIVE
 from generator.engine.simulate import bot_seed
 from generator.play.describe import action_text, card_text, seat_name
 from generator.play.events import cause_text, event_text, out_text
@@ -125,9 +126,8 @@ class Session:
         legal = s.legal_actions()
         if legal[0].kind == DISCARD:
             return self._ask_and_apply("You owe a discard: which card goes?", legal)
-        if any(a.kind == GIVE for a in legal):
-            self._teammate_gives(legal)
-            legal = s.legal_actions()
+        if s.phase() == PHASE_GIVE:
+            return self._ask_and_apply(f"Seat {s.turn}, your teammate, is about to play. Give them a card?", legal)
         plays = [a for a in legal if a.kind == PLAY]
         speed = self.game.options.speed_seconds
         deadline = None
@@ -153,31 +153,9 @@ class Session:
 
     def _bot_turn(self, actor: int) -> str | None:
         s = self.state
-        legal = s.legal_actions()
-        mine = [a for a in legal if a.kind == GIVE and a.seat == self.human]
-        if mine:
-            offer = [None, *mine]
-            pick = self._ask(f"Seat {actor}, your teammate, is about to play. Give them a card?", offer)
-            if isinstance(pick, str):
-                return pick
-            if pick is not None:
-                self._apply(pick, self.human)
-                legal = s.legal_actions()
-            legal = [a for a in legal if not (a.kind == GIVE and a.seat == self.human)]
-        action = self.bots[actor].choose(s.view(actor), legal, self.rng)
+        action = self.bots[actor].choose(s.view(actor), s.legal_actions(), self.rng)
         self._apply(action, actor)
         return None
-
-    def _teammate_gives(self, legal: Sequence[Action]) -> None:
-        """A bot teammate decides whether to give the human a card (and which)."""
-        givers = list(dict.fromkeys(a.seat for a in legal if a.kind == GIVE))
-        for g in givers:
-            if g == self.human or g not in self.bots:
-                continue
-            choice = self.bots[g].choose(self.state.view(self.human), legal, self.rng)
-            if choice.kind == GIVE and choice.seat == g:
-                self._apply(choice, g)
-                return
 
     # --- asking ------------------------------------------------------------------------
     def _card_label(self, first: Action, plays: list[Action]) -> Text:

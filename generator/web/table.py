@@ -6,8 +6,8 @@ legal_actions, apply, view, make_record). Every message for a seat is built from
 words, play/events.py), never from the State itself, so no seat is sent a card it cannot see.
 Someone watching, with no seat yet, is told the same words from no seat's side.
 
-Teams: before the turn's first play the player's teammate may give a card (R7.2). A person
-at the giving seat is asked first; a bot teammate decides as the terminal game's bots do.
+Teams: before the turn's first play each teammate is asked in turn whether to give a card
+(R7.2); the engine makes that the teammate's decision, so a bot teammate decides from its own view.
 SPEED: a person deciding a play has `speed_seconds`; past the deadline the table applies the
 decision `late` (R7.5). The player discards, then plays with a new clock.
 """
@@ -20,15 +20,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from generator.engine import Action, EngineError, Game, State, make_bot, make_record
-from generator.engine.actions import DISCARD, GIVE, PLAY
+from generator.engine.actions import DISCARD, GIVE, NO_GIVE, PLAY
+from generator.engine.state import PHASE_GIVE, PHASE_PLAY
 from generator.engine.simulate import bot_seed
 from generator.play.describe import action_text, card_text
 from generator.play.events import cause_text, event_text, out_text
 from generator.play.penalties import Out, costly_plays, target_plays
 
 HUMAN = "human"
-#: The decision text of a teammate who gives nothing.
-NO_GIVE = "no give"
 
 
 class Refused(Exception):
@@ -62,7 +61,6 @@ class Table:
         self.bots = {s: make_bot(n) for s, n in enumerate(self.seats) if n != HUMAN}
         self.logs: list[list[str]] = [[] for _ in self.seats]  #: what each seat has been told, in order
         self.public: list[str] = []  #: what someone watching is told: the seats' words, from no seat's side
-        self.given: set[int] = set()  #: Teams: teammates asked about a give at this decision point
         self.deadline: float | None = None  #: SPEED: when the person deciding a play is late
         self._deadline_seq = -1
         self._settle()
@@ -78,27 +76,14 @@ class Table:
         return self.state.is_terminal()
 
     def decider(self) -> int:
-        """The seat that decides next (a giving teammate before the player), -1 when the game is over."""
-        s = self.state
-        actor = s.current_player()
-        if actor < 0:
-            return -1
-        for giver in self._givers():
-            if giver not in self.given:
-                return giver
-        return actor
-
-    def _givers(self) -> list[int]:
-        return list(dict.fromkeys(a.seat for a in self.state.legal_actions() if a.kind == GIVE))
+        """The seat that decides next (Teams: a teammate asked to give, R7.2), -1 when the game is over."""
+        return self.state.current_player()
 
     def choices(self, seat: int) -> list[Action]:
         """The decisions `seat` may make now (empty when it is not that seat's decision)."""
         if seat != self.decider():
             return []
-        legal = self.state.legal_actions()
-        if seat != self.state.current_player():  # a teammate who may give
-            return [a for a in legal if a.kind == GIVE and a.seat == seat]
-        return [a for a in legal if a.kind != GIVE]
+        return list(self.state.legal_actions())
 
     def human_to_decide(self) -> int:
         """The person whose decision the table waits for, or -1 (a bot's turn, or the end)."""
@@ -118,11 +103,6 @@ class Table:
         who = self.decider()
         if seat != who:
             raise Refused(f"it is not your decision: seat {who} is to act")
-        if decision == NO_GIVE:
-            if seat == self.state.current_player():
-                raise Refused("'no give' is for a teammate asked whether to give a card")
-            self.given.add(seat)
-            return
         try:
             action = self.game.action(decision)
         except EngineError as exc:
@@ -146,17 +126,7 @@ class Table:
         if seat < 0 or self.seats[seat] == HUMAN:
             return False
         s = self.state
-        actor = s.current_player()
-        legal = s.legal_actions()
-        if seat != actor:  # a bot teammate decides whether to give, on the team's behalf (as `play` does)
-            mine = [a for a in legal if not (a.kind == GIVE and a.seat != seat)]
-            choice = self.bots[seat].choose(s.view(actor), mine, self.rng)
-            self.given.add(seat)
-            if choice.kind == GIVE:
-                self._apply(choice, seat)
-            return True
-        options = [a for a in legal if a.kind != GIVE]
-        self._apply(self.bots[seat].choose(s.view(seat), options, self.rng), seat)
+        self._apply(self.bots[seat].choose(s.view(seat), s.legal_actions(), self.rng), seat)  # a giver from its own view
         return True
 
     def late(self) -> bool:
@@ -194,11 +164,10 @@ class Table:
             self.public.append(out_text(Out(seat, owed=False), None).plain)
         if self.seq != self._deadline_seq:
             self._deadline_seq = self.seq
-            self.given = set()
             self.deadline = None
         speed = self.game.options.speed_seconds
         human = self.human_to_decide()
-        if speed and human >= 0 and self.deadline is None and not s.owed and human == s.current_player():
+        if speed and human >= 0 and self.deadline is None and s.phase() == PHASE_PLAY:
             self.deadline = self.clock() + speed
 
     # --- what a seat is told ----------------------------------------------------------------
@@ -208,7 +177,7 @@ class Table:
         view = s.view(0 if seat is None else seat)
         game = self.game
         decider = self.decider()
-        acting = s.current_player()
+        acting = -1 if self.over else view.owed[0] if view.owed else view.turn  # who plays or discards
         msg: dict[str, Any] = {
             "type": "table", "seq": self.seq, "seat": seat, "players": game.players,
             "seats": [self._seat_label(k, seat) for k in range(game.players)],
@@ -236,11 +205,12 @@ class Table:
         if not actions:
             return "", []
         s = self.state
-        if seat != s.current_player():
+        if s.phase() == PHASE_GIVE:
             options = [Choice(NO_GIVE, "give nothing")]
             for a in actions:
-                options.append(Choice(str(a), f"give seat {s.current_player()} " + card_text(self.game, a.code).plain, a.code))
-            question = f"Seat {s.current_player()}, your teammate, is about to play. Give them a card?"
+                if a.kind == GIVE:
+                    options.append(Choice(str(a), f"give seat {s.turn} " + card_text(self.game, a.code).plain, a.code))
+            question = f"Seat {s.turn}, your teammate, is about to play. Give them a card?"
         elif actions[0].kind == DISCARD:
             options = [Choice(str(a), action_text(s, a, seat, self.seats).plain, a.code) for a in actions]
             question = "You owe a discard: which card goes?"

@@ -21,12 +21,13 @@ def deck():
 def test_the_shipped_manifest_table(deck):
     ids = ActionIds(Game(deck, "the-og", 4))
     k = len(ids.game.codes)
-    assert ids.size == 18 * k + 1
+    assert ids.size == 18 * k + 2
     assert str(ids.action(0)) == f"play {ids.game.codes[0]}"
     steal = ids.game.index["STEAL"]
     assert str(ids.action(k + 8 * steal + 2)) == "play STEAL 2"
     assert str(ids.action(9 * k + 5)) == f"discard {ids.game.codes[5]}"
-    assert str(ids.action(ids.size - 1)) == "late"
+    assert str(ids.action(ids.size - 2)) == "late"
+    assert str(ids.action(ids.size - 1)) == "no give"  # R7.2: the teammate asked keeps its cards
     with pytest.raises(ValueError, match="names seat 5, but there are 4 players"):
         ids.action(k + 8 * steal + 5)
     with pytest.raises(ValueError, match="is not 0.."):
@@ -63,7 +64,7 @@ def test_every_legal_action_has_an_id_that_maps_back(deck, edition, players, opt
 def test_the_table_prints(capsys):
     assert main(["--manifest", str(ROOT / "cards.yaml")]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("# ") and "\tplay STEAL 0" in "\n".join(out) and out[-1].endswith("\tlate")
+    assert out[0].startswith("# ") and "\tplay STEAL 0" in "\n".join(out) and out[-2].endswith("\tlate") and out[-1].endswith("\tno give")
 
 
 def test_the_docs_give_the_shipped_manifest_numbers(deck):

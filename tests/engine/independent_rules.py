@@ -121,6 +121,7 @@ class Table:
         self.play2_next = pending.get("play2_next", False)
         self.skip = pending.get("skip", 0)
         self.gave = pending.get("gave", False)
+        self.kept = list(pending.get("kept", []))
         self.owed = list(pending.get("owed", []))
         if self.winner is not None or self.stopped or len(self.out) == self.n:
             self.over = True
@@ -155,6 +156,7 @@ class Table:
         self.play2_next = False
         self.skip = 0
         self.gave = False
+        self.kept: list[int] = []  # R7.2: teammates asked this turn who kept their cards
         self.owed: list[int] = []
         self.invert = False
         self.sixteen_by: int | None = None  # who just made the target, until the end is judged (R5.2)
@@ -194,13 +196,30 @@ class Table:
     def actor(self) -> int:
         if self.over:
             return -1
-        return self.owed[0] if self.owed else self.turn
+        if self.owed:
+            return self.owed[0]
+        giver = self.giver()
+        return self.turn if giver is None else giver
+
+    def giver(self) -> int | None:
+        """R7.2: before the first play of a turn, each teammate still in with a card is asked in
+        order of play whether to give one, until one gives."""
+        if not self.opt["teams"] or self.played or self.gave or self.owed or self.over:
+            return None
+        me = self.turn
+        for s in self.order_from(me)[1:]:
+            if self.team(s) == self.team(me) and self.hands[s] and s not in self.kept:
+                return s
+        return None
 
     def legal(self) -> set[str]:
         if self.over:
             return set()
         if self.owed:  # R4.6: the first who owes chooses one card of their own hand
             return {f"discard {c}" for c in self.hands[self.owed[0]]}
+        giver = self.giver()
+        if giver is not None:  # R7.2: a card of the giver's own hand, or none
+            return {f"give {giver} {c}" for c in self.hands[giver]} | {"no give"}
         me = self.turn
         out = set()
         for c in self.hands[me]:
@@ -211,10 +230,6 @@ class Table:
                 out |= {f"play {c} {s}" for s in self.seats_in()}
             else:
                 out.add(f"play {c}")
-        if self.opt["teams"] and self.played == 0 and not self.gave:  # R7.2
-            for g in self.seats_in():
-                if g != me and self.team(g) == self.team(me):
-                    out |= {f"give {g} {c}" for c in self.hands[g]}
         return out
 
     def late_allowed(self) -> bool:
@@ -234,6 +249,8 @@ class Table:
                 seat = self.owed.pop(0)
                 self.hands[seat].remove(words[1])
                 self.discard.append(words[1])
+            elif decision == "no give":
+                self.kept.append(self.giver())
             else:  # give SEAT CODE
                 giver = int(words[1])
                 self.hands[giver].remove(words[2])
@@ -402,6 +419,7 @@ class Table:
             self.plays = 2 if self.play2_next else 1
             self.play2_next = False
             self.drawn = self.second_drawn = self.gave = False
+            self.kept = []
             self.played = self.skip = 0
 
     # --- comparing with a position ---------------------------------------------------
@@ -433,6 +451,7 @@ class Table:
             same("play2_next", self.play2_next, pos["pending"]["play2_next"])
         same("played", self.played, pos["pending"]["played"])
         same("gave", self.gave, pos["pending"]["gave"])
+        same("kept", self.kept, pos["pending"]["kept"])
         same("in_play", self.in_play, pos["in_play"])
         same("discard", self.discard, pos["discard"])
         theirs = pos["hands"]

@@ -185,14 +185,25 @@ def test_bad_positions(deck, pos, message):
         from_position(deck, pos)
 
 
-def test_teams_give_is_offered_before_the_first_play_only(deck):
+def test_teams_give_is_the_giver_s_decision_before_the_first_play_only(deck):
+    """R7.2: after seat 0's draw its teammate seat 2 decides: a card of its own hand or none. Seat 0,
+    about to play, is never offered (nor shown) a card of seat 2's hand."""
     pos = {"players": 4, "options": {"teams": True}, "hands": [["C1"], ["M2"], ["C5", "G3"], ["M3"]], "draw": ["G1"]}
     state = from_position(deck, pos)
-    gives = [str(a) for a in state.legal_actions() if a.kind == "give"]
-    assert gives == ["give 2 C5", "give 2 G3"]
+    assert state.current_player() == 2 and state.phase() == "give" and state.turn == 0
+    assert [str(a) for a in state.legal_actions()] == ["give 2 C5", "give 2 G3", "no give"]
+    assert state.view(0).giver == 2 and state.view(1).giver == 2
+    state.apply("no give")
+    assert state.current_player() == 0 and state.phase() == "play"
+    legal = [str(a) for a in state.legal_actions()]
+    assert legal == ["play C1", "play G1"] and not any(code in " ".join(legal) for code in ("C5", "G3"))
     state.apply("play C1")
-    assert state.turn == 1
-    assert all(a.kind != "give" or a.seat == 3 for a in state.legal_actions())
+    assert state.turn == 1 and state.current_player() == 3  # seat 1's teammate is asked in its turn
+    assert all(a.kind in ("give", "no give") and (a.kind != "give" or a.seat == 3) for a in state.legal_actions())
+    state.apply("give 3 M3")
+    assert state.current_player() == 1 and state.view(1).hand == ["M2", "M3"]
+    with pytest.raises(IllegalActionError, match="only once per turn"):
+        state.apply("no give")
 
 
 def test_returns(deck):

@@ -70,11 +70,11 @@ def public(state: State, seat: int) -> dict:
     }
 
 
-def hidden_from(state: State, seat: int, shown: tuple[int, ...] = ()) -> Counter:
-    """The cards `seat` cannot see: the draw pile and every other hand not in `shown`."""
+def hidden_from(state: State, seat: int) -> Counter:
+    """The cards `seat` cannot see: the draw pile and every other hand (Teams too: R7.2 shows none)."""
     cards = Counter(state.draw)
     for s, hand in enumerate(state.hands):
-        if s != seat and s not in shown:
+        if s != seat:
             cards.update(hand)
     return cards
 
@@ -93,7 +93,7 @@ def test_resample_keeps_everything_the_seat_sees(table):
         assert public(world, seat) == public(state, seat)
         assert world.card_counts() == state.card_counts()  # the same cards (R8.1), only placed anew
         if not state.is_terminal() and state.current_player() == seat:
-            # the same decisions to choose from: its own cards, a discard's cards, a teammate's gives
+            # the same decisions to choose from: its own cards (to play, discard or give)
             assert [str(a) for a in world.legal_actions()] == [str(a) for a in state.legal_actions()]
 
 
@@ -101,11 +101,7 @@ def test_resample_deals_only_unseen_cards_and_depends_on_nothing_hidden(table):
     game, found = table
     for state, seat in found:
         world = state.resample(seat, random.Random(3))
-        shown = world._hands_shown_to(seat)
-        for s in shown:  # Teams, at a give decision: the teammate's hand is listed, so it is seen
-            assert world.hands[s] == state.hands[s]
         # what was dealt is exactly what the seat could not see (view.unseen: the game's cards less what it saw)
-        assert hidden_from(world, seat, shown) == hidden_from(state, seat, shown)
         unseen = PlayerView(state, seat).unseen()
         assert hidden_from(world, seat) == unseen == hidden_from(state, seat)
         # another game the seat cannot tell from this one gives the very same sample for the same rng:

@@ -102,7 +102,8 @@ def test_ctrl_c_stops_cleanly_and_saves(monkeypatch, tmp_path, capsys):
 
 
 def test_teams_game_asks_the_human_to_give(monkeypatch, tmp_path, capsys):
-    status, record = play(monkeypatch, tmp_path, "2\n" * 600, "--seed", "3", "--teams", "--players", "4")
+    # 2 then 1: the second choice where there is one (a give of the human's own cards), else the first
+    status, record = play(monkeypatch, tmp_path, "2\n1\n" * 700, "--seed", "3", "--teams", "--players", "4")
     out = capsys.readouterr().out
     assert status == 0
     assert "your teammate, is about to play. Give them a card?" in out

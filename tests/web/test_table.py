@@ -162,7 +162,7 @@ def test_a_decision_out_of_turn_or_of_a_card_not_held_or_stale_is_refused(deck):
         table.decide(seat, msg["choices"][0]["decision"], msg["seq"] - 1)
     with pytest.raises(Refused, match="unknown decision"):
         table.decide(seat, "steal everything", msg["seq"])
-    with pytest.raises(Refused, match="'no give' is for a teammate"):
+    with pytest.raises(Refused, match="'no give' is not one of your choices now"):
         table.decide(seat, NO_GIVE, msg["seq"])
     # the game goes on: the right decision is taken, and sent again it is refused as replayed
     table.decide(seat, msg["choices"][0]["decision"], msg["seq"])
@@ -181,9 +181,10 @@ def test_teams_asks_a_person_teammate_to_give_first(deck):
             continue
         seat = table.human_to_decide()
         msg = table.message(seat)
-        if seat != table.state.current_player():
+        if table.state.phase() == "give":  # R7.2: the teammate's own decision
             asked += 1
-            assert msg["question"].startswith(f"Seat {table.state.current_player()}, your teammate")
+            assert seat == table.state.current_player() and seat != table.state.turn
+            assert msg["question"].startswith(f"Seat {table.state.turn}, your teammate")
             assert msg["choices"][0]["decision"] == NO_GIVE
             assert all(c["decision"].startswith(f"give {seat} ") for c in msg["choices"][1:])
         table.decide(seat, rng.choice(msg["choices"])["decision"], msg["seq"])
