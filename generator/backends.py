@@ -29,8 +29,14 @@ from typing import Any, Callable, Iterable, Iterator
 
 from generator.workers import WorkerPool
 
-#: Seconds to wait for a Dask scheduler to answer before giving up.
+#: Seconds to wait for a Dask scheduler's connection before giving up.
 CONNECT_TIMEOUT = 3.0
+#: Seconds more for its answer once connected (a port that accepts and never answers).
+HANDSHAKE_TIMEOUT = 5.0
+#: Seconds to wait for a worker: at the start, and when every worker has gone during a run.
+WORKER_WAIT = 20.0
+#: Seconds between looks at the cluster while a chunk's result is awaited.
+CHECK_SECONDS = 5.0
 #: A scheduler address: [PROTOCOL://]HOST:PORT (IPv6 hosts in brackets).
 ADDRESS = re.compile(r"^(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):\d{1,5}$")
 #: How much bigger than local chunks a cluster's chunks are: a task there costs milliseconds
@@ -135,23 +141,34 @@ class DaskBackend(Backend):
     The shared context is scattered to every worker once; chunks go out as tasks a bounded
     window at a time and come back in order. The scheduler re-runs the tasks of a worker
     that is lost, so a lost worker changes no result. Workers need this project installed.
+
+    Nothing waits on the cluster without a limit: before the Dask client is made, the scheduler
+    must answer a handshake within HANDSHAKE_TIMEOUT (Dask's own client waits for ever on an
+    address that accepts connections and never answers), and have a worker within WORKER_WAIT;
+    while a chunk's result is awaited the scheduler is asked every CHECK_SECONDS whether it is
+    still there and still has a worker (a chunk itself may take as long as it takes).
+    Distributed's own log lines are kept off the terminal (`quiet_distributed`): what goes
+    wrong is said once, in the project's words.
     """
 
     name = "dask"
     chunk_scale = CLUSTER_CHUNK_SCALE
 
     def __init__(self, address: str, timeout: float = CONNECT_TIMEOUT):
-        if not ADDRESS.match(address):
+        if not isinstance(address, str) or not ADDRESS.match(address):
             raise BackendError(f"--scheduler takes a Dask scheduler's address such as tcp://10.0.0.5:8786, not {address!r}")
         try:
             from distributed import Client  # lazy: the optional `cluster` extra, needed only with --scheduler
         except ImportError:
             raise BackendError("--scheduler needs the Dask client: pip install 'county-uppy[cluster]'") from None
+        quiet_distributed()
         self.address = address
+        self._no_worker_since: float | None = None
+        self.slots = self._wait_for_workers(self._identity(timeout))
         client = Client.__new__(Client)  # kept on failure, to close it here rather than at garbage collection
         try:
             client.__init__(address, timeout=timeout, set_as_default=False)
-        except (Exception, MemoryError) as exc:  # refused, timed out, not a Dask scheduler (garbage answers)
+        except (Exception, MemoryError) as exc:  # gone since it answered, or garbage answers
             try:
                 client.close(timeout=1)
             except Exception:  # noqa: BLE001 - half-made: nothing more to release
@@ -161,20 +178,47 @@ class DaskBackend(Backend):
         self.client = client
         self._futures: deque = deque()
         self._done_early: list = []
-        self.slots = self._threads()
-        if not self.slots:
-            print(f"waiting for a Dask worker to join {address}...", file=sys.stderr)
-            while not self.slots:
-                time.sleep(0.5)
-                self.slots = self._threads()
 
-    def _threads(self) -> int:
-        workers = self.client.scheduler_info().get("workers", {})
-        return sum(int(w.get("nthreads", 1)) for w in workers.values())
+    def _identity(self, timeout: float = CONNECT_TIMEOUT) -> dict:
+        """The scheduler's answer to `identity` (its workers and their threads), within a time limit;
+        BackendError if it cannot be reached, does not answer or is not a Dask scheduler."""
+        import asyncio  # lazy: only with --scheduler
+
+        try:
+            answer = asyncio.run(asyncio.wait_for(_ask_identity(self.address, timeout), timeout + HANDSHAKE_TIMEOUT))
+        except (asyncio.TimeoutError, TimeoutError):
+            raise BackendError(f"the Dask scheduler at {self.address} did not answer within "
+                               f"{timeout + HANDSHAKE_TIMEOUT:g} s (something there accepts connections but does "
+                               f"not answer as a Dask scheduler); check the address") from None
+        except (Exception, MemoryError) as exc:  # refused, unreachable, garbage answers
+            raise BackendError(f"cannot reach the Dask scheduler at {self.address} within {timeout:g} s "
+                               f"({_reason(exc)}); start one with `dask scheduler` or check the address") from None
+        if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
+            raise BackendError(f"what answered at {self.address} is not a Dask scheduler; check the address")
+        return answer
+
+    def _wait_for_workers(self, identity: dict) -> int:
+        """The cluster's worker threads, once it has any: at most WORKER_WAIT seconds, else BackendError."""
+        threads = _threads(identity)
+        if threads:
+            return threads
+        print(f"waiting up to {WORKER_WAIT:g} s for a Dask worker to join {self.address}...", file=sys.stderr, flush=True)
+        deadline = time.monotonic() + WORKER_WAIT
+        while time.monotonic() < deadline:
+            time.sleep(0.5)
+            threads = _threads(self._identity())
+            if threads:
+                return threads
+        raise BackendError(f"no Dask worker joined the scheduler at {self.address} within {WORKER_WAIT:g} s; start "
+                           f"one with `dask worker {self.address}`")
 
     def map_chunks(self, fn, context, chunks):
         client = self.client
-        [shared] = client.scatter([context], broadcast=True, hash=False)
+        try:
+            [shared] = client.scatter([context], broadcast=True, hash=False, timeout=WORKER_WAIT)
+        except (TimeoutError, OSError) as exc:
+            raise ClusterError(f"the Dask cluster at {self.address} did not take the run's shared data within "
+                               f"{WORKER_WAIT:g} s ({_reason(exc)})") from None
         pending = self._futures
         window = 2 * self.slots + 2
         for chunk in chunks:
@@ -189,13 +233,39 @@ class DaskBackend(Backend):
         from distributed import KilledWorker
         from distributed.comm.core import CommClosedError
 
+        future = self._futures[0]
         try:
-            result = self._futures[0].result()
+            while True:
+                try:
+                    result = future.result(timeout=CHECK_SECONDS)
+                    break
+                except TimeoutError:
+                    self._check_cluster()
         except (KilledWorker, CommClosedError, CancelledError) as exc:
             raise ClusterError(f"the Dask cluster at {self.address} failed during the run "
                                f"({type(exc).__name__}: {_reason(exc)})") from None
+        self._no_worker_since = None
         self._futures.popleft()
         return result
+
+    def _check_cluster(self) -> None:
+        """While a result is awaited: ClusterError if the scheduler stopped answering, or has had no
+        worker for WORKER_WAIT seconds."""
+        try:
+            identity = self._identity()
+        except BackendError as exc:
+            raise ClusterError(f"the Dask scheduler at {self.address} stopped answering during the run "
+                               f"({str(exc).removeprefix('cannot reach the Dask scheduler at ' + self.address + ' ')})"
+                               ) from None
+        if _threads(identity):
+            self._no_worker_since = None
+            return
+        now = time.monotonic()
+        if self._no_worker_since is None:
+            self._no_worker_since = now
+        elif now - self._no_worker_since >= WORKER_WAIT:
+            raise ClusterError(f"the Dask cluster at {self.address} has had no worker for {WORKER_WAIT:g} s; "
+                               f"the run stops (start one with `dask worker {self.address}`)")
 
     def finished(self):
         return [f.result() for f in [*self._done_early, *self._futures] if f.status == "finished"]
@@ -219,6 +289,33 @@ class DaskBackend(Backend):
             pass
 
 
+async def _ask_identity(address: str, timeout: float) -> Any:
+    """One `identity` request to the scheduler at `address` (Dask's comm handshake first)."""
+    from distributed.comm import connect  # lazy: the optional `cluster` extra
+
+    comm = await connect(address, timeout=timeout)
+    try:
+        await comm.write({"op": "identity", "reply": True})
+        return await comm.read()
+    finally:
+        comm.abort()
+
+
+def _threads(identity: dict) -> int:
+    """The worker threads a scheduler's `identity` answer counts."""
+    threads = identity.get("total_threads", 0)
+    return threads if isinstance(threads, int) and not isinstance(threads, bool) and threads > 0 else 0
+
+
+def quiet_distributed() -> None:
+    """Keep Dask distributed's log lines (a lost worker, a closed connection, a slow event loop)
+    off the terminal: the run says what matters once, in its own words."""
+    import logging  # lazy: only with --scheduler
+
+    for name in ("distributed", "tornado"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
 def _reason(exc: BaseException) -> str:
     if isinstance(exc, MemoryError):  # a frame length read from something that is not a scheduler
         return "what answered there is not a Dask scheduler"
@@ -229,7 +326,7 @@ def _reason(exc: BaseException) -> str:
 def open_backend(scheduler: str | None = None, workers: int | None = None, *, work: int | None = None) -> Backend:
     """The backend for a run: Dask at `scheduler`, else `workers` local processes (None = every
     core; at most `work`, the number of chunks, when known), else, for one, this process."""
-    if scheduler:
+    if scheduler is not None:  # "" too: an empty --scheduler is a mistake, not "no cluster"
         return DaskBackend(scheduler)
     n = workers or os.cpu_count() or 1
     if work is not None:

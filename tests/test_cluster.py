@@ -202,6 +202,7 @@ def test_a_killed_worker_changes_no_result(cluster, capsys):
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
     assert proc.returncode == 0, err
+    assert "distributed." not in err and " - WARNING - " not in err and " - ERROR - " not in err  # Dask's own log lines
     cluster.workers.pop(victim).wait(STOP_SECONDS)
     remote = json.loads(out)
     local = run_json(capsys, argv)
@@ -269,7 +270,7 @@ def test_a_cluster_that_gives_up_on_a_chunk_is_a_clear_error(capsys, monkeypatch
     class Dead:
         status = "error"
 
-        def result(self):
+        def result(self, timeout=None):
             raise KilledWorker("play_chunk-1", SimpleNamespace(address="tcp://127.0.0.1:4001"), 3)
 
     class Cluster(backends.DaskBackend):
@@ -306,7 +307,7 @@ def test_ctrl_c_on_the_cluster_keeps_the_chunks_that_had_finished(deck):
             self.status = "pending" if result is None else "finished"
             self._result = result
 
-        def result(self):
+        def result(self, timeout=None):
             assert self.status == "finished"
             return self._result
 
@@ -354,3 +355,174 @@ def test_a_sweep_s_ladder_bot_travels_to_the_workers(cluster, capsys):
     greedy = run_json(capsys, [*argv[:-2], "--bots", "greedy", "--workers", "1"])
     played = [json.dumps({k: v for k, v in c.items() if k != "bots"}) for c in local["cells"]]
     assert [json.dumps({k: v for k, v in c.items() if k != "bots"}) for c in greedy["cells"]] != played
+
+
+COMMANDS = [
+    ["simulate", "--games", "10", "--players", "4"],
+    ["report", "--games", "10", "--players", "4", "--edition", "the-og"],
+    ["sweep", "--param", "target=14", "--games", "10"],
+]
+#: What the issue asks: a cluster that cannot answer is refused within this many seconds.
+REFUSED_WITHIN = 30
+
+
+@pytest.fixture(scope="module")
+def black_hole():
+    """A TCP server on 127.0.0.1 that accepts every connection and never sends a byte."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(64)
+    held: list = []
+    stop = threading.Event()
+
+    def serve():
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join(5)
+        for conn in held:
+            conn.close()
+        server.close()
+        assert held, "no command ever connected"
+
+
+def _run_refused(tmp_path, command: list[str], scheduler: str) -> tuple[int, str, float]:
+    """The command as a process of its own, stopped (and the test failed) if it outlasts the bound."""
+    extra = ["--out", str(tmp_path / "report")] if command[0] == "report" else []
+    started = time.monotonic()
+    proc = spawn([*command, "--manifest", MANIFEST, *extra, "--scheduler", scheduler])
+    try:
+        out, err = proc.communicate(timeout=REFUSED_WITHIN + 10)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    seconds = time.monotonic() - started
+    assert out == "" and "Traceback" not in err
+    assert all(line.startswith(("county-uppy", "waiting up to")) for line in err.splitlines()), err  # no Dask log line
+    assert not (tmp_path / "report" / "balance.json").exists()
+    return proc.returncode, err, seconds
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
+def test_a_scheduler_that_accepts_and_never_answers_is_refused_in_seconds(tmp_path, black_hole, command):
+    """Dask's client waits for the scheduler's handshake with no limit: simulate, report and sweep hung for good."""
+    status, err, seconds = _run_refused(tmp_path, command, black_hole)
+    assert status == 2 and seconds < REFUSED_WITHIN
+    assert f"the Dask scheduler at {black_hole} did not answer within 8 s" in err
+    assert "accepts connections but does not answer as a Dask scheduler" in err
+
+
+@pytest.fixture(scope="module")
+def workerless(tmp_path_factory):
+    """A real scheduler that never gets a worker."""
+    made = Cluster(tmp_path_factory.mktemp("workerless"))
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+@pytest.mark.parametrize("command", [COMMANDS[1], COMMANDS[2]], ids=lambda c: c[0])
+def test_a_scheduler_with_no_worker_is_refused_after_a_bounded_wait(tmp_path, workerless, command):
+    """It printed 'waiting for a Dask worker to join' and waited for ever."""
+    from generator.backends import WORKER_WAIT
+
+    status, err, seconds = _run_refused(tmp_path, command, workerless.address)
+    assert status == 2 and WORKER_WAIT <= seconds < REFUSED_WITHIN
+    assert err.splitlines()[0] == f"waiting up to {WORKER_WAIT:g} s for a Dask worker to join {workerless.address}..."
+    assert f"no Dask worker joined the scheduler at {workerless.address} within {WORKER_WAIT:g} s; start one with " \
+           f"`dask worker {workerless.address}`" in err
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
+def test_an_empty_scheduler_is_an_error(tmp_path, command):
+    """`--scheduler ''` (an unset variable in a script) ran every game on this machine without a word."""
+    status, err, _ = _run_refused(tmp_path, command, "")
+    assert status == 2
+    assert "--scheduler takes a Dask scheduler's address such as tcp://10.0.0.5:8786, not ''" in err
+
+
+def test_a_cluster_whose_last_worker_dies_stops_the_run_after_a_bounded_wait(tmp_path):
+    """The only worker is killed mid-run: the run stops with one line and exit 1 within a bound,
+    whether the scheduler forgets the chunks (a cancelled future) or keeps them for a worker that
+    never comes (then after WORKER_WAIT seconds without one), and Dask's log lines stay out."""
+    from distributed import Client
+
+    from generator.backends import CHECK_SECONDS, WORKER_WAIT
+
+    lonely = Cluster(tmp_path)
+    try:
+        lonely.ensure(1)
+        [name] = lonely.workers
+        proc = spawn([*SWEEP, "--param", "target=14..19", "--players", "4", "--games", "1000000", "--bots", "random",
+                      "--scheduler", lonely.address])
+        try:
+            with Client(lonely.address, timeout=10, set_as_default=False) as client:
+                deadline = time.monotonic() + START_SECONDS
+                while not any(client.processing().values()):  # the run has sent its work
+                    assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+                    time.sleep(0.1)
+            lonely.workers[name].send_signal(signal.SIGKILL)
+            killed = time.monotonic()
+            out, err = proc.communicate(timeout=WORKER_WAIT + 4 * CHECK_SECONDS + 30)
+            seconds = time.monotonic() - killed
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.communicate()
+        assert proc.returncode == 1 and out == ""
+        [said] = [line for line in err.splitlines() if not line.startswith("playing ")]
+        assert said.startswith(f"county-uppy sweep: the Dask cluster at {lonely.address} ")
+        assert "Traceback" not in err and "distributed." not in err
+        assert seconds <= WORKER_WAIT + 3 * CHECK_SECONDS + 10
+    finally:
+        lonely.close()
+
+
+def test_a_scheduler_that_stops_answering_mid_run_stops_the_run(tmp_path):
+    """The scheduler is frozen (SIGSTOP: it holds its connections and answers nothing, a black hole
+    in the middle of a run): the run waited on its chunk for ever. It stops with one line, exit 1."""
+    from distributed import Client
+
+    from generator.backends import CHECK_SECONDS, CONNECT_TIMEOUT, HANDSHAKE_TIMEOUT
+
+    frozen = Cluster(tmp_path)
+    try:
+        frozen.ensure(1)
+        proc = spawn([*SWEEP, "--param", "target=14..19", "--players", "4", "--games", "1000000", "--bots", "random",
+                      "--scheduler", frozen.address])
+        try:
+            with Client(frozen.address, timeout=10, set_as_default=False) as client:
+                deadline = time.monotonic() + START_SECONDS
+                while not any(client.processing().values()):
+                    assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+                    time.sleep(0.1)
+            frozen.scheduler.send_signal(signal.SIGSTOP)
+            stopped = time.monotonic()
+            out, err = proc.communicate(timeout=REFUSED_WITHIN + 30)
+            seconds = time.monotonic() - stopped
+        finally:
+            frozen.scheduler.send_signal(signal.SIGCONT)
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.communicate()
+        assert proc.returncode == 1 and out == ""
+        assert f"county-uppy sweep: the Dask scheduler at {frozen.address} stopped answering during the run" in err
+        assert "Traceback" not in err and "distributed." not in err
+        assert seconds <= CHECK_SECONDS + CONNECT_TIMEOUT + HANDSHAKE_TIMEOUT + 10
+    finally:
+        frozen.close()

@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
                 "verdict_rests_on": rests_on(mixes[0])}
     changes = deck_changes(deck, other) if other is not None else None
     try:
-        backend = DaskBackend(args.scheduler) if args.scheduler else None
+        backend = DaskBackend(args.scheduler) if args.scheduler is not None else None
     except BackendError as err:
         print(escape(f"county-uppy report: {err}"), file=sys.stderr)
         return 2

@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         backend = open_backend(args.scheduler, args.workers, work=planned)
         print(f"playing {planned} games ({len(cells)} cells x {games}) on {backend.slots} "
-              f"{'Dask worker thread(s)' if args.scheduler else 'worker(s)'}; the verdicts rest on {rests_on(bots)}...",
+              f"{'Dask worker thread(s)' if args.scheduler is not None else 'worker(s)'}; the verdicts rest on {rests_on(bots)}...",
               file=sys.stderr)
         bar = ProgressBar(planned, "sweeping", enabled=not args.no_progress and is_terminal())
         with backend, bar:
