@@ -357,7 +357,10 @@ def named_files(data: Any, folder: Path) -> tuple[Path, ...]:
                 walk(v, key, parent)
         elif isinstance(value, str) and (key in FILE_KEYS or parent in FILE_MAPS) and value.strip() and "\0" not in value:
             # (a NUL names no file: the manifest's check says so at its line)
-            path = (folder / value).resolve()
+            try:
+                path = (folder / value).resolve()
+            except (RuntimeError, OSError):  # a loop of symbolic links: the manifest's check says so at its line
+                return
             if path.is_relative_to(folder):
                 found.append(path)
 

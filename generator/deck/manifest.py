@@ -549,7 +549,12 @@ class _Checker:
             return None
         if "\0" in value:  # names no file (the text check says where it stands); resolve() would raise
             return None
-        path = (folder / value).resolve()
+        try:
+            path = (folder / value).resolve()
+        except (RuntimeError, OSError):  # Python raises RuntimeError on a loop of symbolic links
+            self.fail(loc, f"the {what} file '{value}' is a symbolic link that leads round in a loop; name the file "
+                      "itself")
+            return None
         if not path.is_relative_to(folder):
             self.fail(loc, f"'{value}' leaves the manifest's folder; keep the {what} file in the folder that holds "
                       "cards.yaml (or below it)")

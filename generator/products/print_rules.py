@@ -183,6 +183,8 @@ def _file_problems(deck: Deck) -> list[Problem]:
         try:
             if kind == "picture":
                 art.inspect(path)
+                if path in unknown:
+                    _drawn(path)
             elif kind == "icon":
                 _inspect_icon(path, path in unknown)
             else:
@@ -195,15 +197,39 @@ def _file_problems(deck: Deck) -> list[Problem]:
 
 
 def _inspect_icon(path: Path, new: bool) -> None:
-    """An icon picture: a picture, and when it is a one-colour SVG, outlines the faces can draw
-    (read only for a file with no verdict kept: one kept passed this check)."""
+    """An icon picture: a file within the icon size limit, a picture, and drawn as the faces draw
+    it: a one-colour SVG's shapes as its outlines read them (in plain Python: tracing them loads
+    fontTools, which a rebuild whose outlines are kept in the face cache never does), any other
+    picture as _drawn() draws it (only for a file with no verdict kept: one kept passed this check)."""
     from generator.products.render.assets import art, icon_files  # lazy: as _file_problems
 
-    if art.inspect(path).vector and new and icon_files.picture(path).tinted:
-        try:
-            icon_files.check_transforms(icon_files.read(path))
-        except ValueError as exc:
-            raise art.ArtError(f"{path.name}: the icon's outlines cannot be read ({exc})") from None
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0  # the picture check says why it cannot be read
+    if size > icon_files.MAX_ICON_BYTES:
+        raise art.ArtError(f"{path.name}: the icon is {size / 1024:,.0f} KiB, over the limit of "
+                           f"{icon_files.MAX_ICON_BYTES // 1024} KiB for an icon (it prints one em tall: simplify the "
+                           "drawing, or save the picture smaller)")
+    info = art.inspect(path)
+    if not new:
+        return
+    try:
+        tinted = info.vector and icon_files.picture(path).tinted
+        if tinted:
+            icon_files.check_shapes(icon_files.read(path))
+    except ValueError as exc:
+        raise art.ArtError(f"{path.name}: the icon's outlines cannot be read ({exc})") from None
+    if not tinted:
+        _drawn(path)
+
+
+def _drawn(path: Path) -> None:
+    """A picture drawn as the PDFs draw it (render/pdf_pictures.py), once per content: an SVG made
+    into its vector form, a raster's every pixel decoded. What validate passes, the build draws."""
+    from generator.products.render import pdf_pictures  # lazy: as _file_problems
+
+    pdf_pictures.check_drawn(path)
 
 
 # --- the rules --------------------------------------------------------------------------

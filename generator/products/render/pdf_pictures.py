@@ -43,7 +43,7 @@ from generator.products.render.assets import art
 from generator.products.render.press.cmyk import CAP, DEFAULT, Ink, press_image, profile_key, to_cmyk
 from generator.products.render.units import TRIM_H, dots_to_pt
 
-MAX_PPI = 450  #: a raster is resampled down to at most this many pixels per inch where it prints
+MAX_PPI = art.MAX_PPI  #: a raster is resampled down to at most this many pixels per inch where it prints
 JPEG_QUALITY = 90
 
 
@@ -187,6 +187,25 @@ def load(data: bytes) -> Made:
         raise ValueError(f"not a picture object ({exc})") from None
 
 
+def check_drawn(path: Path | str) -> None:
+    """Draw the picture at `path` as the PDFs draw it, or raise art.ArtError saying why it cannot
+    be: an SVG made into its form (kept for the build that asks next), every pixel of a raster
+    decoded (a JPEG at its smallest scale: the whole file is still read). `validate` calls this
+    once per file content (products/print_rules.py)."""
+    path = Path(path)
+    sha = art.digest(path)
+    if not art.picture_info(path).vector:
+        art.check_pixels(path.name, art._read(path))
+        return
+    try:
+        _svg(str(path), sha, None)
+    except art.ArtError:
+        raise
+    except Exception as exc:  # noqa: BLE001 -- svglib and reportlab raise many kinds on what they cannot draw
+        said = " ".join(str(exc).split())[:160]
+        raise art.ArtError(f"{path.name}: the SVG cannot be drawn ({type(exc).__name__}: {said})") from None
+
+
 # --- raster ---------------------------------------------------------------------------------
 
 @lru_cache(maxsize=64)
@@ -254,20 +273,26 @@ def _open(path: str, sha: str, need: tuple[int, int]):
     data = art._read(Path(path))
     im = art.open_raster(data)
     art._check_pixels(Path(path).name, *im.size)
+    turned = im.getexif().get(0x0112) in (5, 6, 7, 8)
+    stored = need[::-1] if turned else need  # the pixels needed, as the file stores them
     if im.format == "JPEG":
-        turned = im.getexif().get(0x0112) in (5, 6, 7, 8)
-        im.draft(im.mode if im.mode in ("RGB", "L", "CMYK") else "RGB", need[::-1] if turned else need)
+        im.draft(im.mode if im.mode in ("RGB", "L", "CMYK") else "RGB", stored)
+    elif im.width * im.height > art.MAX_PNG_PIXELS:  # art.inspect refused it: never decoded
+        raise art.ArtError(f"{Path(path).name}: the PNG is {im.width} × {im.height} pixels, over the "
+                           f"{art.MAX_PNG_PIXELS:,} a PNG may have")
     try:
         im.load()
     except OSError as exc:
         raise art.ArtError(f"{Path(path).name}: the picture's pixels cannot be read ({exc})") from None
     was_jpeg = im.format == "JPEG"
     icc = im.info.get("icc_profile")
-    im = ImageOps.exif_transpose(im)
+    im = _reduced(im, stored)
+    ImageOps.exif_transpose(im, in_place=True)  # no copy of an upright picture
     has_alpha = im.mode in ("RGBA", "LA", "PA") or (im.mode == "P" and "transparency" in im.info)
     if im.mode in ("I;16", "I;16B", "I", "F"):
         im = im.convert("I").point(lambda v: v / 257).convert("L") if im.mode != "F" else im.convert("L")
-    im = im.convert("RGBA" if has_alpha else "RGB")
+    if im.mode != ("RGBA" if has_alpha else "RGB"):
+        im = im.convert("RGBA" if has_alpha else "RGB")
     if icc:
         try:
             source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
@@ -278,6 +303,22 @@ def _open(path: str, sha: str, need: tuple[int, int]):
         except (ImageCms.PyCMSError, OSError, ValueError):
             pass  # an unreadable embedded profile: the pixels are taken as sRGB
     return im, was_jpeg
+
+
+def _reduced(im, need: tuple[int, int]):
+    """A decoded picture far larger than the `need` pixels it prints at, reduced at once by a whole
+    factor (each pixel the mean of a block) to at least `need`: its copies while it is turned,
+    converted and resampled then cost a fraction of the memory (a 24-million-pixel PNG printed
+    on a card's art box, 96 MB decoded, goes on as about 4 million pixels)."""
+    factor = min(im.width // max(1, need[0]), im.height // max(1, need[1]))
+    if factor < 2:
+        return im
+    if im.mode in ("P", "PA", "1"):  # a palette: reduced as its colours
+        im = im.convert("RGBA" if im.mode == "PA" or "transparency" in im.info else "RGB")
+    try:
+        return im.reduce(factor)
+    except ValueError:  # a mode reduce() does not take: resampled later as it is
+        return im
 
 
 def to_press(rgb, ink: Ink = DEFAULT):

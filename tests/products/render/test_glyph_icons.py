@@ -177,5 +177,6 @@ def test_an_icon_transform_that_cannot_be_read_is_an_error_at_its_line_not_a_cra
     err = capsys.readouterr().err
     line = next(i for i, t in enumerate((tmp_path / "cards.yaml").read_text(encoding="utf-8").splitlines(), 1)
                 if "skip: art/icons/skip.svg" in t)
-    assert f"cards.yaml:{line}:" in err and "skip.svg: the icon's outlines cannot be read" in err and "spin(45)" in err
+    assert f"cards.yaml:{line}:" in err and "skip.svg: the SVG's transform on <g> (line 2) cannot be drawn: an SVG " \
+                                            "transform it cannot read: 'spin(45)'" in err
     assert "trade_hands.svg: the icon's outlines cannot be read (a length it cannot read: x=\"10%\"" in err

@@ -6,10 +6,16 @@ saying what is wrong with a file:
 - larger than MAX_BYTES (40 MB), or a raster over MAX_SIDE (12000) pixels on a side or
   MAX_PIXELS in all: such a file is refused before its pixels are decoded, so a small file that
   would decompress to gigabytes (a "decompression bomb") costs nothing;
+- a PNG over MAX_PNG_PIXELS (it is decoded whole: the message gives the size it prints at);
 - an SVG that would not stay vector and PDF/X-1a-safe: one with text (convert it to outlines),
   embedded or linked pictures, gradients, patterns, filters, masks, or any opacity below 1.
   The print-shop file may carry no transparency, and a vector picture is drawn the same in
-  every product, so such an SVG is refused everywhere rather than drawn otherwise in one file.
+  every product, so such an SVG is refused everywhere rather than drawn otherwise in one file;
+- an SVG whose numbers, lengths, transforms or path data the drawing cannot take (svg_values.py
+  reads them strictly), or past SVG_MAX_ELEMENTS or SVG_MAX_PATH_NUMBERS.
+
+`check_pixels` decodes a raster's every pixel, and pdf_pictures.check_drawn draws an SVG, as
+`validate` does once per file content: what it passes, the build draws.
 
 `effective_dpi` is a raster's resolution at its printed box, which `validate` warns about below
 PRINT_DPI. `picture_size(path)` is what a face's layout needs (it never decodes pixels), kept by
@@ -19,6 +25,7 @@ the file's content.
 from __future__ import annotations
 
 import io
+import math
 import os
 import re
 import warnings
@@ -31,6 +38,13 @@ from generator.products.render.assets.file_digests import Digests
 MAX_BYTES = 40 << 20  #: a picture file larger than this is refused (40 MB)
 MAX_SIDE = 12000  #: pixels on either side of a raster picture
 MAX_PIXELS = 100_000_000  #: pixels in all (a raster picture)
+#: Pixels a PNG may have: it is decoded whole (a JPEG is decoded at the smallest of 1/1, 1/2, 1/4
+#: and 1/8 of its size that still prints sharp), four bytes each, and its copies while it is
+#: turned, converted and scaled down must keep a build under about 512 MB.
+MAX_PNG_PIXELS = 24_000_000
+MAX_PPI = 450  #: a raster is resampled down to at most this many pixels per inch where it prints
+#: The largest box a picture prints in: a whole card with its bleed (2.75 × 3.75 in)
+LARGEST_BOX_IN = (2.75, 3.75)
 PRINT_DPI = 300  #: below this at its printed size, a raster picture gets a warning
 KINDS = ("png", "jpeg", "svg")
 
@@ -115,6 +129,12 @@ def _raster(name: str, data: bytes) -> PictureInfo:
                 kind = "png" if im.format == "PNG" else "jpeg"
                 w, h = im.size
                 _check_pixels(name, w, h)
+                if kind == "png" and w * h > MAX_PNG_PIXELS:
+                    sharp = f"{math.ceil(LARGEST_BOX_IN[0] * MAX_PPI)} × {math.ceil(LARGEST_BOX_IN[1] * MAX_PPI)}"
+                    raise ArtError(f"{name}: the PNG is {w} × {h} pixels, over the {MAX_PNG_PIXELS:,} a PNG may have "
+                                   f"(it is decoded whole); the cards print at most {MAX_PPI} pixels per inch, so "
+                                   f"{sharp} pixels fill a whole card with its bleed: scale the picture down to the "
+                                   "size it prints at, or save it as a JPEG")
                 if im.getexif().get(0x0112) in (5, 6, 7, 8):  # EXIF: shown turned a quarter
                     w, h = h, w
             with Image.open(io.BytesIO(data), formats=["PNG", "JPEG"]) as im:
@@ -140,6 +160,21 @@ def open_raster(data: bytes):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         return Image.open(io.BytesIO(data), formats=["PNG", "JPEG"])
+
+
+def check_pixels(name: str, data: bytes) -> None:
+    """Decode every pixel of PNG or JPEG bytes (a JPEG at its smallest scale, which still reads
+    the whole file), or raise ArtError: a file cut short, or without its end, passes the header
+    check and fails here, not in the build."""
+    with open_raster(data) as im:
+        if im.format == "JPEG":
+            im.draft(im.mode if im.mode in ("RGB", "L", "CMYK") else "RGB", (1, 1))
+        try:
+            im.load()
+        except (OSError, SyntaxError, ValueError, EOFError) as exc:
+            said = " ".join(re.sub(r"\s*<[^<>]* at 0x[0-9a-fA-F]+>", "", str(exc)).split())[:160]
+            raise ArtError(f"{name}: the picture's pixels cannot all be read ({said}); save it again from "
+                           "your picture editor") from None
 
 
 def _check_pixels(name: str, w: int, h: int) -> None:
@@ -171,7 +206,9 @@ def parse_svg(name: str, data: bytes):
 def _svg(name: str, data: bytes) -> PictureInfo:
     from lxml import etree  # lazy: as parse_svg
 
+    _few_elements(name, data)
     root = parse_svg(name, data)
+    numbers: dict[object, int] = {}  # element -> the numbers of its path data or points
     for el in root.iter():
         if not isinstance(el.tag, str):
             continue
@@ -188,35 +225,67 @@ def _svg(name: str, data: bytes) -> PictureInfo:
                 raise ArtError(f"{name}: the SVG has transparency ({attr}=\"{el.get(attr)}\"){line}, which the print-shop "
                                "file (PDF/X-1a) cannot carry; flatten it to solid colours")
         _svg_values(name, el, local, line)
+        numbers[el] = _svg_drawn_values(name, el, local, line)
         css = (el.get("style") or "") + (el.text or "" if local == "style" else "")
         for m in _OPACITY.finditer(css):
             if _opacity(m.group(1)) < 1:
                 raise ArtError(f"{name}: the SVG has transparency ({m.group(0).strip()}){line}, which the print-shop "
                                "file (PDF/X-1a) cannot carry; flatten it to solid colours")
-    _svg_uses(name, root)
+    _svg_uses(name, root, numbers)
     w, h = _svg_size(name, root)
     return PictureInfo("svg", w, h)
 
 
-#: <use> expansions an SVG may make, as svglib draws them (it stops at this many, drawing the rest
-#: of the picture without them), and how deep one <use> may reach through others.
-SVG_MAX_USES = 10_000
+#: How deep one <use> may reach through others (svglib stops there, drawing the picture without them).
 SVG_MAX_USE_DEPTH = 50
+#: Elements an SVG may draw (each <use> counts as one, and so does each element it repeats), and
+#: numbers in all its path data and point lists (repeats counted too): svglib takes about a
+#: millisecond an element, so these keep the largest picture to seconds and tens of megabytes (and
+#: under svglib's own 10,000 <use> expansions, past which it cuts the picture short).
+SVG_MAX_ELEMENTS = 5_000
+SVG_MAX_PATH_NUMBERS = 50_000
 
 
-def _svg_uses(name: str, root) -> None:
-    """Refuse a <use> that repeats itself (svglib skips it) and more <use> expansions than the
-    drawing makes (it cuts the picture short): what validate passes is what the PDFs draw."""
+_START_TAG = re.compile(rb"<[A-Za-z_]")
+
+
+def _few_elements(name: str, data: bytes) -> None:
+    """Refuse an SVG of more than SVG_MAX_ELEMENTS elements before its tree is built (a file of
+    600,000 shapes is 40 MB of XML and gigabytes drawn): counted as they are read, each let go."""
+    if len(_START_TAG.findall(data)) <= SVG_MAX_ELEMENTS:  # at least as many as the elements
+        return
+    from lxml import etree  # lazy: as parse_svg
+
+    seen = 0
+    try:
+        for _, el in etree.iterparse(io.BytesIO(data), events=("end",), resolve_entities=False, no_network=True,
+                                     load_dtd=False, huge_tree=False, remove_comments=True):
+            seen += 1
+            if seen > SVG_MAX_ELEMENTS:
+                raise ArtError(f"{name}: the SVG has more than {SVG_MAX_ELEMENTS:,} elements; simplify the drawing "
+                               "(in Inkscape: Path > Combine, or Simplify), or use a PNG of it")
+            el.clear()
+            while el.getprevious() is not None:
+                del el.getparent()[0]
+    except etree.XMLSyntaxError:
+        return  # parse_svg says what is wrong with it
+
+
+def _svg_uses(name: str, root, numbers: dict) -> None:
+    """Refuse a <use> that repeats itself (svglib skips it), and more elements or path numbers
+    drawn than the limits above: what validate passes is what the PDFs draw, in bounded time and
+    memory."""
     from lxml import etree  # lazy: as parse_svg
 
     ids: dict[str, object] = {}
     for el in root.iter():
         if isinstance(el.tag, str) and el.get("id") is not None:
             ids.setdefault(el.get("id"), el)
-    made: dict[str, int] = {}
+    made: dict[str, tuple[int, int]] = {}
 
-    def uses(top, drawn_only: bool, through: tuple[str, ...]) -> int:
-        total, todo = 0, [top]
+    def uses(top, drawn_only: bool, through: tuple[str, ...]) -> tuple[int, int]:
+        """(elements, path numbers) that drawing `top` makes."""
+        elements, count, todo = 0, 0, [top]
         while todo:
             node = todo.pop()
             if not isinstance(node.tag, str):
@@ -224,28 +293,65 @@ def _svg_uses(name: str, root) -> None:
             local = etree.QName(node).localname
             if drawn_only and local in ("defs", "symbol"):
                 continue
+            elements += 1
+            count += numbers.get(node, 0)
             if local != "use":
                 todo.extend(node)
-                continue
-            total += 1
-            href = node.get("href") or node.get("{http://www.w3.org/1999/xlink}href") or ""
-            target = href[1:] if href.startswith("#") else ""
-            if target in through:
-                raise ArtError(f"{name}: the SVG's <use> of '#{target}' (line {node.sourceline}) repeats an element "
-                               "that holds it, which would repeat forever")
-            if target in ids:
-                if len(through) >= SVG_MAX_USE_DEPTH:
-                    raise ArtError(f"{name}: the SVG's <use> elements reach more than {SVG_MAX_USE_DEPTH} deep "
-                                   f"(line {node.sourceline})")
-                if target not in made:
-                    made[target] = uses(ids[target], False, (*through, target))
-                total += made[target]
-            if total > SVG_MAX_USES:
-                raise ArtError(f"{name}: the SVG repeats elements through <use> more than {SVG_MAX_USES:,} times "
-                               f"(line {node.sourceline}); write the repeats out, or repeat less")
-        return total
+            else:
+                href = node.get("href") or node.get("{http://www.w3.org/1999/xlink}href") or ""
+                target = href[1:] if href.startswith("#") else ""
+                if target in through:
+                    raise ArtError(f"{name}: the SVG's <use> of '#{target}' (line {node.sourceline}) repeats an element "
+                                   "that holds it, which would repeat forever")
+                if target in ids:
+                    if len(through) >= SVG_MAX_USE_DEPTH:
+                        raise ArtError(f"{name}: the SVG's <use> elements reach more than {SVG_MAX_USE_DEPTH} deep "
+                                       f"(line {node.sourceline})")
+                    if target not in made:
+                        made[target] = uses(ids[target], False, (*through, target))
+                    elements, count = elements + made[target][0], count + made[target][1]
+            if elements > SVG_MAX_ELEMENTS:
+                raise ArtError(f"{name}: the SVG draws more than {SVG_MAX_ELEMENTS:,} elements (counting what <use> "
+                               f"repeats; line {node.sourceline} is past it); simplify the drawing (in Inkscape: "
+                               "Path > Combine, or Simplify), or use a PNG of it")
+            if count > SVG_MAX_PATH_NUMBERS:
+                raise ArtError(f"{name}: the SVG's paths hold more than {SVG_MAX_PATH_NUMBERS:,} numbers (counting what "
+                               f"<use> repeats; line {node.sourceline} is past it); simplify the paths (in Inkscape: "
+                               "Path > Simplify), or use a PNG of it")
+        return elements, count
 
     uses(root, True, ())
+
+
+def _svg_drawn_values(name: str, el, local: str, line: str) -> int:
+    """An element's geometry read strictly, as the drawings read it (svg_values.py): its lengths,
+    transform, viewBox, path data and points; the numbers of its path data and points."""
+    from generator.products.render.assets import svg_values  # lazy: with the SVG check
+
+    attr, value = "", ""
+    try:
+        count = 0
+        for attr, value in el.attrib.items():
+            if "}" in attr:
+                continue
+            if attr in svg_values.LENGTHS:
+                svg_values.length(value, SVG_MAX_NUMBER)
+            elif attr == "transform":
+                svg_values.transform_matrix(value, SVG_MAX_NUMBER)
+            elif attr == "viewBox":
+                svg_values.numbers(value, 4, SVG_MAX_NUMBER)
+            elif attr == "d" and local == "path":
+                count += svg_values.path_numbers(value, SVG_MAX_NUMBER)
+            elif attr == "points" and local in ("polygon", "polyline"):
+                count += svg_values.point_numbers(value, SVG_MAX_NUMBER)
+        for declaration in (el.get("style") or "").split(";"):
+            key, _, value = declaration.partition(":")
+            attr = key.strip()
+            if attr in svg_values.LENGTHS:
+                svg_values.length(value, SVG_MAX_NUMBER)
+        return count
+    except ValueError as exc:
+        raise ArtError(f"{name}: the SVG's {attr} on <{local}>{line} cannot be drawn: {exc}") from None
 
 
 def _svg_values(name: str, el, local: str, line: str) -> None:
@@ -313,6 +419,8 @@ def _svg_size(name: str, root) -> tuple[float, float]:
 
 
 def _length(value: str | None) -> float | None:
+    """The root's width or height in CSS pixels; None when absent, relative (%, em) or not
+    positive (the viewBox decides). A value that is no length was refused by the element check."""
     m = _LENGTH.match(value or "")
     if not m:
         return None
@@ -443,6 +551,8 @@ def _raster_colours(data: bytes) -> tuple[str, ...]:
 
     with open_raster(data) as im:
         im.draft("RGB", (64, 64))  # a JPEG decodes at a fraction of its size
+        if im.mode in ("RGB", "RGBA"):  # scaled down before any copy of the whole (as converted first: the same)
+            im.thumbnail((64, 64))
         small = im.convert("RGBA")
         small.thumbnail((64, 64))
     rgb = Image.new("RGB", small.size, "#FFFFFF")

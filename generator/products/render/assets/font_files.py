@@ -27,6 +27,10 @@ from generator.deck.input_file import read_asset
 from generator.products.render.assets.file_digests import Digests
 
 MAX_BYTES = 20 << 20  #: a font file larger than this is refused (20 MB)
+#: The em of a font in its own units (head.unitsPerEm), as OpenType allows it.
+MIN_UNITS_PER_EM, MAX_UNITS_PER_EM = 16, 16384
+#: How deep a TrueType composite glyph may nest its parts (fonts use 1 to 3).
+MAX_COMPONENT_DEPTH = 16
 
 #: OS/2 fsType bits (OpenType spec): what the font's licence lets a document do with it.
 RESTRICTED = 0x0002  #: no embedding at all
@@ -92,9 +96,14 @@ def _inspect(name: str, data: bytes) -> FontInfo:
                         "use a static instance (TTF, or OTF with CFF outlines)")
     if "glyf" not in font and "CFF " not in font:
         raise FontError(f"{name}: the font has no outlines (TrueType or CFF)")
+    upem = font["head"].unitsPerEm
+    if not MIN_UNITS_PER_EM <= upem <= MAX_UNITS_PER_EM:
+        raise FontError(f"{name}: the font's em is {upem} units (head.unitsPerEm), outside the {MIN_UNITS_PER_EM} to "
+                        f"{MAX_UNITS_PER_EM} a font may have; the file is damaged or was not made as a font")
     cmap = font.getBestCmap() if "cmap" in font else None
     if not cmap:
         raise FontError(f"{name}: the font has no Unicode character map")
+    _check_glyphs(name, font, cmap)
     fs_type = font["OS/2"].fsType if "OS/2" in font else 0
     if fs_type & RESTRICTED and not fs_type & 0x000C:
         raise FontError(f"{name}: the font's licence forbids embedding it in a document (OS/2 fsType "
@@ -112,6 +121,78 @@ def _inspect(name: str, data: bytes) -> FontInfo:
     axes = tuple((a.axisTag, a.minValue, a.defaultValue, a.maxValue) for a in font["fvar"].axes) if "fvar" in font else ()
     return FontInfo(family, ps, "cff" if "CFF " in font else "truetype", len(font.getGlyphOrder()), len(cmap), fs_type,
                     axes)
+
+
+def _check_glyphs(name: str, font, cmap: dict[int, str]) -> None:
+    """Every glyph the character map names is in the font, and every glyph can be drawn as the
+    PDFs embed it: a TrueType composite glyph's parts form no loop and nest at most
+    MAX_COMPONENT_DEPTH deep (the subsetter follows them); a CFF glyph is drawn whole (every one
+    is converted to TrueType outlines), so a subroutine that calls itself is found here."""
+    known = set(font.getGlyphOrder())
+    for code, glyph in sorted(cmap.items()):
+        if glyph not in known:
+            raise FontError(f"{name}: the font's character map gives U+{code:04X} a glyph the font does not have "
+                            f"({glyph}: it has {len(known):,} glyphs); the file is damaged")
+    if "glyf" in font:
+        _check_composites(name, font["glyf"], known)
+    if "CFF " in font:
+        from fontTools.pens.boundsPen import ControlBoundsPen  # lazy: with fontTools
+
+        glyphs = font.getGlyphSet()
+        for glyph in font.getGlyphOrder():
+            try:
+                glyphs[glyph].draw(ControlBoundsPen(glyphs))
+            except RecursionError:
+                raise FontError(f"{name}: glyph '{_short(glyph)}' cannot be drawn: its CFF subroutines call each other "
+                                "without end; the file is damaged") from None
+            except Exception as exc:  # noqa: BLE001 -- fontTools raises many kinds on a damaged charstring
+                raise FontError(f"{name}: glyph '{_short(glyph)}' cannot be drawn ({type(exc).__name__}: "
+                                f"{_short(str(exc), 120)}); the file is damaged") from None
+
+
+def _check_composites(name: str, glyf, known: set[str]) -> None:
+    """No composite glyph of `glyf` is made of itself, through any chain of parts, or nests its
+    parts more than MAX_COMPONENT_DEPTH deep (walked without recursion)."""
+    depth: dict[str, int] = {}  # a glyph's nesting, once known (a simple glyph is 0)
+
+    def parts(glyph: str) -> list[str]:
+        g = glyf.glyphs.get(glyph) if hasattr(glyf, "glyphs") else None
+        g = glyf[glyph] if g is None else g
+        return [c.glyphName for c in g.components] if getattr(g, "numberOfContours", 0) == -1 else []
+
+    for start in glyf.keys():
+        if start in depth:
+            continue
+        path, on_path = [(start, iter(parts(start)))], {start}
+        while path:
+            glyph, todo = path[-1]
+            part = next(todo, None)
+            if part is None:
+                path.pop()
+                on_path.discard(glyph)
+                depth[glyph] = 1 + max((depth[p] for p in parts(glyph)), default=-1)
+                continue
+            if part not in known:
+                raise FontError(f"{name}: glyph '{_short(glyph)}' is made of a glyph the font does not have "
+                                f"('{_short(part)}'); the file is damaged")
+            if part in on_path:
+                chain = [g for g, _ in path][[g for g, _ in path].index(part):]
+                said = "itself" if len(chain) == 1 else f"itself (through {_short(', '.join(chain[1:4]), 80)})"
+                raise FontError(f"{name}: glyph '{_short(part)}' is made of {said}, which never ends; the file is "
+                                "damaged")
+            if part in depth:
+                continue
+            if len(path) > MAX_COMPONENT_DEPTH:
+                raise FontError(f"{name}: glyph '{_short(start)}' nests composite glyphs more than "
+                                f"{MAX_COMPONENT_DEPTH} deep; the file is damaged or was not made as a font")
+            path.append((part, iter(parts(part))))
+            on_path.add(part)
+
+
+def _short(text: str, most: int = 40) -> str:
+    """A glyph name or a library's words as a message quotes them: at most `most` characters."""
+    text = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def _read(path: Path) -> bytes:

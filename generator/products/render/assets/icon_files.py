@@ -16,16 +16,16 @@ stands at the font's ascent above the baseline (inline.ICON_TOP), its width foll
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from io import BytesIO
 from pathlib import Path
 
 from generator.deck.input_file import read_limited
+from generator.products.render.assets.svg_values import transform_matrix
 
-#: The largest icon file read, in bytes (an icon is small; the shipped ones are under 4 KB).
+#: The largest icon file read, in bytes (an icon is small; the shipped ones are under 4 KB); validate
+#: refuses a larger one at the line that names it (products/print_rules.py).
 MAX_ICON_BYTES = 512 * 1024
 #: Straight segments a curve of an outline becomes (at a 190-dot glyph, under a tenth of a dot off).
 CURVE_STEPS = 12
@@ -59,7 +59,7 @@ _PAINT = re.compile(rb"""\b(fill|stroke)\s*(?:=\s*["']|:\s*)\s*([^"';>\s]+)""")
 
 @lru_cache(maxsize=256)
 def _picture(path: str, data: bytes) -> Picture:
-    if path.lower().endswith(".svg"):
+    if not data.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff")):  # by content, not by name, as art.py
         tag = _SVG_TAG.search(data)
         if tag is None:
             raise ValueError(f"{path}: not an SVG file (no <svg> element)")
@@ -68,9 +68,9 @@ def _picture(path: str, data: bytes) -> Picture:
         fills = {v for k, v in paints if k == b"fill"} - {b"none"}
         strokes = {v for k, v in paints if k == b"stroke"} - {b"none"}
         return Picture(Path(path), w / h, fills == {b"currentColor"} and not strokes)
-    from PIL import Image  # lazy: Pillow, for a raster icon only; opening reads its header, no pixels
+    from generator.products.render.assets.art import open_raster  # lazy: Pillow, for a raster icon only
 
-    with Image.open(BytesIO(data)) as im:
+    with open_raster(data) as im:  # its header only, no pixels, under art.py's limits (no Pillow warning)
         w, h = im.size
     return Picture(Path(path), w / h if h else 1.0)
 
@@ -223,7 +223,6 @@ NOT_DRAWN = frozenset(("defs", "symbol", "clipPath", "mask", "marker", "pattern"
                        "filter", "title", "desc", "metadata", "style", "script"))
 #: How deep one <use> may reach through others (art.py refuses deeper ones before this is reached).
 USE_DEPTH = 50
-_TRANSFORM = re.compile(r"\s*(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)\s*,?")
 
 
 def _number(value: str | None) -> float:
@@ -244,52 +243,13 @@ def svg_transform(text: str):
     return Transform(*transform_matrix(text))
 
 
-def transform_matrix(text: str) -> tuple[float, float, float, float, float, float]:
-    """An SVG `transform` attribute as one matrix (a, b, c, d, e, f), applied right to left as SVG
-    does: x' = a x + c y + e, y' = b x + d y + f. ValueError for what is not a transform list.
-    Plain Python: validate checks an icon's transforms with it, loading no fontTools."""
-    a, b, c, d, e, f = 1.0, 0.0, 0.0, 1.0, 0.0, 0.0
-    at = 0
-    text = text.strip()
-    while at < len(text):
-        found = _TRANSFORM.match(text, at)
-        if found is None:
-            raise ValueError(f"an SVG transform it cannot read: {text!r}")
-        name, args = found.group(1), [float(v) for v in _NUMBER.findall(found.group(2))]
-        wanted = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3), "skewX": (1,), "skewY": (1,)}
-        if len(args) not in wanted[name]:
-            raise ValueError(f"an SVG transform it cannot read: {found.group(0).strip()!r}")
-        steps: list[tuple[float, ...]]
-        if name == "matrix":
-            steps = [tuple(args)]
-        elif name == "translate":
-            steps = [(1, 0, 0, 1, args[0], args[1] if len(args) > 1 else 0.0)]
-        elif name == "scale":
-            steps = [(args[0], 0, 0, args[1] if len(args) > 1 else args[0], 0, 0)]
-        elif name == "rotate":
-            cx, cy = (args[1], args[2]) if len(args) == 3 else (0.0, 0.0)
-            cos, sin = math.cos(math.radians(args[0])), math.sin(math.radians(args[0]))
-            steps = [(1, 0, 0, 1, cx, cy), (cos, sin, -sin, cos, 0, 0), (1, 0, 0, 1, -cx, -cy)]
-        elif name == "skewX":
-            steps = [(1, 0, math.tan(math.radians(args[0])), 1, 0, 0)]
-        else:
-            steps = [(1, math.tan(math.radians(args[0])), 0, 1, 0, 0)]
-        for a2, b2, c2, d2, e2, f2 in steps:  # the current matrix times the step
-            a, b, c, d, e, f = (a * a2 + c * b2, b * a2 + d * b2, a * c2 + c * d2, b * c2 + d * d2,
-                                a * e2 + c * f2 + e, b * e2 + d * f2 + f)
-        at = found.end()
-    return a, b, c, d, e, f
-
-
-def check_transforms(data: bytes) -> None:
-    """ValueError naming the first `transform`, or length of a basic shape, of an SVG that
-    svg_outlines could not follow (read with the same safe XML reader as the picture check, and
-    no fontTools)."""
+def check_shapes(data: bytes) -> None:
+    """ValueError naming the first length of a basic shape that svg_outlines could not follow (a
+    length in % or em), read with the same safe XML reader as the picture check, and no fontTools:
+    the picture check (art.py) has read every transform, path and length of the file strictly."""
     from generator.products.render.assets.art import parse_svg  # lazy: as svg_outlines
 
     for el in parse_svg("icon", data).iter():
-        if isinstance(el.tag, str) and el.get("transform") is not None:
-            transform_matrix(el.get("transform"))
         if isinstance(el.tag, str) and el.tag.rsplit("}", 1)[-1] in ("rect", "circle", "ellipse", "line"):
             _Lengths(el)
 
