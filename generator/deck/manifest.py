@@ -18,7 +18,7 @@ from generator.deck import shape
 from generator.deck.effects import CATALOGUE, param_problem
 from generator.deck.input_file import kind_of
 from generator.deck.model import (PLAYING_KINDS, BuildSettings, CardSet, CardType, Colour, Deck, Edition, Effect,
-                                  GameParams)
+                                  GameParams, RulebookSection, RulebookSettings)
 from generator.deck.problems import InputError, Problem, char_name, suggest
 from generator.deck import icons
 from generator.deck.rule_options import DEFAULTS
@@ -37,7 +37,7 @@ _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
 MAX_VALUE, MAX_RUN, MAX_CARD_TYPES, MAX_PRINTED = shape.MAX_VALUE, shape.MAX_RUN, shape.MAX_CARD_TYPES, shape.MAX_PRINTED
 #: Fields whose text may run over several lines (line breaks fold into spaces); every other
 #: text is one line.
-MULTILINE_FIELDS = ("text", "description")
+MULTILINE_FIELDS = ("text", "description", "intro")
 _CODE = re.compile(r"^\S+$")
 #: Every placeholder a text may fill: the game's numbers and every effect's parameters.
 _PLACEHOLDER_NAMES = frozenset({"target", "hand_size"} | {p.name for e in CATALOGUE.values() for p in e.params})
@@ -118,11 +118,12 @@ class _Checker:
         edition_objs = self.editions(editions, card_types, set_objs)
         settings = self.build_settings(build, [e.key for _, e in editions])
         look = self.look(look_entry, set_objs, card_types)
+        rulebook = self.rulebook(typed["rulebook"], params)
         if self.problems:
             raise InputError(self.problems)
         assert params is not None
         deck = Deck(params, tuple(colour_objs.values()), tuple(set_objs.values()), tuple(card_types), tuple(edition_objs),
-                    settings, look)
+                    settings, look, rulebook)
         missed = [
             Problem.at(e.origin.of("expect"), f"edition '{e.key}' has {n} playing cards, but expect says {e.expect}")
             for e in deck.editions
@@ -335,6 +336,34 @@ class _Checker:
             seen.add(key)
         papers = tuple(dict.fromkeys(entry.papers)) if entry.papers else BuildSettings.papers
         return BuildSettings(tuple(dict.fromkeys(entry.editions)), papers, origin=self.src.origin(("build",)))
+
+    def rulebook(self, entry: schema.RulebookEntry | None, params: GameParams | None) -> RulebookSettings:
+        """The manifest's `rulebook:` section: its texts' placeholders filled (the game's numbers),
+        each section left out once, a playing time's range in order."""
+        if entry is None:
+            return RulebookSettings()
+        values = {} if params is None else {"target": params.target, "hand_size": params.hand_size,
+                                            "min_players": params.min_players, "max_players": params.max_players}
+        intro = self.fill(("rulebook", "intro"), " ".join(entry.intro.split()), values) if entry.intro else None
+        minutes = None
+        if entry.minutes is not None:
+            low, _, high = str(entry.minutes).partition("-")
+            minutes = (int(low), int(high or low))
+            if minutes[0] > minutes[1] or minutes[0] < 1:
+                self.fail(("rulebook", "minutes"), f"the playing time '{entry.minutes}' must be a number of minutes "
+                          "or a range from fewer to more, like '15-30'")
+        seen: set[str] = set()
+        for j, name in enumerate(entry.leave_out):
+            if name in seen:
+                self.fail(("rulebook", "leave_out", j), f"section '{name}' is listed twice")
+            seen.add(name)
+        sections = []
+        for j, s in enumerate(entry.sections):
+            text = self.fill(("rulebook", "sections", j, "text"), s.text, values)
+            if text is not None:
+                sections.append(RulebookSection(s.title, s.after, text))
+        return RulebookSettings(entry.title, intro, minutes, tuple(dict.fromkeys(entry.leave_out)), entry.designer_notes,
+                                tuple(sections), origin=self.src.origin(("rulebook",)))
 
     def colours(self, entries: list[tuple[int, schema.ColourEntry]]) -> dict[str, Colour]:
         out: dict[str, Colour] = {}

@@ -184,6 +184,37 @@ class BuildSettings:
     origin: Origin | None = _origin()
 
 
+#: The rulebook's sections, in the order it prints them: the names a manifest's `rulebook:` uses
+#: (`leave_out`, a section's `after`); templates/rulebook.html.j2 includes one partial for each.
+RULEBOOK_SECTIONS = ("contents", "game", "objective", "setup", "turn", "penalties", "examples", "wilds",
+                     "variations", "teams_speed", "clarifications", "quick_reference", "designer_notes")
+#: The sections a rulebook may leave out (`rulebook: leave_out:`); the designer notes are only in
+#: rulebook-designer.html unless `designer_notes: true`.
+RULEBOOK_OPTIONAL = ("contents", "examples", "variations", "teams_speed", "clarifications", "quick_reference")
+
+
+@dataclass(frozen=True)
+class RulebookSection:
+    """A section of the designer's own text (`rulebook: sections:`), printed after section `after`."""
+
+    title: str
+    after: str
+    text: str  #: Markdown, its placeholders filled and its icons kept (deck/icons.py)
+
+
+@dataclass(frozen=True)
+class RulebookSettings:
+    """What the designer chooses of the rulebook (the manifest's `rulebook:`)."""
+
+    title: str | None = None  #: the cover's title; None: the game's name
+    intro: str | None = None  #: the cover's one paragraph (icons kept); None: the built-in one
+    minutes: tuple[int, int] | None = None  #: the playing time, fewest and most minutes
+    leave_out: tuple[str, ...] = ()  #: sections of RULEBOOK_OPTIONAL the players' rulebook leaves out
+    designer_notes: bool = False  #: the players' rulebook has the designer notes too
+    sections: tuple[RulebookSection, ...] = ()
+    origin: Origin | None = _origin()
+
+
 @dataclass(frozen=True)
 class Deck:
     """The whole validated manifest."""
@@ -196,6 +227,8 @@ class Deck:
     build: BuildSettings = BuildSettings()
     #: how the cards look (deck/look.py): the manifest's `look:` over the default layout
     look: Look = DEFAULT_LOOK
+    #: what the designer chooses of the rulebook (`rulebook:`)
+    rulebook: RulebookSettings = RulebookSettings()
     _by_code: Mapping[str, CardType] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:

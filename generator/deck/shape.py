@@ -33,7 +33,7 @@ from typing import Annotated, Any, Callable, Literal, Union
 
 from generator.deck import look
 from generator.deck.effects import CATALOGUE
-from generator.deck.model import KINDS
+from generator.deck.model import KINDS, RULEBOOK_OPTIONAL, RULEBOOK_SECTIONS
 from generator.deck.rule_options import CHOICES, DEFAULTS, SPEED_SECONDS_RANGE
 
 # --- limits -------------------------------------------------------------------------------
@@ -43,6 +43,7 @@ MAX_COPIES, MAX_CODE, MAX_NAME, MAX_TEXT = 1000, 10, 24, 200
 #: Characters of the game's name (printed on the back), a set's or an edition's name, and an
 #: edition's description (the longest shipped are 11, 5, 14 and 92).
 MAX_TITLE, MAX_DESCRIPTION = 40, 500
+MAX_RULEBOOK_TEXT = 5000  #: a rulebook section of the designer's own, in characters
 #: Characters of a set's or an edition's key (the longest shipped is 14): an edition's key is part
 #: of its print files' names, which a file system holds to 255 bytes.
 MAX_KEY = 40
@@ -460,6 +461,23 @@ BUILD = Record("BuildEntry", {
     "editions": Key(ListOf(_ANY_TEXT), [], "editions whose own print files every `county-uppy build` makes (keys)"),
     "papers": Key(ListOf(OneOf(PAPERS), min_length=1), None, "paper sizes of the print sheets (default: both)"),
 })
+RULEBOOK_SECTION = Record("RulebookSection", {
+    "title": Key(_TITLE, doc="the section's heading"),
+    "after": Key(OneOf(RULEBOOK_SECTIONS), "clarifications", "the section it follows (default: clarifications)"),
+    "text": Key(Text(max_length=MAX_RULEBOOK_TEXT), doc="the section's text in Markdown; {target}, {hand_size}, "
+                "{min_players}, {max_players} and icons ({cyan}, {icon:skip}) are filled in"),
+})
+RULEBOOK = Record("RulebookEntry", {
+    "title": Key(_TITLE, None, "the cover's title (default: the game's name)"),
+    "intro": Key(Text(max_length=MAX_DESCRIPTION), None, "the cover's one-paragraph introduction, with the same "
+                 "placeholders as a section's text (default: the built-in one)"),
+    "minutes": Key(AnyOf(Int(ge=1, le=999), Text(r"[0-9]{1,3}-[0-9]{1,3}", hint="must be minutes like 20, or a range "
+                   "like '15-30'")), None, "the playing time printed on the cover, in minutes: 20, or '15-30'"),
+    "leave_out": Key(ListOf(OneOf(RULEBOOK_OPTIONAL)), [], "sections the players' rulebook leaves out"),
+    "designer_notes": Key(Bool(), False, "true: the players' rulebook has the designer notes (rule options by "
+                          "name) too; rulebook-designer.html always has them"),
+    "sections": Key(ListOf(RULEBOOK_SECTION), [], "sections of the designer's own text"),
+})
 MANIFEST = Record("Manifest", {
     "game": Key(GAME),
     "colours": Key(ListOf(COLOUR, min_length=1)),
@@ -468,6 +486,8 @@ MANIFEST = Record("Manifest", {
     "editions": Key(ListOf(EDITION, min_length=1)),
     "build": Key(BUILD, None, "what a plain `county-uppy build` makes besides the complete set"),
     "look": Key(LOOK, None, "how the cards look: layout, fonts, pictures (docs/formats.md); default: the shipped look"),
+    "rulebook": Key(RULEBOOK, None, "what the rulebook says besides the rules: its cover, sections left out, "
+                    "the designer's own sections (docs/formats.md)"),
 })
 
 #: The top-level sections, in the order the manifest lists them, and those it may leave out.

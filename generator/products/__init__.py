@@ -56,7 +56,8 @@ class Product:
 #: a browser while the others finish).
 PRODUCTS: tuple[Product, ...] = (
     Product("deck", "generator.products.deck_json:build_deck_json", "deck.json, the deck as data"),
-    Product("rulebook", "generator.products.rulebook.page:build_rulebook", "rulebook.html with the quick reference",
+    Product("rulebook", "generator.products.rulebook.page:build_rulebook",
+            "rulebook.html with the quick reference, and rulebook-designer.html",
             images="rulebook", image_faces="generator.products.rulebook.images:rulebook_faces", background=True),
     Product("rulebook-pdf", "generator.products.rulebook.pdf:build_rulebook_pdf",
             "rulebook.pdf and rulebook-booklet.pdf, the rulebook printed by headless Chromium in the cards' typeface",

@@ -184,8 +184,9 @@ def test_the_players_pages_hold_no_engine_identifier(tmp_path, manifest_text):
     from generator.products.rulebook import page
 
     deck = deck_of(tmp_path, with_options(manifest_text, "{invert_through_wilds: true}"))
-    doc = page.render(deck)
-    players, designers = doc.split('<section id="designers"', 1)
+    players = page.render(deck)  # the players' rulebook: no designer notes
+    assert '<section id="designers"' not in players
+    designers = page.render(deck, designer=True).split('<section id="designers"', 1)[1]
     visible = html_lib.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"(?s)<(style|head)>.*?</\1>", "", players)))
     identifiers = [n for n in CHOICES if "_" in n] + [str(v) for c in CHOICES.values() for v in c or () if "_" in str(v)]
     assert [i for i in identifiers if i in visible] == []

@@ -41,17 +41,18 @@ def order(count: int) -> list[int | None]:
 def impose(pdf: bytes) -> bytes:
     """The booklet: the pages of `pdf` (each PAGE_MM) in booklet order, two to a SHEET_MM sheet."""
     import pypdfium2 as pdfium  # lazy: only when the booklet is printed anew
-    import pypdfium2.raw as pdfium_c
+    import pypdfium2.raw as pdfium_c  # lazy: as above
 
     src = pdfium.PdfDocument(pdf)
     ordered = pdfium.PdfDocument.new()
     try:
         w, h = (v * PT_PER_MM for v in PAGE_MM)
-        for i in order(len(src)):
+        pages = order(len(src))
+        # in one import, so the pages share their fonts and pictures (one import each would copy them)
+        ordered.import_pages(src, pages=[i for i in pages if i is not None])
+        for at, i in enumerate(pages):
             if i is None:
-                ordered.new_page(w, h)
-            else:
-                ordered.import_pages(src, pages=[i])
+                ordered.new_page(w, h, index=at)
         sheets = pdfium_c.FPDF_ImportNPagesToOne(ordered.raw, w * 2, h, 2, 1)
         if not sheets:
             raise RuntimeError("PDFium could not impose the booklet")

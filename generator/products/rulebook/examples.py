@@ -10,6 +10,7 @@ stops the build, naming the example, when a rule change makes one show something
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -33,11 +34,21 @@ class Example:
     #: (the count went back to 0), "owed" (seats owing a discard, in order); and after every
     #: decision: "out" (seats out), "winner"
     expect: Mapping[str, Any] = field(default_factory=dict)
+    #: whether the deck has what the example shows (a deck without a multiplying wild has no
+    #: example of one): an example that does not apply is left out without a word
+    applies: Callable[[Deck], bool] = lambda deck: True
 
 
 def _factor_card(deck: Deck) -> CardType:
     """The first wild that multiplies the count: its effect takes a `factor` (the catalogue's parameters)."""
-    return next(c for c in deck.cards if c.effect and "factor" in CATALOGUE[c.effect.name].param_names)
+    card = _factor_card_or_none(deck)
+    if card is None:
+        raise ExampleError("the deck has no wild with a factor")
+    return card
+
+
+def _factor_card_or_none(deck: Deck) -> CardType | None:
+    return next((c for c in deck.cards if c.effect and "factor" in CATALOGUE[c.effect.name].param_names), None)
 
 
 def _factor(deck: Deck) -> int:
@@ -51,7 +62,7 @@ def _factor_code(deck: Deck) -> str:
 def _pos(count: int, match: str, hands: list[list[str]], in_play: list[str], **more: Any) -> dict[str, Any]:
     """A position standing just before the play of seat 0, who has already drawn."""
     return {
-        "players": len(hands), "edition": "the-og", "count": count, "match": match, "hands": hands,
+        "players": len(hands), "count": count, "match": match, "hands": hands,
         "in_play": in_play, "draw": ["G1", "M2", "C3"], "discard": [], "turn": 0,
         "pending": {"drawn": True}, **more,
     }
@@ -100,6 +111,7 @@ EXAMPLES: tuple[Example, ...] = (
                        [[_factor_code(d), "C1", "M3"], ["C2", "M0"], ["G5", "C7"]], ["G6"]),
         ("play {factor_card}", "discard M3"),
         {"matched": True, "bust": True, "reset": True, "target": False, "owed": [0]},
+        applies=lambda d: _factor_card_or_none(d) is not None,
     ),
     Example(
         "out",
@@ -108,6 +120,18 @@ EXAMPLES: tuple[Example, ...] = (
         {"matched": True, "bust": False, "reset": True, "target": True, "out": [1], "winner": 0},
     ),
 )
+
+
+def edition_for(deck: Deck, position: dict[str, Any]) -> str:
+    """The first edition (manifest order) that holds every card of the position as often as the
+    position does (the whole deck's, as a rule), else the first: the engine names what is missing."""
+    wanted = Counter(code for pile in ("draw", "discard", "in_play") for code in position.get(pile, ()))
+    wanted.update(code for hand in position.get("hands", ()) for code in hand)
+    for e in deck.editions:
+        held = Counter(c.code for c in deck.edition_cards(e.key))
+        if all(held[code] >= n for code, n in wanted.items()):
+            return e.key
+    return deck.editions[0].key
 
 
 def play_examples(deck: Deck, examples: tuple[Example, ...] | None = None,
@@ -119,6 +143,8 @@ def play_examples(deck: Deck, examples: tuple[Example, ...] | None = None,
     """
     played = []
     for ex in EXAMPLES if examples is None else examples:
+        if not ex.applies(deck):
+            continue
         try:
             played.append(play_example(deck, ex))
         except ExampleError as exc:
@@ -129,9 +155,10 @@ def play_examples(deck: Deck, examples: tuple[Example, ...] | None = None,
 
 
 def play_example(deck: Deck, ex: Example) -> dict[str, Any]:
-    decisions = [d.format(factor_card=_factor_code(deck)) for d in ex.decisions]
+    decisions = [d.format(factor_card=_factor_code(deck)) if "{factor_card}" in d else d for d in ex.decisions]
     try:
-        state = from_position(deck, ex.position(deck))
+        position = ex.position(deck)
+        state = from_position(deck, {**position, "edition": edition_for(deck, position)})
         before = to_position(state)
         steps = []
         previous = before

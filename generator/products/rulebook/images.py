@@ -31,10 +31,24 @@ def sample_cards(deck: Deck) -> list[CardType]:
     return [c for c in firsts if c is not None]
 
 
+def box_cards(deck: Deck) -> list[CardType]:
+    """The cards "what's in the box" pictures: the first of each group it lists (a set's number
+    cards of one colour, its dual cards of two, its wilds) and every reference and blank card."""
+    seen: set[tuple] = set()
+    out = []
+    for c in deck.cards:
+        group = (c.set, c.kind, c.colours if c.is_number else c.code if c.kind in ("reference", "blank") else ())
+        if group not in seen:
+            seen.add(group)
+            out.append(c)
+    return out
+
+
 def rulebook_codes(deck: Deck) -> list[str]:
-    """The faces the rulebook pictures: every wild, the quick-reference cards, the samples, the back."""
+    """The faces the rulebook pictures: every wild, the quick-reference cards, the samples, the
+    box's cards (box_cards), the back."""
     codes = [c.code for c in deck.cards if c.kind in ("wild", "reference")] + [c.code for c in sample_cards(deck)]
-    return [*dict.fromkeys(codes), "back"]
+    return [*dict.fromkeys(codes + [c.code for c in box_cards(deck)]), "back"]
 
 
 def rulebook_faces(ctx) -> list[str]:

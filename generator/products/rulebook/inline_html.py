@@ -31,14 +31,18 @@ BOX = "display:inline-block;height:1em;vertical-align:-.24em;overflow:visible"
 _MIME = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 
 
-def html(text: str, deck: Deck, icons: Icons | None = None) -> Markup:
-    """A marked text as HTML: its words escaped, its icons inline SVG."""
+def html(text: str, deck: Deck, icons: Icons | None = None, raw: bool = False) -> Markup:
+    """A marked text as HTML: its words escaped (`raw`: the text is HTML already, its words
+    kept as they are), its icons inline SVG."""
     if not marks.has_marks(text):
-        return html_escape(text)  # as the page's autoescape writes any text
+        return Markup(text) if raw else html_escape(text)  # as the page's autoescape writes any text
     icons = icons if icons is not None else icons_of(deck)
     out = []
     for run in marks.parse(text):
-        out.append(str(html_escape(run)) if isinstance(run, str) else icon_html(run, deck, icons))
+        if isinstance(run, str):
+            out.append(run if raw else str(html_escape(run)))
+        else:
+            out.append(icon_html(run, deck, icons))
     return Markup("".join(out))
 
 

@@ -27,7 +27,7 @@ from generator.products.output.outputs import Artifact
 from generator.products.pipeline import rasters
 from generator.products.pipeline.keys import GENERATOR_DIR, code_version, key
 from generator.products.pipeline.rendered import background, cache
-from generator.products.rulebook import inline_html
+from generator.products.rulebook import inline_html, look_css, sections
 from generator.products.rulebook.images import CardImage, card_image, rulebook_codes, sample_cards
 from generator.products.render.profiles import RULEBOOK as RULEBOOK_PROFILE
 from generator.resources import templates_dir
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from generator.products.pipeline.context import BuildContext
 
 RULEBOOK = "rulebook.html"
+#: The same rulebook with every section, the designer notes among them (sections.py).
+DESIGNER = "rulebook-designer.html"
 
 
 def environment(folder: Path | None = None) -> jinja2.Environment:
@@ -64,6 +66,7 @@ def _environment(folder: Path) -> jinja2.Environment:
         bytecode_cache=_bytecode_cache(jinja2),
     )
     env.filters["signed"] = signed
+    env.filters["article"] = article
     return env
 
 
@@ -94,6 +97,16 @@ def _bytecode_cache(jinja2: Any) -> Any:
 def signed(value: int) -> str:
     """A number as printed in running text, with a true minus sign (−2)."""
     return f"\u2212{-value}" if value < 0 else str(value)
+
+
+def article(value: int) -> str:
+    """"a" or "an" before a number as it is read aloud: an 8, an 11, an 18, an 80, an 800, an
+    11000; a 7, a −2 ("a minus two")."""
+    if value < 0:
+        return "a"
+    digits = str(value)
+    eleven = digits[:2] in ("11", "18") and len(digits) % 3 == 2  # eleven, eighteen (thousand, million)
+    return "an" if digits.startswith("8") or eleven else "a"
 
 
 # --- data for the templates ---------------------------------------------------------------
@@ -149,19 +162,22 @@ def contents(deck: Deck, images: Mapping[str, CardImage]) -> list[dict[str, Any]
                 key: tuple = (card.kind, card.colours)
                 group = by_key.get(key)
                 if group is None:
-                    group = by_key[key] = {"kind": card.kind, "colours": colour_data(deck, card.colours), "count": 0, "values": []}
+                    group = by_key[key] = {"kind": card.kind, "colours": colour_data(deck, card.colours), "count": 0, "values": [],
+                                           "image": images.get(card.code), "name_words": deck.words(card.name)}
                     groups.append(group)
                 group["count"] += card.copies
                 group["values"].append(card.value)
             elif card.kind == "wild":
                 group = by_key.get(("wild",))
                 if group is None:
-                    group = by_key[("wild",)] = {"kind": "wild", "count": 0, "cards": []}
+                    group = by_key[("wild",)] = {"kind": "wild", "count": 0, "cards": [], "image": images.get(card.code),
+                                                 "name_words": deck.words(card.name)}
                     groups.append(group)
                 group["count"] += card.copies
                 group["cards"].append(card_data(deck, card, images))
             else:
-                groups.append({"kind": card.kind, "count": card.copies, "name": deck.words(card.name)})
+                groups.append({"kind": card.kind, "count": card.copies, "name": deck.words(card.name),
+                               "image": images.get(card.code), "name_words": deck.words(card.name)})
         for group in groups:
             if "values" in group:
                 group["runs"] = runs(group.pop("values"))
@@ -258,6 +274,13 @@ def stylesheet() -> Markup:
     return Markup(css)
 
 
+def unplayed(deck: Deck) -> str:
+    """The kinds of card no variation shuffles in that the deck has, as a sentence's subject."""
+    kinds = [words for kind, words in (("reference", "quick reference"), ("blank", "blank"))
+             if any(c.kind == kind for c in deck.cards)]
+    return f"{' and '.join(kinds)} cards".capitalize() if kinds else ""
+
+
 def number_range(deck: Deck) -> dict[str, int]:
     """The lowest and highest printed numbers, for the rulebook's "a 7 adds 7" sentences."""
     values = [c.value for c in deck.cards if c.is_number and c.value is not None]
@@ -265,8 +288,9 @@ def number_range(deck: Deck) -> dict[str, int]:
 
 
 def context(deck: Deck, images: Mapping[str, CardImage], examples: list[dict[str, Any]], quickref: Any,
-            unworded: list[str] | None = None) -> dict[str, Any]:
-    """The templates' data. `unworded` collects the rule options the templates have no words for."""
+            unworded: list[str] | None = None, designer: bool = False) -> dict[str, Any]:
+    """The templates' data, for the players' rulebook or (`designer`) the designer's.
+    `unworded` collects the rule options the templates have no words for."""
     p = deck.params
 
     def no_words(name: str) -> str:
@@ -295,8 +319,17 @@ def context(deck: Deck, images: Mapping[str, CardImage], examples: list[dict[str
         "ref_cards": [{**card_data(deck, c, images), "wilds": shows_wilds(deck, c)}
                       for c in deck.cards if c.kind == "reference"],
         "css": stylesheet(),
+        #: the deck's fonts and colours (look_css.py), and whether the page embeds fonts
+        "deck_css": look_css.stylesheet(deck),
+        "deck_fonts": bool(look_css.deck_fonts(deck)),
+        "cover": sections.cover(deck),
+        "sections": sections.order(deck, designer),
+        "designer": designer,
         "cards": {c.code: card_data(deck, c, images) for c in deck.cards},
         "numbers": number_range(deck),
+        "has_duals": any(c.kind == "dual" for c in deck.cards),
+        #: the cards never shuffled in, as a sentence's subject ("Quick reference and blank cards"), "" for none
+        "unplayed": unplayed(deck),
         "opts": {o["name"]: o for o in options},
         #: the options the manifest sets another way than the engine's defaults (its printed rules)
         "printed_options": engine_options.Options.for_deck(deck).to_dict(),
@@ -307,21 +340,24 @@ def context(deck: Deck, images: Mapping[str, CardImage], examples: list[dict[str
 
 
 # --- the product --------------------------------------------------------------------------
-def render(deck: Deck, images: Mapping[str, CardImage] | None = None, left_out: list[str] | None = None) -> str:
-    """The whole page as text. `images` maps card codes to pictures (default: card_images).
+def render(deck: Deck, images: Mapping[str, CardImage] | None = None, left_out: list[str] | None = None,
+           designer: bool = False) -> str:
+    """The whole page as text (`designer`: rulebook-designer.html's). `images` maps card codes to
+    pictures (default: card_images).
 
     A worked example the engine no longer plays as its caption says raises ExampleError, or
     with a `left_out` list is left out of the page and explained in that list.
     """
     page = _prepared(deck, left_out)
-    return page(images if images is not None else card_images(deck))
+    return page(images if images is not None else card_images(deck), designer)
 
 
 def _prepared(deck: Deck, left_out: list[str] | None,
-              unworded: list[str] | None = None) -> Callable[[Mapping[str, CardImage]], str]:
+              unworded: list[str] | None = None) -> Callable[[Mapping[str, CardImage], bool], str]:
     """The examples played and the templates compiled; returns the function that renders the page
-    once it has the pictures (in a build they are drawn on worker processes meanwhile), and puts
-    the names of the rule options the templates have no words for in `unworded`."""
+    (the players' or, given True, the designer's) once it has the pictures (in a build they are
+    drawn on worker processes meanwhile), and puts the names of the rule options the templates
+    have no words for in `unworded`."""
     from generator.products.rulebook.examples import play_examples  # lazy: the engine, only to render a page
 
     examples = play_examples(deck, left_out=left_out)
@@ -330,7 +366,8 @@ def _prepared(deck: Deck, left_out: list[str] | None,
     template = env.get_template("rulebook.html.j2")
     for name in env.list_templates(filter_func=lambda n: n.startswith(("partials/", "examples/"))):
         env.get_template(name)  # compiled now, not when render() first includes it
-    return lambda pictures: template.render(context(deck, dict(pictures), examples, quick, unworded))
+    return lambda pictures, designer=False: template.render(context(deck, dict(pictures), examples, quick, unworded,
+                                                                    designer))
 
 
 def quick_reference(deck: Deck) -> Any:
@@ -365,20 +402,20 @@ def page_key(ctx: "BuildContext") -> str:
 
 
 class Page:
-    """The build's rulebook page: calling it waits for the page and returns (the page, the lines
-    about examples left out, the lines about unworded options); `kept` says it came whole from
+    """The build's rulebook pages: calling it waits for them and returns (the players' page, the
+    designer's, the lines about examples left out, the lines about unworded options); `kept` says it came whole from
     the face cache, so nothing it is made of changed. Made once, by the first thread that asks
     (the rulebook's printer asks on a thread of its own); what making it raised is raised to
     every caller."""
 
-    def __init__(self, get: Callable[[], tuple[bytes, list[str], list[str]]], kept: bool) -> None:
+    def __init__(self, get: Callable[[], tuple[bytes, bytes, list[str], list[str]]], kept: bool) -> None:
         self._get = get
         self.kept = kept
         self._lock = threading.Lock()
-        self._made: tuple[bytes, list[str], list[str]] | None = None
+        self._made: tuple[bytes, bytes, list[str], list[str]] | None = None
         self._error: Exception | None = None
 
-    def __call__(self) -> tuple[bytes, list[str], list[str]]:
+    def __call__(self) -> tuple[bytes, bytes, list[str], list[str]]:
         with self._lock:
             if self._made is None and self._error is None:
                 try:
@@ -403,8 +440,9 @@ def rulebook_html(ctx: "BuildContext") -> Page:
     kept = store.get(AREA, k)
     store.prune(AREA)
     if kept is not None:
-        head, _, html_bytes = kept.partition(b"\n")
-        whole = (html_bytes, json.loads(head), [])
+        head, _, pages = kept.partition(b"\n")
+        size, _, pages = pages.partition(b"\n")
+        whole = (pages[:int(size)], pages[int(size):], json.loads(head), [])
         page = Page(lambda: whole, True)
         ctx.state.shared[AREA] = page
         return page
@@ -412,35 +450,38 @@ def rulebook_html(ctx: "BuildContext") -> Page:
     # at the build's own priority: a rebuild after a one-card edit waits for this page last
     pending = background(ctx, page_with_slots, [(ctx.deck, codes)], "rulebook", processes=1, niceness=0)
 
-    def get() -> tuple[bytes, list[str], list[str]]:
+    def get() -> tuple[bytes, bytes, list[str], list[str]]:
         """Called once (Page keeps what it gives): the worker's page with its pictures."""
         (slotted, left_out, unworded), = pending()
         pictures = {code: card_image(data) for code, data in rasters.images(ctx, "rulebook").items()}
         if set(pictures) == set(codes):
-            html = fill_slots(slotted, pictures)
+            pages = [fill_slots(page, pictures) for page in slotted]
         else:  # a picture the worker did not expect: rendered here with the pictures there are
             left_out, unworded = [], []
-            html = _prepared(ctx.deck, left_out, unworded)(pictures)
+            render_page = _prepared(ctx.deck, left_out, unworded)
+            pages = [render_page(pictures, designer) for designer in (False, True)]
         notes = [f"rulebook: {why}; the example is left out" for why in left_out]
         more = [unworded_note(name) for name in dict.fromkeys(unworded)]
-        data = html.encode("utf-8")
-        store.put(AREA, k, json.dumps(notes + more).encode("utf-8") + b"\n" + data)
-        return data, notes, more
+        players, designers = (page.encode("utf-8") for page in pages)
+        store.put(AREA, k, json.dumps(notes + more).encode("utf-8") + b"\n%d\n" % len(players) + players + designers)
+        return players, designers, notes, more
     ctx.state.shared[AREA] = page = Page(get, False)
     return page
 
 
 def build_rulebook(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
-    """output/rulebook.html (rulebook_html): the function returned waits for the page and writes
-    it; the lines about it go where the products began (examples) and at the end (options)."""
+    """output/rulebook.html and rulebook-designer.html (rulebook_html): the function returned
+    waits for the pages and writes them; the lines about them go where the products began
+    (examples) and at the end (options)."""
     page = rulebook_html(ctx)
     at = len(ctx.notes)
 
     def finish() -> list[Artifact]:
-        html, notes, more = page()
+        html, designers, notes, more = page()
         ctx.notes[at:at] = notes
         ctx.notes.extend(more)
-        return [ctx.target.write(RULEBOOK, html, "html", cards=ctx.deck.printed)]
+        return [ctx.target.write(RULEBOOK, html, "html", cards=ctx.deck.printed),
+                ctx.target.write(DESIGNER, designers, "html", cards=ctx.deck.printed)]
     return finish
 
 
@@ -450,8 +491,8 @@ def _slot(code: str) -> str:
     return f"<county-uppy-picture {code}>"
 
 
-def page_with_slots(deck: Deck, codes: list[str]) -> tuple[str, list[str], list[str]]:
-    """Worker: the page with a slot in place of each picture's data (`codes`), the examples left
+def page_with_slots(deck: Deck, codes: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """Worker: the pages (the players', the designer's) with a slot in place of each picture's data (`codes`), the examples left
     out (why) and the rule options the templates have no words for. A picture is used only as
     `src`, `width` and `height` of its <img>; the slot stands for the `src`, which escaping leaves
     as it is, so fill_slots gives the very page render() makes with the pictures."""
@@ -461,8 +502,8 @@ def page_with_slots(deck: Deck, codes: list[str]) -> tuple[str, list[str], list[
     unworded: list[str] = []
     page = _prepared(deck, left_out, unworded)
     w, h = RULEBOOK_PROFILE.size
-    html = page({code: CardImage(Markup(_slot(code)), w, h) for code in codes})
-    return html, left_out, unworded
+    slots = {code: CardImage(Markup(_slot(code)), w, h) for code in codes}
+    return [page(slots, designer) for designer in (False, True)], left_out, unworded
 
 
 def fill_slots(html: str, pictures: Mapping[str, CardImage]) -> str:

@@ -39,6 +39,7 @@ from generator.products.pipeline.rendered import stamp
 from generator.products.render.stamp import Stamp
 from generator.products.rulebook import booklet, chromium, print_fonts
 from generator.products.rulebook.chromium import INSTALL, Browser, Failed, find_chromium, identity
+from generator.products.rulebook.look_css import DECK_FAMILY, deck_fonts
 from generator.products.rulebook.page import rulebook_html
 from generator.products.rulebook.print_fonts import PRINT_FILES, WHOLE, covers
 
@@ -63,20 +64,25 @@ STOP_WAIT = 10
 FAMILIES = {"text": "County Uppy Cards", "code": "County Uppy Code"}
 
 
-def print_css(fonts: dict[tuple[str, bool], Path], layout: str = "rulebook") -> str:
+def print_css(fonts: dict[tuple[str, bool], Path], layout: str = "rulebook", deck_fonts: bool = False) -> str:
     """The stylesheet added for print: the text in the cards' typeface and code in monospace (a
     character the monospace font lacks in the cards' typeface), from the font files `fonts`
-    ((face, bold) -> file), the page size of `layout` ("rulebook" or "booklet") and the page numbers."""
+    ((face, bold) -> file), the page size of `layout` ("rulebook" or "booklet") and the page
+    numbers. With `deck_fonts` (the page declares the deck's own, look_css.DECK_FAMILY) the text
+    and the page numbers are in the deck's fonts, a glyph they lack in the cards' typeface."""
     faces = []
     for (face, bold), path in fonts.items():
         data = base64.b64encode(path.read_bytes()).decode("ascii")
         faces.append(f'@font-face {{ font-family: "{FAMILIES[face]}"; font-weight: {700 if bold else 400}; '
                      f'font-style: normal; src: url(data:font/ttf;base64,{data}) format("truetype"); }}')
     text, code, mono = f'"{FAMILIES["text"]}"', f'"{FAMILIES["code"]}"', ":is(code, pre, kbd, samp)"
+    if deck_fonts:
+        text = f'"{DECK_FAMILY}", {text}'
+    number = PAGE_NUMBER.replace(repr(FAMILIES["text"]), text)
     return "\n".join([*faces,
                       f"html, body, body * {{ font-family: {text}, sans-serif !important; }}",
                       f"body {mono}, body {mono} * {{ font-family: {code}, {text}, monospace !important; }}",
-                      f"@page {{ size: {SIZES[layout]}; margin: {MARGINS[layout]}; {PAGE_NUMBER} }}"])
+                      f"@page {{ size: {SIZES[layout]}; margin: {MARGINS[layout]}; {number} }}"])
 
 
 #: Each page's number at the foot of its margin, so loose printed pages go back in order: in the
@@ -98,10 +104,12 @@ def fonts_for(html: bytes) -> dict[tuple[str, bool], Path]:
 _POLICY = re.compile(rb'(<meta http-equiv="Content-Security-Policy" content=")([^"]*)(")')
 
 
-def for_print(html: bytes, layout: str = "rulebook") -> bytes:
-    """The page with the print stylesheet of `layout` added at the end of its head, and its fonts allowed."""
-    style = f"<style>\n{print_css(fonts_for(html), layout)}\n</style>\n".encode("utf-8")
-    html = _POLICY.sub(lambda m: m.group(1) + m.group(2) + b"; font-src data:" + m.group(3), html, count=1)
+def for_print(html: bytes, layout: str = "rulebook", deck_fonts: bool = False) -> bytes:
+    """The page with the print stylesheet of `layout` added at the end of its head, and its fonts
+    allowed (`deck_fonts`: the page declares the deck's own fonts, look_css.py)."""
+    style = f"<style>\n{print_css(fonts_for(html), layout, deck_fonts)}\n</style>\n".encode("utf-8")
+    html = _POLICY.sub(lambda m: m.group(0) if b"font-src" in m.group(2) else
+                       m.group(1) + m.group(2) + b"; font-src data:" + m.group(3), html, count=1)
     at = html.find(b"</head>")
     return html[:at] + style + html[at:] if at >= 0 else style + html
 
@@ -215,7 +223,7 @@ def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
     # a page made anew where a rulebook PDF was built before is a changed page, almost surely
     # printed: the browser starts now, so its start-up overlaps the page's making
     start_now = not page.kept and (ctx.out / FILE).is_file()
-    printer = _Printer(lambda: page()[0], print_key, binary, title, made_by, start_now)
+    printer = _Printer(lambda: page()[0], print_key, binary, title, made_by, start_now, bool(deck_fonts(ctx.deck)))
     ctx.state.pools.append(printer)
 
     def finish() -> list[Artifact]:
@@ -237,11 +245,12 @@ class _Printer:
     browser not yet started is then never started."""
 
     def __init__(self, html: Callable[[], bytes], print_key: Callable[[bytes], str], binary: str, title: str,
-                 made_by: Stamp, start_now: bool) -> None:
+                 made_by: Stamp, start_now: bool, deck_fonts: bool = False) -> None:
         self._lock = threading.Lock()
         self._aborted = False
         self._browser: Browser | str | None = None
         self._binary = binary
+        self._deck_fonts = deck_fonts
         #: the rulebook and its booklet, or why there are none
         self._result: tuple[bytes, bytes] | str = "Chromium was not asked to print"
         self._error: BaseException | None = None
@@ -273,7 +282,7 @@ class _Printer:
                 self._result = browser
                 return
             try:
-                printed = browser.print_pages({layout: for_print(page, layout) for layout in SIZES})
+                printed = browser.print_pages({layout: for_print(page, layout, self._deck_fonts) for layout in SIZES})
             except Failed as e:
                 self._result = str(e)
                 return

@@ -42,6 +42,11 @@ def html(built: Path) -> str:
 
 
 @pytest.fixture(scope="session")
+def designer_html(built: Path) -> str:
+    return (built / "rulebook-designer.html").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
 def tweaked(tmp_path_factory) -> tuple[Path, Path]:
     """(manifest, output folder) of a build with target 21 and x2's factor 3."""
     folder = tmp_path_factory.mktemp("tweaked")

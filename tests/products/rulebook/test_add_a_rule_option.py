@@ -41,8 +41,9 @@ def test_a_new_option_builds_and_names_the_file_that_lacks_its_words(no_peeking,
     assert (status, err) == (0, "")
     assert (f"rulebook: rule option 'no_peeking' has no words in templates/{WORDS_FILE} (option_words); "
             "the rulebook lists it without saying what it changes") in stdout
-    html = (out / "rulebook.html").read_text(encoding="utf-8")
-    assert "<code>no_<wbr>peeking</code>" in html
+    # by name in the designer notes, which are in the designer's rulebook (the players' leaves them out)
+    assert "<code>no_<wbr>peeking</code>" in (out / "rulebook-designer.html").read_text(encoding="utf-8")
+    assert "<code>no_<wbr>peeking</code>" not in (out / "rulebook.html").read_text(encoding="utf-8")
     assert '"no_peeking": false' in (out / "deck.json").read_text(encoding="utf-8")  # the defaults deck.json gives
 
 

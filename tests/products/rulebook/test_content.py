@@ -11,8 +11,8 @@ from generator.products.rulebook import page as rulebook
 from tests.products.rulebook.conftest import MANIFEST, visible_text
 from tests.products.rulebook.page import read
 
-SECTIONS = ("the-game", "objective", "setup", "turn", "penalties", "examples", "wilds-base", "wilds-chaos",
-            "variations", "teams-speed", "contents", "clarifications", "house-rules", "quick-reference", "designers")
+SECTIONS = ("contents", "the-game", "objective", "setup", "turn", "penalties", "examples", "wilds-base", "wilds-chaos",
+            "variations", "teams-speed", "clarifications", "house-rules", "quick-reference")
 
 
 @pytest.fixture(scope="module")
@@ -25,9 +25,12 @@ def text(html):
     return visible_text(html)
 
 
-def test_every_section_is_there_with_a_heading(html):
+def test_every_section_is_there_with_a_heading(html, designer_html):
+    """In the players' rulebook every section but the designer notes, in order; in the designer's, them too."""
     page = read(html)
-    assert set(SECTIONS) <= page.ids()
+    ids = [attrs["id"] for _, attrs in page.tags if attrs.get("id") in SECTIONS]
+    assert ids == list(SECTIONS)
+    assert "designers" not in page.ids() and "designers" in read(designer_html).ids()
     assert [level for level, _ in page.headings].count(1) == 1
     levels = [level for level, _ in page.headings]
     assert all(b <= a + 1 for a, b in zip(levels, levels[1:])), "a heading level is skipped"
@@ -102,9 +105,11 @@ def test_the_quick_reference_shows_each_reference_card_and_what_it_prints(html, 
     assert "The Wild Cards card, which prints the wilds of the summary beside it." in alts
 
 
-def test_every_rule_option_is_stated_with_its_default(html):
+def test_every_rule_option_is_stated_with_its_default(designer_html):
+    """In the designer notes, which only the designer's rulebook has (unless `designer_notes: true`)."""
     from generator.engine.options import Options, option_names
 
+    html = designer_html
     page = read(html)
     text = visible_text(html)
     defaults = Options()
@@ -218,9 +223,12 @@ def test_the_page_rendered_before_its_pictures_is_the_page(deck):
 
     codes = rulebook_codes(deck)
     pictures = {code: CardImage(f"data:image/png;base64,{code}AAA+/==", 10, 14) for code in codes}
-    slotted, left_out, unworded = rulebook.page_with_slots(deck, codes)
-    assert left_out == [] and "<county-uppy-picture" in slotted
-    filled = rulebook.fill_slots(slotted, pictures)
-    assert "<county-uppy-picture" not in filled
-    assert filled == rulebook.render(deck, {c: CardImage(p.src, *rulebook.RULEBOOK_PROFILE.size) for c, p in pictures.items()})
+    pages, left_out, unworded = rulebook.page_with_slots(deck, codes)
+    sized = {c: CardImage(p.src, *rulebook.RULEBOOK_PROFILE.size) for c, p in pictures.items()}
+    assert left_out == [] and len(pages) == 2
+    for slotted, designer in zip(pages, (False, True)):  # the players' page, the designer's
+        assert "<county-uppy-picture" in slotted
+        filled = rulebook.fill_slots(slotted, pictures)
+        assert "<county-uppy-picture" not in filled
+        assert filled == rulebook.render(deck, sized, designer=designer)
     assert Markup("<county-uppy-picture SKIP>").striptags() == ""  # text, escaped, never reads as a slot
