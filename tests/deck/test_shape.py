@@ -61,8 +61,8 @@ def test_the_models_are_the_declaration():
                 assert key.default == info.default, (name, key_name)
             assert (info.description or "") == key.doc
     assert shape.SECTIONS == tuple(schema.Manifest.model_fields) == ("game", "colours", "sets", "cards", "editions",
-                                                                      "build", "look")
-    assert shape.OPTIONAL_SECTIONS == ("build", "look")
+                                                                      "build", "look", "rulebook")
+    assert shape.OPTIONAL_SECTIONS == ("build", "look", "rulebook")
 
 
 ODD = [None, True, False, 0, -1, 1, 2, 1000, 1001, 1.5, "", "x", "5", "Cyan", "cyan\n", "#12345G", "#a0B1c2", "A", "AB",
