@@ -101,17 +101,33 @@ def read_json(path: str) -> Any:
 
     The file must be UTF-8 text; a leading byte-order mark is allowed.
     """
-    raw = _read_bytes(path)
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line, column = _byte_position(raw, exc.start)
-        message = f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8"
-        raise InputError([Problem(path, line, column, message)], status=2) from None
+    text = _read_text(path)
     try:
         return strict_json.loads(text)
     except strict_json.Refused as exc:
         raise InputError([Problem(path, exc.line, exc.column, exc.message)], status=2) from None
+
+
+def read_record_file(path: str) -> tuple[Any, bool]:
+    """A game record file, whole or in progress (engine/journal.py): (the record, whether it was in
+    progress); InputError (status 2) located as read_json's."""
+    from generator.engine.journal import read_record  # lazy: start-up (the engine)
+
+    text = _read_text(path)
+    try:
+        return read_record(text)
+    except strict_json.Refused as exc:
+        raise InputError([Problem(path, exc.line, exc.column, exc.message)], status=2) from None
+
+
+def _read_text(path: str) -> str:
+    raw = _read_bytes(path)
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line, column = _byte_position(raw, exc.start)
+        message = f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8"
+        raise InputError([Problem(path, line, column, message)], status=2) from None
 
 
 #: The largest record or position a command reads: a long game's record is some tens of KiB.

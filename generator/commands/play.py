@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import sys
 import time
@@ -22,8 +21,9 @@ decision itself such as 'play C5'), so a game can be scripted. Bad answers are a
 --web serves the table in the browser instead: people and bots, one device each or hot-seat;
 see docs/commands.md, "play --web".
 
-The game record is saved at the end (default output/games/play-DATE-seedS.json) and
-`county-uppy replay FILE` plays it back. Exit status: 0 when the game ends or you leave it,
+The game record is written as the game goes, a decision a line, and saved whole at the end
+(default output/games/play-DATE-seedS.json); `county-uppy replay FILE` plays back either
+form. Exit status: 0 when the game ends or you leave it,
 130 after Ctrl-C, 2 for bad options.
 """
 
@@ -68,10 +68,10 @@ def run(args: argparse.Namespace) -> int:
     from rich.panel import Panel
     from rich.text import Text
 
-    from generator.files import write_replacing
     from generator.workers import stopped_by
 
     from generator.engine import EngineError, Game, make_bot, make_record
+    from generator.engine.journal import RecordJournal
     from generator.play.inputs import LineInput, TerminalInput
     from generator.play.session import Session
 
@@ -128,20 +128,23 @@ def run(args: argparse.Namespace) -> int:
         inp = TerminalInput(console, delay=args.delay)
     else:
         inp = LineInput(sys.stdin, console)
+    path = Path(args.record) if args.record else Path("output") / "games" / f"play-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.json"
     session = Session(game, seed, args.seat, bot_names, inp, hints=args.hints)
+    # written as the game goes (a decision a line): a SIGKILL or a power cut loses at most the decision in flight
+    journal = RecordJournal(path, session.state, bot_names)
+    session.after_decision = journal.sync
     try:
         outcome = session.run()
     except Exception:  # noqa: BLE001 -- only when a stop came: the terminal went away while it was drawn on
         if stopped_by() is None:
             raise
         outcome = "interrupted"
-    # The record is saved before anything more is shown: after SIGHUP (the terminal closed) the
-    # screen may be gone, and the game must not be lost with it.
-    path = Path(args.record) if args.record else Path("output") / "games" / f"play-{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.json"
+    # The whole record is saved before anything more is shown: after SIGHUP (the terminal closed)
+    # the screen may be gone, and the game must not be lost with it.
     shown = escape(cut(str(path)))  # printed as it is: no markup, no control character
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_replacing(path, (json.dumps(make_record(session.state, bot_names), indent=1) + "\n").encode("utf-8"))
+        journal.finish(make_record(session.state, bot_names))
     except OSError as exc:
         saved = None
         print(f"county-uppy play: could not save the game record to {shown}: {escape(exc.strerror or str(exc))}",

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from generator.commands.common import fail, load_deck, read_json, report
+from generator.commands.common import fail, load_deck, read_record_file, report
 from generator.deck.problems import InputError, cut, escape
 
 
@@ -16,7 +16,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                    "position. Exit 1 if the result differs from the record's or a decision is illegal, "
                                    "2 if the file is unreadable or not a game record. A record without a \"result\" "
                                    "replays with nothing to check.")
-    p.add_argument("file", metavar="FILE", help="a game record JSON file (simulate --record writes them)")
+    p.add_argument("file", metavar="FILE", help="a game record JSON file (simulate --record and play write them; "
+                                                "a record in progress too)")
     p.add_argument("--json", action="store_true", help="print the final position (and the check) as JSON")
     p.add_argument("--steps", action="store_true",
                    help="step through the game: every decision's log line and the position after it (at a terminal: "
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         deck = load_deck(args.manifest)
-        record = read_json(args.file)
+        record, in_progress = read_record_file(args.file)
     except InputError as err:
         return report(err)
     try:
@@ -60,7 +61,10 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"position": position, "result": result, "matches": same}, indent=2))
     else:
         print(describe_position(position))
-    if same is None:
+    if same is None and in_progress:
+        print(escape(f"{args.file}: the record of a game in progress (it stopped before its end was saved): its "
+                     f"{len(record['decisions'])} decisions replayed without error"), file=sys.stderr)
+    elif same is None:
         print(escape(f"{args.file}: the record has no 'result' to check; its decisions replayed without error"),
               file=sys.stderr)
     elif not same:

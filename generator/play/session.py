@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Callable
 from dataclasses import asdict, dataclass, field
 
 from rich.text import Text
@@ -44,6 +45,7 @@ class Session:
     clock: object = None
     hints: bool = False  #: mark the cards whose play would cost the human a discard
     start: State | None = None  #: play on from this position instead of dealing `seed` (tests, puzzles)
+    after_decision: Callable[[], None] | None = None  #: called after every decision (the record written as it goes)
     state: State = field(init=False)
     outcome: str = field(init=False, default="")  #: "over", "quit", "eof" or "interrupted"
 
@@ -250,6 +252,8 @@ class Session:
     def _apply(self, action: Action, actor: int) -> None:
         before = self.state.clone()
         self.state.apply(action)
+        if self.after_decision is not None:
+            self.after_decision()
         line = event_text(before, action, self.state, actor, self.human, self.bot_names)
         self._log(line)
 

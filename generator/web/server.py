@@ -44,7 +44,7 @@ from generator.deck.input_file import MAX_FILE_BYTES, Unread, read_regular
 from generator.deck.model import Deck
 from generator.engine import EngineError, Game
 from generator.engine.game import random_seed
-from generator.files import write_replacing
+from generator.engine.journal import RecordJournal
 from generator.web.cards import deck_json
 from generator.web.replay import posted, share_fragment, standalone_html, steps_of
 from generator.web.table import HUMAN, Refused, Table
@@ -110,7 +110,12 @@ class WebTable:
         self.images = _snapshot(self.settings.out / "cards", game.codes)
         self.scaled: dict[str, bytes] = {}
         self.manifest_changed = ""
-        return Table(game, seed if seed is not None else random_seed(), list(self.settings.seats))
+        table = Table(game, seed if seed is not None else random_seed(), list(self.settings.seats))
+        # the record is written as the game goes (a decision a line): a SIGKILL loses at most the decision in flight
+        name = f"web-{time.strftime('%Y%m%d-%H%M%S')}-seed{table.seed}-game{self.game_no}.json"
+        self.journal = RecordJournal(self.settings.records / name, table.state, table.seats)
+        table.after_decision = self.journal.sync
+        return table
 
     def new_game(self) -> None:
         if self.settings.load is not None and _hash(self.settings.manifest) != self._manifest_hash:
@@ -151,10 +156,10 @@ class WebTable:
         if not t.seq and not t.over:
             return None
         folder = self.settings.records
-        path = folder / f"web-{time.strftime('%Y%m%d-%H%M%S')}-seed{t.seed}-game{self.game_no}.json"
+        path = self.journal.path
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            write_replacing(path, (json.dumps(record, indent=1) + "\n").encode("utf-8"))
+            self.journal.finish(record)
         except OSError as exc:  # a full disk, a folder gone: the game goes on, the page still offers the record
             self.unsaved.append(f"game {self.game_no}'s record could not be saved to {folder}: {exc.strerror or exc}")
             return None

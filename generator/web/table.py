@@ -51,6 +51,7 @@ class Table:
     seed: int
     seats: list[str]  #: per seat: HUMAN or a bot name
     clock: Callable[[], float] = time.monotonic
+    after_decision: Callable[[], None] | None = None  #: called after every decision (the record written as it goes)
     state: State = field(init=False)
 
     def __post_init__(self) -> None:
@@ -142,6 +143,8 @@ class Table:
         s = self.state
         before = s.clone()
         s.apply(action)
+        if self.after_decision is not None:
+            self.after_decision()
         self.public.append(event_text(before, action, s, seat, None, self.seats).plain)
         for viewer, log in enumerate(self.logs):
             log.append(event_text(before, action, s, seat, viewer, self.seats).plain)
