@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import re
 import shutil
 import subprocess
 import sys
@@ -37,20 +38,21 @@ def test_license_file_matches_the_metadata():
     assert {"name": "The County Uppy authors"} in project["authors"]
 
 
-def test_the_wheel_holds_the_types_marker_licences_templates_and_fonts(tmp_path):
+def test_the_wheel_holds_the_types_marker_licences_templates_fonts_and_the_shipped_deck(tmp_path):
     """Built as pip builds it for a user (an isolated build), then read back. The build runs on a
     copy of what the wheel is made from, so that it leaves no build/ folder in the checkout."""
     source = tmp_path / "src"
     source.mkdir()
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
+    for name in ("pyproject.toml", "README.md", "LICENSE", "cards.yaml", "cards.schema.json"):
         shutil.copy2(ROOT / name, source / name)
-    for name in ("generator", "templates"):
-        shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("generator", "templates", "art", "county_uppy"):
+        shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(tmp_path)],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     (wheel,) = tmp_path.glob("county_uppy-*.whl")
-    names = set(zipfile.ZipFile(wheel).namelist())
+    archive = zipfile.ZipFile(wheel)
+    names = set(archive.namelist())
     assert "generator/py.typed" in names  # PEP 561: type checkers read the package's hints
     assert any(n.endswith(".dist-info/licenses/LICENSE") or n.endswith(".dist-info/LICENSE") for n in names)
     assert "generator/products/render/fonts/DejaVuSans.ttf" in names and "generator/products/render/fonts/LICENSE-DejaVu.txt" in names
@@ -64,8 +66,19 @@ def test_the_wheel_holds_the_types_marker_licences_templates_and_fonts(tmp_path)
         "DejaVuSans-print.ttf", "DejaVuSans-Bold-print.ttf", "DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf",
         "DejaVuSansMono-print.ttf", "DejaVuSansMono-Bold-print.ttf", "LICENSE-DejaVu.txt")} <= names
     for package in CONFIG["packages"]:
-        if package != "generator.templates":
+        if package not in ("generator.templates", "generator.shipped"):
             assert package.replace(".", "/") + "/__init__.py" in names, package
+    # the shipped deck, the default of every game outside a checkout (generator/resources.py), with its pictures
+    assert {"generator/shipped/cards.yaml", "generator/shipped/cards.schema.json"} <= names
+    icons = {p.name for p in (ROOT / "art" / "icons").glob("*.svg")}
+    assert icons and {f"generator/shipped/art/icons/{n}" for n in icons} <= names
+    assert archive.read("generator/shipped/cards.yaml") == (ROOT / "cards.yaml").read_bytes()
+    assert not any(n.startswith("generator/shipped/") and n.endswith(".py") for n in names)
+    # the ai extra names every library the adapters import
+    meta = next(archive.read(n).decode() for n in names if n.endswith(".dist-info/METADATA"))
+    extra = {re.split(r"[<>=;\s\[]", line.removeprefix("Requires-Dist:").strip())[0]
+             for line in meta.splitlines() if line.startswith("Requires-Dist:") and 'extra == "ai"' in line}
+    assert {"open_spiel", "pettingzoo", "gymnasium", "numpy"} <= extra
 
 
 def test_the_sdist_holds_the_shipped_manifest_and_the_icon_files_it_names(tmp_path, capsys):
@@ -80,7 +93,7 @@ def test_the_sdist_holds_the_shipped_manifest_and_the_icon_files_it_names(tmp_pa
 
     source = tmp_path / "src"
     source.mkdir()
-    for name in ("generator", "templates", "art"):
+    for name in ("generator", "templates", "art", "county_uppy"):
         shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "cards.yaml", "cards.schema.json"):
         shutil.copy2(ROOT / name, source / name)

@@ -11,7 +11,10 @@ of one manifest shares one table. With K card types (card c, seat s), in id orde
     late              K*(2 + 2*SEATS)
     no give           K*(2 + 2*SEATS) + 1
 
-where SEATS is 8 (or the manifest's players.max if that is more).
+where SEATS is 8 (or the manifest's players.max if that is more). Seat slots name seats as
+the engine does (seat 0 is seat 0), or, given the acting seat `me` (PettingZoo's and the
+Gymnasium environment's default), relative to it as the observations do: slot r is seat
+(me + r) % players, so a give is always slot 0 and "the next seat" always slot 1.
 `python -m generator.ai.actions [--manifest PATH]` prints the table.
 """
 
@@ -49,24 +52,26 @@ class ActionIds:
         #: How many ids there are (OpenSpiel's num_distinct_actions, a Discrete space's size).
         self.size = self.no_give_id + 1
 
-    def id(self, action: Action) -> int:
-        """The id of a decision (an Action the engine listed or parsed)."""
+    def id(self, action: Action, me: int | None = None) -> int:
+        """The id of a decision (an Action the engine listed or parsed); `me`: seats relative to that seat."""
         kind = action.kind
         if kind == LATE:
             return self.late_id
         if kind == NO_GIVE:
             return self.no_give_id
         c = action.card if action.card >= 0 else self.game.index[action.code]
+        seat = action.seat if me is None or action.seat is None else (action.seat - me) % self.game.players
         if kind == PLAY:
-            return c if action.seat is None else self.play_seat_base + self.seats * c + action.seat
+            return c if seat is None else self.play_seat_base + self.seats * c + seat
         if kind == DISCARD:
             return self.discard_base + c
         if kind == GIVE:
-            return self.give_base + self.seats * c + action.seat  # type: ignore[operator]
+            return self.give_base + self.seats * c + seat  # type: ignore[operator]
         raise ValueError(f"not a decision: {action!r}")
 
-    def action(self, action_id: int) -> Action:
-        """The engine's (interned) Action of an id; ValueError if the id names nothing in this game."""
+    def action(self, action_id: int, me: int | None = None) -> Action:
+        """The engine's (interned) Action of an id; ValueError if the id names nothing in this game.
+        `me`: the id's seat slots are relative to that seat."""
         game, k, s = self.game, self.cards, self.seats
         if not isinstance(action_id, int) or isinstance(action_id, bool) or not 0 <= action_id < self.size:
             raise ValueError(f"action id {action_id!r} is not 0..{self.size - 1}")
@@ -86,13 +91,15 @@ class ActionIds:
             kind = "give"
         if seat >= game.players:
             raise ValueError(f"action id {action_id} names seat {seat}, but there are {game.players} players")
+        if me is not None:
+            seat = (seat + me) % game.players
         return game.play_actions[c][seat + 1] if kind == "play" else game.give_actions[seat][c]
 
-    def mask(self, legal) -> list[int]:
+    def mask(self, legal, me: int | None = None) -> list[int]:
         """1 at the id of every legal action, 0 elsewhere (a list of `size` ints)."""
         out = [0] * self.size
         for a in legal:
-            out[self.id(a)] = 1
+            out[self.id(a, me)] = 1
         return out
 
     def rows(self) -> Iterator[tuple[int, str]]:

@@ -18,6 +18,8 @@ docs/formats.md ("Observations for learning").
 
 from __future__ import annotations
 
+from collections import Counter
+
 from generator.engine.actions import DISCARD, GIVE, PLAY, Action
 
 
@@ -89,6 +91,19 @@ class Layout:
         for name, size in self.segments:
             self.offsets[name] = at
             at += size
+
+    def bounds(self) -> list[float]:
+        """Each slot's scale, in tensor order, for a normalised tensor (PettingZoo's and the Gymnasium
+        environment's `normalize`): a card count over the most copies a card type has, a hand or pile
+        size over the edition's cards, the discards a seat owes over 3, plays this turn over 2, a
+        one-hot or flag over 1. Divided by it and clipped to 1, every slot lies in 0..1 (only a card
+        type played or discarded more often than it has copies, after reshuffles, is clipped)."""
+        game = self.game
+        copies = float(max(Counter(game.edition_cards).values()))
+        total = float(len(game.edition_cards))
+        per = {"hand": copies, "discard_pile": copies, "in_play": copies, "plays_by_seat": copies,
+               "discards_by_seat": copies, "hand_sizes": total, "draw_size": total, "owed": 3.0, "played": 2.0}
+        return [per.get(name, 1.0) for name, size in self.segments for _ in range(size)]
 
     def observation(self, view) -> list[float]:
         """The observation tensor of `view.seat` (a list of floats)."""

@@ -26,7 +26,8 @@ The GameType, as the engine is:
   (2**31 - 1, the largest OpenSpiel holds): any `max_turns` the engine takes makes a game, whose
   `max_turns` parameter says at most that much.
 
-Parameters: `manifest` (a path, default cards.yaml in the current folder), `edition`,
+Parameters: `manifest` (a path; left out: cards.yaml in the current folder, else the shipped
+deck, generator/resources.py: default_manifest), `edition`,
 `players`, and every rule option of docs/rules.md under its
 own name (`speed_seconds` 0 means not SPEED; `late` is never legal, and the adapter never
 lists it: the engine applies it only on a clock). A rule option left out plays as the deck
@@ -55,10 +56,12 @@ from generator.ai.actions import ActionIds
 from generator.ai.chance import Chance, NeedChance
 from generator.ai.observation import Layout, Table, information_state_string, observation_string
 from generator.deck.manifest import load
-from generator.engine import Game
+from generator.engine import Game, make_bot
 from generator.engine.errors import IllegalActionError
 from generator.engine.options import Options
 from generator.engine.shuffling import is_chance
+from generator.engine.simulate import bot_seed
+from generator.resources import default_manifest
 
 SHORT_NAME = "county_uppy"
 #: The largest whole number OpenSpiel's GameInfo and game parameters hold (a C int): a longer game
@@ -81,7 +84,7 @@ AS_THE_DECK: dict[str, Any] = {
 
 def _parameters() -> dict[str, Any]:
     """The game's parameters and their defaults: the place, the deal family, and every rule option."""
-    return {"manifest": "cards.yaml", "edition": "the-og", "players": 4, "deck_options": True,
+    return {"manifest": "", "edition": "the-og", "players": 4, "deck_options": True,
             **AS_THE_DECK}
 
 
@@ -154,6 +157,7 @@ class CountyUppyGame(pyspiel.Game):
         full = _parameters()
         full.update(params or {})
         if engine is None:
+            full["manifest"] = str(full["manifest"] or default_manifest())  # the game's parameters name the deck read
             self.engine = engine_game(full)
         else:
             self.engine = engine
@@ -482,3 +486,34 @@ class Observer:
 
 
 pyspiel.register_game(GAME_TYPE, CountyUppyGame)
+
+
+class EngineBot(pyspiel.Bot):
+    """A built-in bot of the engine (`random`, `greedy`, `search:N`) as an OpenSpiel `Bot` for `player`.
+
+    `step(state)` is the id of the decision the bot makes from `player`'s view of the state (never
+    the hidden cards); its random numbers come from `seed`. It keeps nothing between steps, so
+    `restart_at` and `inform_action` have nothing to do."""
+
+    def __init__(self, game: CountyUppyGame, player: int, bot: str = "greedy", seed: int = 0):
+        pyspiel.Bot.__init__(self)
+        self._game, self._player = game, player
+        self._bot, self._rng = make_bot(bot), random.Random(bot_seed(seed))
+
+    def step(self, state: CountyUppyState) -> int:
+        e = state.engine
+        if state.current_player() != self._player:
+            raise ValueError(f"it is not player {self._player}'s decision")
+        return self._game.ids.id(self._bot.choose(e.view(self._player), e.legal_actions(), self._rng))
+
+    def restart_at(self, state) -> None:
+        pass
+
+    def inform_action(self, state, player_id: int, action: int) -> None:
+        pass
+
+    def provides_force_action(self) -> bool:
+        return False
+
+    def provides_policy(self) -> bool:
+        return False

@@ -44,7 +44,7 @@ def test_pettingzoo_plays_the_engine_s_game(deck, edition, players, options):
 
     game = Game(deck, edition, players, options)
     for seed in (3, 11):
-        env = pettingzoo.env(MANIFEST, edition, players, **options)
+        env = pettingzoo.raw_env(MANIFEST, edition, players, normalize=False, relative_seats=False, **options)
         env.reset(seed=seed)
         engine = game.new_initial_state(seed)
         rng, final, steps = random.Random(seed), {}, 0
@@ -63,14 +63,14 @@ def test_pettingzoo_plays_the_engine_s_game(deck, edition, players, options):
                     assert not env.observe(other)["action_mask"].any(), other
             if steps % 7 == 0:  # the others' hands and the draw pile dealt again: no seat sees a difference
                 for who, name in enumerate(env.possible_agents):
-                    world = env.state.resample(who, random.Random(steps + who))
+                    world = env.engine_state.resample(who, random.Random(steps + who))
                     again = np.asarray(env.layout.information_state(world.view(who), env.table), np.float32)
                     assert np.array_equal(env.observe(name)["observation"], again), (seed, steps, who)
             action = rng.choice(ids)
             env.step(action)
             engine.apply(env.ids.action(action))
             steps += 1
-        assert engine.is_terminal() and env.state.history == engine.history
+        assert engine.is_terminal() and env.engine_state.history == engine.history
         assert [final[a] for a in env.possible_agents] == engine.returns()
 
 
@@ -111,11 +111,11 @@ def test_pettingzoo_ends_a_game_decided_at_the_draw_after_the_last_decision(deck
     from generator.ai import pettingzoo
     from generator.ai.observation import Table
 
-    env = pettingzoo.env(MANIFEST, "the-og", 2)
+    env = pettingzoo.raw_env(MANIFEST, "the-og", 2)
     env.reset(seed=0)
-    env.state = from_position(deck, {"players": 2, "count": 2, "match": "C4", "in_play": ["C4"],
+    env.engine_state = from_position(deck, {"players": 2, "count": 2, "match": "C4", "in_play": ["C4"],
                                      "hands": [["C1"], []]})
-    env.game, env.table = env.state.game, Table(env.state.game)
+    env.game, env.table = env.engine_state.game, Table(env.engine_state.game)
     env._select()
     assert env.agent_selection == "seat_0"
     env.step(env.ids.id(env.game.action("play C1")))

@@ -56,7 +56,7 @@ def test_a_masked_random_game_replays_and_renders_the_terminal_screen(pz, tmp_pa
         env.step(int(rng.choice(legal)))
     assert env.agents == [] and sorted(final) == ["seat_0", "seat_1", "seat_2"]
     assert sorted(final.values()) in ([-1.0, -1.0, 1.0], [0.0, 0.0, 0.0])
-    assert [final[f"seat_{s}"] for s in range(3)] == env.state.returns()
+    assert [final[f"seat_{s}"] for s in range(3)] == env.unwrapped.engine_state.returns()
     assert "seed 21" in env.render()  # named once the game has ended, to replay it
     record = tmp_path / "game.json"
     record.write_text(json.dumps(env.record()))
@@ -67,7 +67,7 @@ def test_a_masked_random_game_replays_and_renders_the_terminal_screen(pz, tmp_pa
 def test_an_illegal_action_is_refused(pz):
     from generator.engine.errors import IllegalActionError
 
-    env = pz.env(MANIFEST, "the-og", 2)
+    env = pz.raw_env(MANIFEST, "the-og", 2)
     env.reset(seed=1)
     mask = env.observe(env.agent_selection)["action_mask"]
     illegal = int(next(i for i, m in enumerate(mask) if not m))
@@ -80,23 +80,23 @@ def test_an_action_that_is_not_a_whole_number_is_refused(pz, kind):
     """step(6.5) played id 6 and step(True) id 1 (int() took them); nothing is applied now."""
     import numpy as np
 
-    env = pz.env(MANIFEST, "the-og", 2)
+    env = pz.raw_env(MANIFEST, "the-og", 2)
     env.reset(seed=1)
     legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
     action = {"half": legal + 0.5, "float": float(legal), "text": str(legal), "true": True, "false": False,
               "none": None}[kind]
     with pytest.raises(ValueError, match="an action is a whole number, not"):
         env.step(action)
-    assert env.state.history == []
+    assert env.engine_state.history == []
     env.step(np.int64(legal))  # a NumPy integer is a whole number
-    assert len(env.state.history) == 1
+    assert len(env.engine_state.history) == 1
 
 
 @pytest.mark.parametrize("seed", [1.5, True, "7", 2.0])
 def test_a_seed_that_is_not_a_whole_number_is_refused(pz, seed):
     import numpy as np
 
-    env = pz.env(MANIFEST, "the-og", 2)
+    env = pz.raw_env(MANIFEST, "the-og", 2)
     with pytest.raises(ValueError, match="a seed is a whole number, not"):
         env.reset(seed=seed)
     env.reset(seed=np.int64(7))
@@ -104,7 +104,7 @@ def test_a_seed_that_is_not_a_whole_number_is_refused(pz, seed):
 
 
 def test_the_env_plays_by_the_deck_s_printed_options_and_keywords_override_them(pz, tmp_path):
-    from generator.ai.pettingzoo import env
+    from generator.ai.pettingzoo import raw_env as env
     from generator.deck.manifest import load
     from generator.engine import Game
 
@@ -119,4 +119,4 @@ def test_the_env_plays_by_the_deck_s_printed_options_and_keywords_override_them(
     told = env(str(path), players=4, play2_draws=1, teams=False)
     assert (told.game.options.play2_draws, told.game.options.all_out, told.game.options.teams) == (1, "draw", False)
     e.reset(seed=3)
-    assert e.state.game.options.teams is True
+    assert e.unwrapped.engine_state.game.options.teams is True

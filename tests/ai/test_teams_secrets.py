@@ -51,9 +51,9 @@ def test_openspiel_the_receiver_s_actions_and_observation_hold_no_card_of_a_team
 def test_pettingzoo_the_receiver_s_mask_and_observation_hold_no_card_of_a_teammate():
     np = need("numpy")
     need("pettingzoo")
-    from generator.ai.pettingzoo import env as make_env
+    from generator.ai.pettingzoo import raw_env
 
-    env = make_env(MANIFEST, "the-og", 4, teams=True)
+    env = raw_env(MANIFEST, "the-og", 4, teams=True)
     env.reset(seed=5)
     rng = np.random.default_rng(0)
     checked = 0
@@ -62,17 +62,17 @@ def test_pettingzoo_the_receiver_s_mask_and_observation_hold_no_card_of_a_teamma
         if termination or truncation:
             env.step(None)
             continue
-        s = env.state
+        s = env.engine_state
         seat = env.possible_agents.index(agent)
-        legal = [env.ids.action(int(i)) for i in np.flatnonzero(obs["action_mask"])]
+        legal = [env.action_of(agent, int(i)) for i in np.flatnonzero(obs["action_mask"])]
         if s.phase() == "play" and seat == s.turn and not s.played:
             checked += 1
             assert all(a.kind == "play" and a.code in s.view(seat).hand for a in legal)
             world = s.resample(seat, random.Random(checked))  # every hand but this seat's dealt again
-            saved = env.state
-            env.state = world
+            saved = env.engine_state
+            env.engine_state = world
             again = env.observe(agent)
-            env.state = saved
+            env.engine_state = saved
             assert np.array_equal(again["observation"], obs["observation"])
             assert np.array_equal(again["action_mask"], obs["action_mask"])
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
