@@ -48,7 +48,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--hints", action="store_true",
                    help="mark the cards in your hand whose play would cost you a discard, and why")
     p.add_argument("--delay", type=float, default=0.7, metavar="SECONDS",
-                   help="pause after each bot move at a terminal or on the web page, 0 to 60 (default 0.7)")
+                   help="pause after each bot move at a terminal, and before each bot move on the web page, "
+                        "0 to 60 (default 0.7)")
     web = p.add_argument_group("in the browser (docs/commands.md, \"play --web\")")
     web.add_argument("--web", action="store_true", help="serve the table as a web page instead of playing in the terminal")
     web.add_argument("--seats", default=None, metavar="LIST",
@@ -57,6 +58,13 @@ def add_parser(sub) -> argparse.ArgumentParser:
     web.add_argument("--host", default="127.0.0.1", metavar="ADDR",
                      help="with --web: the address to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network)")
     web.add_argument("--port", type=int, default=8765, metavar="N", help="with --web: the port (default 8765, 0 for any free one)")
+    web.add_argument("--reconnect-timeout", type=float, default=60.0, metavar="SECONDS",
+                     help="with --web: seconds a person's seat may be away (no device connected) before anyone "
+                          "with the join link may take it, and the table may give it to a bot or free it, "
+                          "0 to 86400 (default 60)")
+    web.add_argument("--host-controls", action="store_true",
+                     help="with --web: only the host link (printed at start) may give an away seat to a bot or "
+                          "free it; without it any player at the table may")
     web.add_argument("--out", default="output", metavar="DIR",
                      help="with --web: the build's output folder, whose card images the table shows (default output)")
     return p
@@ -184,6 +192,8 @@ def _run_web(args: argparse.Namespace, deck, options: dict[str, object]) -> int:
         Game(deck, args.edition, players, options)
         if not 0 <= args.port <= 65535:
             raise EngineError(f"--port must be 0..65535, not {args.port}")
+        if not 0 <= args.reconnect_timeout <= 86400:  # nan and inf included
+            raise EngineError(f"--reconnect-timeout must be a number of seconds from 0 to 86400, not {args.reconnect_timeout:g}")
     except EngineError as exc:
         print(escape(f"county-uppy play: {exc}"), file=sys.stderr)
         return 2
@@ -199,7 +209,8 @@ def _run_web(args: argparse.Namespace, deck, options: dict[str, object]) -> int:
         print(f"county-uppy play: no card images in {out / 'cards'} (run county-uppy build): cards are shown as text",
               file=sys.stderr)
     settings = Settings(manifest=Path(args.manifest), edition=args.edition, seats=seats, options=options, out=out,
-                        records=records, delay=args.delay, seed=args.seed, load=load_deck)
+                        records=records, delay=args.delay, seed=args.seed, load=load_deck,
+                        reconnect_timeout=args.reconnect_timeout, host_controls=args.host_controls)
     try:
         web, interrupted = serve_table(settings, deck, args.host, args.port, print)
     except OSError as exc:

@@ -54,14 +54,22 @@ def seat_name(seat: int, human: int | None, bots: list[str]) -> str:
 
 def action_text(state: State, action: Action, human: int, bots: list[str]) -> Text:
     """A choice as the player reads it: `play ● cyan 5`, `play Steal a Card from seat 2`."""
+    head, seat = action_parts(state, action, human, bots)
+    return head.append(f" {seat}") if seat else head
+
+
+def action_parts(state: State, action: Action, human: int, bots: list[str]) -> tuple[Text, str]:
+    """A choice in two parts: the card (`play Steal a Card (...) from`) and the seat it names
+    (`seat 2 (greedy bot), 3 cards`), "" for a decision that names no seat: the web table shows
+    the first part once over one button per seat."""
     game = state.game
     out = Text()
     if action.kind == "play":
         out.append("play ")
         out.append_text(card_text(game, action.code, long=True))
         if action.seat is not None:
-            verb = game.effect[action.card].seat_verb  # only a wild's play names a seat
-            out.append(f" {verb} {seat_name(action.seat, human, bots)}, {len(state.hands[action.seat])} cards")
+            out.append(f" {game.effect[action.card].seat_verb}")  # only a wild's play names a seat
+            return out, f"{seat_name(action.seat, human, bots)}, {len(state.hands[action.seat])} cards"
     elif action.kind == "discard":
         out.append("discard ")
         out.append_text(card_text(game, action.code))
@@ -75,4 +83,4 @@ def action_text(state: State, action: Action, human: int, bots: list[str]) -> Te
         out.append(f"give {'seat ' + str(state.turn) if state.turn != human else 'you'} nothing")
     else:
         out.append(str(action))
-    return out
+    return out, ""

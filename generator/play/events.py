@@ -70,6 +70,16 @@ def event_text(before: State, action: Action, after: State, actor: int, human: i
     return out
 
 
+def waiting(s: State) -> list[str]:
+    """What the wilds left waiting now (a +/-, a Play 2, a Skip), in the catalogue's words: public."""
+    lines = []
+    for p in pending_keys():
+        n = getattr(s, p.field)
+        if n:
+            lines.append(p.shown.format(n=int(n), s="s" if n > 1 else "", seat=s.turn))
+    return lines
+
+
 def what_changed(before: State, after: State, human: int | None) -> list[Text]:
     """What a decision left for later or changed about the turn order: a Skip waiting, a +/- waiting,
     a Play 2 coming, play reversed, players passed over (the wilds' catalogue words)."""

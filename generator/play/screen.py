@@ -9,9 +9,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from generator.deck.effects import pending_keys
 from generator.engine import State
 from generator.play.describe import card_text, match_text, seat_name
+from generator.play.events import waiting
 
 
 #: Lines of the log the screen shows; `log` (and the end of the game) shows them all.
@@ -70,11 +70,7 @@ class Screen:
         line.append_text(match_text(s))
         line.append("     DIRECTION ", style="dim")
         line.append("clockwise ↻" if s.direction == 1 else "counterclockwise ↺")
-        extra = []
-        for p in pending_keys():  # what the wilds left waiting, in the catalogue's words
-            n = getattr(s, p.field)
-            if n:
-                extra.append(p.shown.format(n=int(n), s="s" if n > 1 else "", seat=s.turn))
+        extra = waiting(s)  # what the wilds left waiting, in the catalogue's words
         body = Group(line, *(Text(e, style="yellow") for e in extra)) if extra else line
         title = (f"{game.deck.params.name} · {game.edition.name} · {game.players} players"
                  f"{' · Teams' if game.options.teams else ''}"

@@ -46,6 +46,9 @@ def serve_table(settings: Settings, deck, host: str, port: int, say: Callable[[s
     web = WebTable(settings, deck)
     running = Running(make_app(web), host, port, web.token).start()
     say(f"the table is open at {running.url(link_host(host))}")
+    if web.host_key:  # --host-controls: kept by the host, not sent to the players
+        say(f"host link (gives away or frees a seat that is away; keep it to yourself): "
+            f"{running.url(link_host(host))}&host={web.host_key}")
     say_who_can_reach(host, say, "join")
     say("people take their seats on the page; Ctrl-C ends the server (finished games' records are kept)")
     interrupted = _wait(running)

@@ -5,14 +5,18 @@
   /deck.json         the cards of the game being played: names, colours, values (public)
   /card?code=CODE    a card's image from the build (output/cards/), read when the game began
   /record/N.json     the record of finished game N
+  /shared/KEY        a finished game's replay page, for anyone with the link (no token: that game only)
   /replay            the replay page; `#r=...` carries a compressed record (replay.py)
   /api/replay        POST a record (or a share link's compact form): its steps, worked out by the engine
   /ws                the table: JSON messages both ways (docs/formats.md, "Web table messages")
 
-Nothing is served without the table's token (in the URL once, then a cookie). One device
-(a WebSocket) holds one seat, or several for hot-seat play, by the seat tokens it was given
-when it took them; a reload or a new connection with the same seat tokens takes the seats
-back. Connections and message sizes are bounded (MAX_DEVICES, MAX_MESSAGE).
+Nothing is served without the table's token (in the URL once, then a cookie), but a finished
+game's share link. One device (a WebSocket) holds one seat, or several for hot-seat play, by the
+seat tokens it was given when it took them; a reload or a new connection with the same seat
+tokens takes the seats back, and the device that held them is told at once. A seat with no
+device is away; after `reconnect_timeout` seconds anyone may take it (a new token: the old one
+holds it no more), and the table (any player, or with `host_controls` only the host link) may
+give it to a bot or free it. Connections and message sizes are bounded (MAX_DEVICES, MAX_MESSAGE).
 """
 
 from __future__ import annotations
@@ -46,14 +50,17 @@ from generator.engine import EngineError, Game
 from generator.engine.game import random_seed
 from generator.engine.journal import RecordJournal
 from generator.web.cards import deck_json
-from generator.web.replay import posted, share_fragment, standalone_html, steps_of
-from generator.web.table import HUMAN, Refused, Table
+from generator.web.replay import posted, standalone_html, steps_of
+from generator.web.table import HUMAN, TAKEOVER_BOT, Refused, Table
 
 HERE = Path(__file__).resolve().parent
 STATIC = {"table.js": "text/javascript", "table.css": "text/css", "replay.js": "text/javascript"}
 COOKIE = "county_uppy_table"
+HOST_COOKIE = "county_uppy_host"  #: set by the host link (--host-controls)
 #: At most this many devices (WebSockets) at once; more are closed with a reason.
 MAX_DEVICES = 24
+#: The most seat tokens a hello is read for (a table has at most 8 seats).
+MAX_SEATS = 16
 #: The largest message a device may send (bytes); uvicorn closes the connection past it.
 MAX_MESSAGE = 4096
 #: The largest record /api/replay reads.
@@ -68,6 +75,7 @@ class Device:
     seats: set[int] = field(default_factory=set)
     shown: int | None = None  #: hot-seat: the seat whose hand this device shows now
     hints: bool = False
+    host: bool = False  #: opened with the host link (--host-controls)
 
 
 @dataclass
@@ -78,9 +86,11 @@ class Settings:
     options: dict[str, Any]
     out: Path  #: the build's output folder: card images are read from out/cards
     records: Path  #: where finished games' records are written
-    delay: float = 0.8  #: seconds between bot decisions
+    delay: float = 0.7  #: seconds a bot waits before each decision
     seed: int | None = None  #: the first game's deal (default: random)
     load: Callable[[str], Deck] | None = None
+    reconnect_timeout: float = 60.0  #: seconds a person's seat is away before anyone may take it, or the table give it away
+    host_controls: bool = False  #: only the host link may give an away seat to a bot or free it
 
 
 class WebTable:
@@ -91,10 +101,16 @@ class WebTable:
         self.token = secrets.token_urlsafe(16)
         self.table_id = secrets.token_hex(6)
         self.seat_tokens: dict[int, str] = {}
+        self.away_since: dict[int, float] = {}  #: seats with a token and no device, since when (monotonic)
+        self._takeable_told: set[int] = set()  #: away seats every device has been told may be taken
+        self.host_key = secrets.token_urlsafe(16) if settings.host_controls else ""
         self.devices: list[Device] = []
         self.deck = deck
         self.game_no = 0
         self.finished: dict[int, dict] = {}  #: game number -> record, for /record/N.json
+        self.shared: dict[str, tuple[int, Deck]] = {}  #: share key -> a finished game and its deck, for /shared/KEY
+        self.share_keys: dict[int, str] = {}  #: game number -> its share key
+        self.shared_pages: dict[str, str] = {}  #: share key -> the replay page, made on the first visit
         self.saved: list[Path] = []
         self.unsaved: list[str] = []  #: why a record could not be written (it can still be downloaded)
         self.wake: asyncio.Event | None = None
@@ -110,7 +126,8 @@ class WebTable:
         self.images = _snapshot(self.settings.out / "cards", game.codes)
         self.scaled: dict[str, bytes] = {}
         self.manifest_changed = ""
-        table = Table(game, seed if seed is not None else random_seed(), list(self.settings.seats))
+        seats = self.table.seats if hasattr(self, "table") else self.settings.seats  # a seat given to a bot stays the bot's
+        table = Table(game, seed if seed is not None else random_seed(), list(seats))
         # the record is written as the game goes (a decision a line): a SIGKILL loses at most the decision in flight
         name = f"web-{time.strftime('%Y%m%d-%H%M%S')}-seed{table.seed}-game{self.game_no}.json"
         self.journal = RecordJournal(self.settings.records / name, table.state, table.seats)
@@ -153,6 +170,9 @@ class WebTable:
         record = t.record()
         if t.over:
             self.finished[self.game_no] = record
+            key = secrets.token_urlsafe(16)
+            self.shared[key] = (self.game_no, t.game.deck)
+            self.share_keys[self.game_no] = key
         if not t.seq and not t.over:
             return None
         folder = self.settings.records
@@ -168,43 +188,139 @@ class WebTable:
 
     # --- seats --------------------------------------------------------------------------
     def free_seats(self) -> list[int]:
-        return [s for s, kind in enumerate(self.settings.seats) if kind == HUMAN and s not in self.seat_tokens]
+        """People's seats no one has taken (or the table freed): any device may take them."""
+        return [s for s, kind in enumerate(self.table.seats) if kind == HUMAN and s not in self.seat_tokens]
 
-    def claim(self, device: Device, wanted: Any) -> dict[int, str]:
+    def held(self) -> set[int]:
+        return {s for d in self.devices for s in d.seats}
+
+    def away_for(self, seat: int) -> float | None:
+        """Seconds a taken seat has had no device, or None (held, free, or a bot's)."""
+        since = self.away_since.get(seat)
+        return None if since is None else max(0.0, time.monotonic() - since)
+
+    def gone(self, seat: int) -> bool:
+        """Away for --reconnect-timeout seconds: anyone with the join link may take it."""
+        away = self.away_for(seat)
+        return away is not None and away >= self.settings.reconnect_timeout
+
+    def takeable(self) -> list[int]:
+        """Seats a device with no seat may take: free, gone, or a person's seat given to a bot."""
+        return [s for s, kind in enumerate(self.settings.seats) if kind == HUMAN and (
+            s in self.free_seats() or self.gone(s) or self.table.seats[s] != HUMAN)]
+
+    def presence(self) -> list[dict[str, Any]]:
+        """Per seat: "here" (a device holds it), "away" (taken, no device), "free" or "bot", and since when."""
+        held = self.held()
+        shown = []
+        for s, kind in enumerate(self.table.seats):
+            state = "bot" if kind != HUMAN else "here" if s in held else "away" if s in self.seat_tokens else "free"
+            away = self.away_for(s)
+            shown.append({"state": state, "away": None if away is None else round(away, 1), "gone": self.gone(s),
+                          "person": self.settings.seats[s] == HUMAN})
+        return shown
+
+    def may_control(self, device: Device) -> bool:
+        """Whether `device` may give away or free a gone seat: the host link with --host-controls, else any player."""
+        return device.host if self.settings.host_controls else bool(device.seats)
+
+    def claim(self, device: Device, wanted: Any) -> tuple[dict[int, str], list[tuple[Device, list[int]]]]:
+        """Seats for `device`: their new tokens, and the devices that held them (each to be told)."""
         free = self.free_seats()
         if wanted == "all":
             seats = free
-        elif isinstance(wanted, int) and not isinstance(wanted, bool) and wanted in free:
+        elif isinstance(wanted, int) and not isinstance(wanted, bool) and wanted in self.takeable():
             seats = [wanted]
         else:
-            raise Refused(f"seat {wanted!r} is not free; free seats: {', '.join(map(str, free)) or 'none'}")
+            open_seats = ", ".join(map(str, self.takeable())) or "none"
+            raise Refused(f"seat {wanted!r} is not free; seats you may take: {open_seats}")
         if not seats:
             raise Refused("every person's seat is taken")
         given = {}
         for s in seats:
-            self.seat_tokens[s] = given[s] = secrets.token_urlsafe(12)
-        self._bind(device, seats)
-        return given
+            self.seat_tokens[s] = given[s] = secrets.token_urlsafe(12)  # a token given before no longer holds it
+            if self.table.seats[s] != HUMAN:
+                self.table.seat_to(s, HUMAN, f"seat {s} is played by a person again")
+            elif self.gone(s):
+                self.table.note(f"seat {s} was away for {self.away_for(s):.0f} s and is taken by another device")
+        return given, self._bind(device, seats)
 
-    def rejoin(self, device: Device, tokens: Any) -> None:
+    def rejoin(self, device: Device, tokens: Any) -> tuple[list[tuple[Device, list[int]]], list[int]]:
+        """The seats whose tokens `device` holds; the devices that held them, and the seats its tokens no longer hold."""
         if not isinstance(tokens, dict):
             raise Refused("hello needs the seat tokens this device was given")
-        seats = []
-        for key, tok in tokens.items():
+        seats, lost = [], []
+        for key, tok in list(tokens.items())[:MAX_SEATS]:
             seat = int(key) if isinstance(key, str) and key.isascii() and key.isdigit() and len(key) < 4 else -1
-            if seat in self.seat_tokens and isinstance(tok, str) and secrets.compare_digest(self.seat_tokens[seat], tok):
+            if not isinstance(tok, str) or not 0 <= seat < len(self.settings.seats):
+                continue
+            if seat in self.seat_tokens and secrets.compare_digest(self.seat_tokens[seat], tok):
                 seats.append(seat)
-        self._bind(device, seats)
+            else:
+                lost.append(seat)
+        return self._bind(device, seats), lost
 
-    def _bind(self, device: Device, seats: list[int]) -> None:
+    def _bind(self, device: Device, seats: list[int]) -> list[tuple[Device, list[int]]]:
+        moved = []
         for other in self.devices:  # a reload or a new connection takes the seat from the old one
-            if other is not device:
+            if other is not device and other.seats & set(seats):
+                moved.append((other, sorted(other.seats & set(seats))))
                 other.seats.difference_update(seats)
                 if other.shown in seats:
                     other.shown = None
         device.seats.update(seats)
+        for s in seats:
+            self.away_since.pop(s, None)
+            self._takeable_told.discard(s)
         if len(device.seats) == 1:
             device.shown = next(iter(device.seats))
+        return moved
+
+    def left(self, device: Device) -> None:
+        """`device` is gone: the seats no other device holds are away from now."""
+        self.devices.remove(device)
+        held = self.held()
+        for s in device.seats - held:
+            self.away_since[s] = time.monotonic()
+
+    def control(self, device: Device, seat: Any, to: Any) -> None:
+        """The table gives a gone seat to a bot (`to` "bot") or frees it ("free")."""
+        if not self.may_control(device):
+            raise Refused("only the host's link gives a seat away (--host-controls)" if self.settings.host_controls
+                          else "only a player at the table can give a seat away")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.table.seats):
+            raise Refused(f"there is no seat {str(seat)[:20]}")
+        if self.table.seats[seat] != HUMAN:
+            raise Refused(f"seat {seat} is played by a bot")
+        free = seat not in self.seat_tokens
+        if not free and not self.gone(seat):
+            away = self.away_for(seat)
+            raise Refused(f"seat {seat} is connected" if away is None else
+                          f"seat {seat} has been away {away:.0f} s; it can be given away after "
+                          f"{self.settings.reconnect_timeout:g} s")
+        why = "no one took it" if free else f"it was away for {self.away_for(seat):.0f} s"
+        if to == "bot":
+            self.table.seat_to(seat, TAKEOVER_BOT, f"seat {seat} is played by a {TAKEOVER_BOT} bot now: {why}")
+        elif to == "free" and not free:
+            self.table.note(f"seat {seat} is free for anyone to take: {why}")
+        else:
+            raise Refused("a seat is given to a 'bot' or made 'free'" if to not in ("bot", "free")
+                          else f"seat {seat} is free already")
+        self.seat_tokens.pop(seat, None)
+        self.away_since.pop(seat, None)
+        self._takeable_told.discard(seat)
+
+    def newly_gone(self) -> bool:
+        """Whether a seat has just been away long enough to be taken (then every device is told)."""
+        gone = {s for s in self.away_since if self.gone(s)}
+        new = gone - self._takeable_told
+        self._takeable_told = gone
+        return bool(new)
+
+    def next_gone(self) -> float | None:
+        """Seconds until the next away seat may be taken, or None."""
+        waits = [self.settings.reconnect_timeout - (self.away_for(s) or 0.0) for s in self.away_since if not self.gone(s)]
+        return max(0.0, min(waits)) if waits else None
 
     # --- messages -----------------------------------------------------------------------
     def message_for(self, device: Device) -> dict[str, Any]:
@@ -218,10 +334,13 @@ class WebTable:
         if device.shown is not None and device.shown not in device.seats:
             device.shown = None
         msg = t.message(device.shown, hints=device.hints)
+        done = t.over and self.game_no in self.finished
         msg.update(game=self.game_no, table=self.table_id, mine=sorted(device.seats), handover=handover,
-                   free=self.free_seats(), kinds=list(self.settings.seats), manifest_changed=self.manifest_changed,
-                   record=f"/record/{self.game_no}.json" if t.over and self.game_no in self.finished else None,
-                   share=share_fragment(self.finished[self.game_no]) if t.over and self.game_no in self.finished else None)
+                   free=self.free_seats(), takeable=self.takeable(), presence=self.presence(),
+                   controls=self.may_control(device), reconnect_timeout=self.settings.reconnect_timeout,
+                   kinds=list(t.seats), manifest_changed=self.manifest_changed,
+                   record=f"/record/{self.game_no}.json" if done else None,
+                   share=f"/shared/{self.share_keys[self.game_no]}" if done else None)
         return msg
 
     async def broadcast(self) -> None:
@@ -244,10 +363,22 @@ class WebTable:
             raise Refused("a message is a JSON object")
         kind = msg.get("type")
         if kind == "hello":
-            self.rejoin(device, msg.get("tokens", {}))
+            moved, lost = self.rejoin(device, msg.get("tokens", {}))
+            if lost:
+                await self.send(device, {"type": "lost", "seats": lost, "message": _lost_text(lost)})
+            await self.tell_moved(moved)
+            await self.broadcast()
+            return
         elif kind == "claim":
-            tokens = self.claim(device, msg.get("seat"))
+            tokens, moved = self.claim(device, msg.get("seat"))
             await self.send(device, {"type": "seated", "table": self.table_id, "tokens": {str(k): v for k, v in tokens.items()}})
+            await self.tell_moved(moved)
+            self._after_change()
+            await self.broadcast()
+            return
+        elif kind == "seat":
+            self.control(device, msg.get("seat"), msg.get("to"))
+            self._after_change()
             await self.broadcast()
             return
         elif kind == "reveal":
@@ -269,13 +400,20 @@ class WebTable:
             if not self.table.over:
                 raise Refused("the game is not over yet")
             self.new_game()
-            if self.wake:
-                self.wake.set()
+            self._after_change()
             await self.broadcast()
             return
         else:
             raise Refused(f"unknown message type {str(kind)[:40]!r}")
         await self.send(device, self.message_for(device))
+
+    async def tell_moved(self, moved: list[tuple[Device, list[int]]]) -> None:
+        """Tell each device that lost seats to another tab or device, at once."""
+        for other, seats in moved:
+            names = ", ".join(f"seat {s}" for s in seats)
+            await self.send(other, {"type": "moved", "seats": seats,
+                                    "message": f"{names[0].upper()}{names[1:]} {'is' if len(seats) == 1 else 'are'} "
+                                               "played in another tab or on another device now"})
 
     def _seat_of(self, device: Device, msg: dict) -> int:
         seat, token = msg.get("seat"), msg.get("token")
@@ -291,11 +429,15 @@ class WebTable:
     def _after_decision(self) -> None:
         if self.table.over:
             self.save_record()
+        self._after_change()
+
+    def _after_change(self) -> None:
+        """Wake the driver: a bot may be to decide, a clock to run."""
         if self.wake:
             self.wake.set()
 
     async def drive(self) -> None:
-        """Bots' decisions (paced by `delay`), SPEED's late decisions, and the manifest watch."""
+        """Bots' decisions (each after `delay`), SPEED's late decisions, away seats, and the manifest watch."""
         self.wake = asyncio.Event()
         last_check = 0.0
         while True:
@@ -303,6 +445,9 @@ class WebTable:
             timeout = 1.0
             if t.deadline is not None:
                 timeout = max(0.0, min(timeout, t.deadline - t.clock()))
+            gone = self.next_gone()
+            if gone is not None:
+                timeout = min(timeout, gone + 0.01)
             try:
                 await asyncio.wait_for(self.wake.wait(), timeout)
             except asyncio.TimeoutError:
@@ -312,14 +457,27 @@ class WebTable:
                 last_check = time.monotonic()
                 if self.check_manifest():
                     await self.broadcast()
-            if self.table.late():
+            if self.table.late() or self.newly_gone():
                 await self.broadcast()
-            while self.table.step_bot():
+            while self.table.bot_to_decide():
+                if self.settings.delay:  # a person sees the last move before the bot's
+                    await asyncio.sleep(self.settings.delay)
+                if not self.table.step_bot():
+                    break
                 if self.table.over:
                     self.save_record()
                 await self.broadcast()
-                if self.settings.delay:
-                    await asyncio.sleep(self.settings.delay)
+
+    async def shared_page(self, key: str) -> str | None:
+        """The replay page of the finished game whose share key is `key` (made once, off the event loop)."""
+        if key not in self.shared:
+            return None
+        if key not in self.shared_pages:
+            number, deck = self.shared[key]
+            steps = await run_in_threadpool(steps_of, deck, self.finished[number])
+            steps["share"] = None  # its /replay link needs the table's token: this page is the share link
+            self.shared_pages[key] = standalone_html(steps, f"County Uppy, game {number} at the table (seed {steps['seed']})")
+        return self.shared_pages[key]
 
     # --- cards --------------------------------------------------------------------------
     def card_image(self, code: str) -> bytes | None:
@@ -357,6 +515,12 @@ def _snapshot(folder: Path, codes: tuple[str, ...]) -> dict[str, bytes]:
         if path.is_file() and path.resolve().parent == folder.resolve():
             found[code] = path.read_bytes()
     return found
+
+
+def _lost_text(seats: list[int]) -> str:
+    names = ", ".join(f"seat {s}" for s in seats)
+    return (f"{names[0].upper()}{names[1:]}: this device's place at the table was taken by another device, or "
+            "given away, while it was away; take a free seat if there is one")
 
 
 def _stamp(path: Path) -> tuple[float, int] | None:
@@ -401,6 +565,9 @@ def make_app(web: WebTable | None, *, token: str = "", deck: Deck | None = None,
             else:
                 response = HTMLResponse(render(), headers={"Cache-Control": "no-store"})
             response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
+            if web is not None and web.host_key and secrets.compare_digest(
+                    request.query_params.get("host", "").encode(), web.host_key.encode()):
+                response.set_cookie(HOST_COOKIE, web.host_key, httponly=True, samesite="strict")
             return response
         return handler
 
@@ -433,6 +600,13 @@ def make_app(web: WebTable | None, *, token: str = "", deck: Deck | None = None,
         if rec is None:
             return PlainTextResponse("no finished game with that number", 404)
         return JSONResponse(rec, headers={"Content-Disposition": f'attachment; filename="game-{request.path_params["n"]}.json"'})
+
+    async def shared(request: Request) -> Response:
+        """A finished game's replay for anyone with its share link: that game only, no token, no cookie."""
+        html = await web.shared_page(request.path_params["key"])
+        if html is None:
+            return PlainTextResponse("no shared game at this link", 404)
+        return HTMLResponse(html, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
     async def replay_api(request: Request) -> Response:
         if not allowed(request):
@@ -469,7 +643,8 @@ def make_app(web: WebTable | None, *, token: str = "", deck: Deck | None = None,
         if len(web.devices) >= MAX_DEVICES:
             await ws.close(code=1013, reason=f"the table is full ({MAX_DEVICES} connections)")
             return
-        device = Device(ws)
+        host = ws.cookies.get(HOST_COOKIE, "")
+        device = Device(ws, host=bool(web.host_key) and secrets.compare_digest(host.encode(), web.host_key.encode()))
         web.devices.append(device)
         try:
             await web.send(device, web.message_for(device))
@@ -488,7 +663,9 @@ def make_app(web: WebTable | None, *, token: str = "", deck: Deck | None = None,
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            web.devices.remove(device)
+            web.left(device)
+            if device.seats:  # every other device sees the seat away
+                await web.broadcast()
 
     @asynccontextmanager
     async def lifespan(app):
@@ -510,6 +687,7 @@ def make_app(web: WebTable | None, *, token: str = "", deck: Deck | None = None,
             Route("/deck.json", deck_route),
             Route("/card", card),
             Route("/record/{n:int}.json", record),
+            Route("/shared/{key}", shared),
             WebSocketRoute("/ws", ws_endpoint),
         ]
     if steps is not None:

@@ -23,11 +23,13 @@ from generator.engine import Action, EngineError, Game, State, make_bot, make_re
 from generator.engine.actions import DISCARD, GIVE, NO_GIVE, PLAY
 from generator.engine.state import PHASE_GIVE, PHASE_PLAY
 from generator.engine.simulate import bot_seed
-from generator.play.describe import action_text, card_text
-from generator.play.events import cause_text, event_text, out_text
+from generator.play.describe import action_parts, action_text, card_text
+from generator.play.events import cause_text, event_text, out_text, waiting
 from generator.play.penalties import Out, costly_plays, target_plays
 
 HUMAN = "human"
+#: The bot that plays a person's seat the table gives away (docs/commands.md, "play --web").
+TAKEOVER_BOT = "greedy"
 
 
 class Refused(Exception):
@@ -41,6 +43,8 @@ class Choice:
     code: str = ""  #: the card it plays, discards or gives ("" for NO_GIVE)
     cost: str = ""  #: hint: why this play would cost a discard ("" when it costs none)
     target: str = ""  #: hint: this play makes the count exactly the target, and who then owes a discard
+    head: str = ""  #: a play that names a seat: the card and its verb (`play Steal a Card (...) from`), shown once
+    seat: str = ""  #: ... and the seat it names (`seat 2 (greedy bot), 3 cards`), the button's words
 
 
 @dataclass
@@ -52,17 +56,19 @@ class Table:
     seats: list[str]  #: per seat: HUMAN or a bot name
     clock: Callable[[], float] = time.monotonic
     after_decision: Callable[[], None] | None = None  #: called after every decision (the record written as it goes)
+    start: State | None = None  #: play on from this position (a test's stacked deck) rather than the seed's deal
     state: State = field(init=False)
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.game.players:
             raise EngineError(f"--seats names {len(self.seats)} seats but the game has {self.game.players} players")
-        self.state = self.game.new_initial_state(self.seed)
+        self.state = self.start if self.start is not None else self.game.new_initial_state(self.seed)
         self.rng = random.Random(bot_seed(self.seed))
         self.bots = {s: make_bot(n) for s, n in enumerate(self.seats) if n != HUMAN}
         self.logs: list[list[str]] = [[] for _ in self.seats]  #: what each seat has been told, in order
         self.public: list[str] = []  #: what someone watching is told: the seats' words, from no seat's side
         self.deadline: float | None = None  #: SPEED: when the person deciding a play is late
+        self.late_seat: int | None = None  #: SPEED: the seat whose discard is owed for being late, until it is paid
         self._deadline_seq = -1
         self._settle()
 
@@ -121,11 +127,15 @@ class Table:
             return "you owe a discard first: choose a card to discard"
         return f"'{action}' is not one of your choices now: " + ", ".join(str(a) for a in self.choices(seat))
 
+    def bot_to_decide(self) -> bool:
+        seat = self.decider()
+        return seat >= 0 and self.seats[seat] != HUMAN
+
     def step_bot(self) -> bool:
         """Make one bot decision if a bot is to decide; return whether one was made."""
-        seat = self.decider()
-        if seat < 0 or self.seats[seat] == HUMAN:
+        if not self.bot_to_decide():
             return False
+        seat = self.decider()
         s = self.state
         self._apply(self.bots[seat].choose(s.view(seat), s.legal_actions(), self.rng), seat)  # a giver from its own view
         return True
@@ -139,12 +149,29 @@ class Table:
         self._apply(self.game.late_action, seat)
         return True
 
+    def seat_to(self, seat: int, name: str, line: str) -> None:
+        """Seat `seat` is played by `name` (HUMAN or a bot) from now on; every seat is told `line`."""
+        self.seats[seat] = name
+        self.bots.pop(seat, None)
+        if name != HUMAN:
+            self.bots[seat] = make_bot(name)
+        self.note(line)
+        self.deadline = None  # SPEED: whoever plays the seat now gets a whole clock
+        self._start_clock()
+
+    def note(self, line: str) -> None:
+        """A line about the table, not a decision, told alike to every seat and to someone watching."""
+        self.public.append(line)
+        for log in self.logs:
+            log.append(line)
+
     def _apply(self, action: Action, seat: int) -> None:
         s = self.state
         before = s.clone()
         s.apply(action)
         if self.after_decision is not None:
             self.after_decision()
+        self.late_seat = seat if action == self.game.late_action else None
         self.public.append(event_text(before, action, s, seat, None, self.seats).plain)
         for viewer, log in enumerate(self.logs):
             log.append(event_text(before, action, s, seat, viewer, self.seats).plain)
@@ -168,6 +195,11 @@ class Table:
         if self.seq != self._deadline_seq:
             self._deadline_seq = self.seq
             self.deadline = None
+        self._start_clock()
+
+    def _start_clock(self) -> None:
+        """SPEED: a person about to decide a play, with no discard owed, has speed_seconds from now."""
+        s = self.state
         speed = self.game.options.speed_seconds
         human = self.human_to_decide()
         if speed and human >= 0 and self.deadline is None and s.phase() == PHASE_PLAY:
@@ -188,7 +220,7 @@ class Table:
             "turn": view.turn, "acting": acting, "decider": decider, "hand_sizes": view.hand_sizes,
             "out": view.out, "owed": view.owed, "in_play": view.in_play, "discard_top": (view.discard or [None])[-1],
             "discards": len(view.discard), "draw_size": view.draw_size, "play2": 0 if self.over else view.play2, "played": view.played,
-            "teams": view.teams, "speed": game.options.speed_seconds,
+            "teams": view.teams, "speed": game.options.speed_seconds, "waiting": [] if self.over else waiting(s),
             "deadline": (max(0.0, self.deadline - self.clock()) if self.deadline is not None else None),
             "log": list(self.logs[seat]) if seat is not None else list(self.public),
             "over": self._result(seat) if self.over else None,
@@ -217,6 +249,9 @@ class Table:
         elif actions[0].kind == DISCARD:
             options = [Choice(str(a), action_text(s, a, seat, self.seats).plain, a.code) for a in actions]
             question = "You owe a discard: which card goes?"
+            if self.late_seat == seat:
+                question = (f"Too late: SPEED gives {self.game.options.speed_seconds:g} s to play, so you owe a "
+                            "discard. Which card goes?")
         else:
             costs = costly_plays(s) if hints else {}
             targets = target_plays(s) if hints else set()
@@ -226,7 +261,9 @@ class Table:
             for a in actions:
                 cost = "; ".join(cause_text(p, self.game, with_card=False).plain for p in costs.get(a.code, []))
                 target = f"makes {self.game.target}: {whom} owes a discard" if a.code in targets else ""
-                options.append(Choice(str(a), action_text(s, a, seat, self.seats).plain, a.code, cost, target))
+                head, named = action_parts(s, a, seat, self.seats)
+                options.append(Choice(str(a), action_text(s, a, seat, self.seats).plain, a.code, cost, target,
+                                      head.plain if named else "", named))
             question = "Your turn (your second card: Play 2): which card do you play?" if s.played else \
                 "Your turn: which card do you play?"
         return question, [vars(o) for o in options]

@@ -150,3 +150,22 @@ def test_an_out_of_turn_or_illegal_move_is_refused_and_a_reload_rejoins(browser,
         assert web.table.seq > seq
         one.close()
         two.close()
+
+
+def test_a_bot_waits_the_set_delay_before_it_moves(browser, tmp_path):
+    import time
+
+    with served(tmp_path, ["greedy", "human", "greedy"], seed=2, delay=0.6) as (web, url):
+        applied: list[tuple[int, float]] = []  # (seat, when), as the server applies each decision
+        apply = web.table._apply
+        web.table._apply = lambda action, seat: (apply(action, seat), applied.append((seat, time.monotonic())))
+        page = browser.new_page()
+        take_seat(page, url, 1)
+        assert until_mine_or_over(page) == "play" and web.table.decider() == 1  # seat 1 plays first
+        page.click("#choices button >> nth=0")
+        end = time.monotonic() + 30
+        while not any(seat == 2 for seat, _ in applied) and time.monotonic() < end:
+            time.sleep(0.02)
+        (mine, at), (bot, later) = applied[:2]
+        assert (mine, bot) == (1, 2) and web.table.seats[bot] == "greedy"
+        assert later - at >= 0.59  # the bot waited, so the person saw the table before its move

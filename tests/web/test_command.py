@@ -281,7 +281,7 @@ def test_a_server_open_beyond_this_machine_says_so_for_the_table_and_the_replay(
 
     monkeypatch.setattr(run, "Running", Bound)
     monkeypatch.setattr(run, "_wait", lambda running: False)
-    monkeypatch.setattr(run, "WebTable", lambda settings, deck: type("Web", (), {"token": "tok"})())
+    monkeypatch.setattr(run, "WebTable", lambda settings, deck: type("Web", (), {"token": "tok", "host_key": ""})())
     monkeypatch.setattr(run, "make_app", lambda web: None)
     monkeypatch.setattr(run, "lan_address", lambda: "192.0.2.9")
     for serve in (lambda say: run.serve_replay(None, "tok", host, 0, say, "r=x"),

@@ -205,3 +205,42 @@ def test_stepping_at_a_terminal_takes_a_digit_int_cannot_read_as_a_next(tmp_path
     assert [line.split("'")[1] for line in said] == ["²", "\\x1b[A", "-3", "banana"]
     assert said[0].endswith(f"type a step from 0 to {last}, or q to stop")
     assert steps[2].startswith(f"step {last} of {last}: ")
+
+
+def test_a_finished_games_share_link_opens_for_anyone_and_shows_that_game_only(browser, tmp_path, capsys):
+    with served(tmp_path, ["human", "greedy"], seed=7) as (web, url):
+        player = browser.new_context()
+        page = player.new_page()
+        page.goto(url)
+        page.click("#free button[data-seat='0']", timeout=10_000)
+        for _ in range(200):  # seat 0 plays its first choice to the end
+            page.wait_for_function("() => ['play', 'over'].includes(document.body.dataset.status)", timeout=30_000)
+            if page.evaluate("document.body.dataset.status") == "over":
+                break
+            seq = page.evaluate("document.body.dataset.seq")
+            page.click("#choices button >> nth=0")
+            page.wait_for_function(f"() => document.body.dataset.seq !== '{seq}'", timeout=30_000)
+        page.wait_for_selector("#over:not([hidden])", timeout=30_000)
+        link = page.input_value("#share-url")
+        base = url.split("?")[0]
+        assert link.startswith(base + "shared/") and len(link) > len(base + "shared/") + 16
+        assert page.get_attribute("#replay-link", "href") == link[len(base) - 1:]
+        # someone with no token, no cookie: the link opens that game's replay
+        stranger = browser.new_context()
+        other = stranger.new_page()
+        other.goto(link)
+        other.wait_for_selector("body[data-status=ready]", timeout=10_000)
+        assert other.text_content("#check") == "the replayed result matches the record's"
+        assert other.title() == f"County Uppy, game 1 at the table (seed {web.table.seed})"
+        assert other.is_hidden("#share-box")  # no link on to the table's own /replay (it needs the token)
+        assert stranger.cookies() == []  # the link gives no table cookie
+        other.click("#last")
+        final = web.table.state
+        assert shown_hands(other) == [final.view(s).hand for s in range(2)]
+        # ... and nothing else: the table, its cards, its records, another key
+        status = other.evaluate("""async (paths) => Promise.all(paths.map(
+            (p) => fetch(p).then((r) => r.status)))""", ["/", "/deck.json", "/record/1.json", "/static/table.js",
+                                                        "/shared/" + "x" * 22, "/replay"])
+        assert status == [403, 403, 403, 403, 404, 403]
+        player.close()
+        stranger.close()

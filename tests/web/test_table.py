@@ -206,7 +206,7 @@ def test_speed_applies_late_and_then_gives_a_new_clock(deck):
     assert table.state.history[-1].kind == "late"
     assert "took too long (SPEED)" in table.message(0)["log"][-1]
     msg = table.message(0)
-    assert msg["question"] == "You owe a discard: which card goes?" and msg["deadline"] is None
+    assert msg["question"] == "Too late: SPEED gives 10 s to play, so you owe a discard. Which card goes?" and msg["deadline"] is None
     table.decide(0, msg["choices"][0]["decision"], msg["seq"])
     if not table.over and table.human_to_decide() == 0:
         assert table.deadline == pytest.approx(20.5)  # the play after the late discard has its own clock
@@ -233,4 +233,31 @@ def test_a_game_over_in_the_middle_of_a_play_2_shows_no_play_2_waiting(deck):
     assert table.over and table.state.view(0).play2
     for seat in (0, 1, None):
         msg = table.message(seat)
-        assert msg["over"] and not msg["play2"]
+        assert msg["over"] and not msg["play2"] and msg["waiting"] == []
+
+
+def test_how_to_play_names_the_variants_in_force(deck):
+    from generator.web.cards import deck_json
+
+    assert deck_json(Game(deck, "the-og", 4, {}))["rules"]["variants"] == []
+    lines = deck_json(Game(deck, "the-og", 6, {"teams": True, "sixteen_hits": "opponents", "speed_seconds": 8}))
+    said = " ".join(lines["rules"]["variants"])
+    assert "Teams: seats 0, 2, 4 are team 0, seats 1, 3, 5 team 1." in said
+    assert "a teammate still in may give you one card of their choice" in said
+    assert "When a card makes exactly 16, only the other team's players owe a discard." in said
+    assert "SPEED: you have 8 s for each play" in said and "Teams" not in " ".join(
+        deck_json(Game(deck, "the-og", 4, {"speed_seconds": 8}))["rules"]["variants"])
+
+
+def test_a_waiting_plus_minus_and_play_2_are_in_every_seats_message(deck):
+    from generator.engine import from_position
+
+    state = from_position(deck, {"edition": "the-og", "players": 3, "count": 4, "match": "C4", "in_play": ["C4"],
+                                 "pending": {"invert": True, "play2": 1, "played": 1, "drawn": True},
+                                 "hands": [["C5", "G2"], ["M2"], ["C1"]], "draw": ["G7"]})
+    table = Table(state.game, 1, [HUMAN, HUMAN, "greedy"], start=state)
+    for seat in (0, 1, None):
+        assert table.message(seat)["waiting"] == ["+/- waiting: the next number card counts the other way",
+                                                   "Play 2: seat 0 plays two cards this turn"]
+    table.decide(0, "play C5", table.seq)  # the +/- is spent (4 - 5 < 0: a bust), the Play 2 done
+    assert table.message(1)["waiting"] == []

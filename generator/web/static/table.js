@@ -5,15 +5,35 @@ const $ = (id) => document.getElementById(id);
 const tableId = document.body.dataset.table;
 const store = `county-uppy-seats-${tableId}`;
 let deck = null, deckGame = -1, last = null, shownLog = 0, logKey = "", ws = null, retry = 500, clockEnd = null;
+// Seats this page was told are played in another tab or on another device: its hello no longer
+// claims them (a reconnect must not take them back) until the person says "play here again".
+let paused = false, asked = -1, receivedAt = 0;
 
 function tokens() { try { return JSON.parse(localStorage.getItem(store) || "{}"); } catch (e) { return {}; } }
 function keep(more) { localStorage.setItem(store, JSON.stringify(Object.assign(tokens(), more))); }
+function forget(seats) {
+  const t = tokens();
+  for (const s of seats) delete t[s];
+  localStorage.setItem(store, JSON.stringify(t));
+}
+function hello() { send({ type: "hello", tokens: paused ? {} : tokens() }); }
 function send(msg) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(msg)); }
 
 function problem(text) {
   const p = $("problem");
   p.textContent = text || "";
   p.hidden = !text;
+}
+
+function notice(text, offerBack) {
+  $("notice-text").textContent = text || "";
+  $("notice").hidden = !text;
+  $("play-here").hidden = !offerBack;
+}
+
+function minutes(seconds) {
+  const s = Math.floor(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
 function cardEl(code, small) {
@@ -73,6 +93,8 @@ async function loadDeck(game) {
   items("how-turn", rules.turn);
   items("how-penalties", rules.penalties);
   items("how-wilds", rules.wilds.map((w) => `${w.name}: ${w.short}`));
+  items("how-variants", rules.variants);
+  $("how-variants-box").hidden = !rules.variants.length;
 }
 
 function seatName(m, k) { return m.seats[k]; }
@@ -84,17 +106,20 @@ function render(m) {
     mine.length > 1 ? `hot-seat: seats ${mine.join(", ")}` : `you are seat ${mine[0]}`;
   $("banner").hidden = !m.manifest_changed;
   $("banner").textContent = m.manifest_changed || "";
-  // lobby: free seats of people
-  $("lobby").hidden = mine.length > 0 || m.free.length === 0;
+  $("how-timeout").textContent = m.reconnect_timeout;
+  // lobby: seats a device with none may take (free, away too long, or given to a bot)
+  $("lobby").hidden = mine.length > 0 || m.takeable.length === 0;
   const free = $("free");
   free.replaceChildren();
-  for (const s of m.free) {
+  for (const s of m.takeable) {
     const li = document.createElement("li");
     const b = document.createElement("button");
+    const p = m.presence[s];
     b.type = "button";
-    b.textContent = `Play seat ${s}`;
+    b.textContent = p.state === "bot" ? `Take seat ${s} back from the bot` :
+      p.state === "away" ? `Take seat ${s} (away ${minutes(p.away)})` : `Play seat ${s}`;
     b.dataset.seat = s;
-    b.onclick = () => send({ type: "claim", seat: s });
+    b.onclick = () => { paused = false; notice(""); send({ type: "claim", seat: s }); };
     li.appendChild(b);
     free.appendChild(li);
   }
@@ -124,8 +149,10 @@ function render(m) {
   const actor = m.decider;
   $("turn").textContent = m.over ? "the game is over" :
     actor === m.seat ? "your decision" : `waiting for ${seatName(m, actor)}`;
-  $("piles").textContent = `draw pile ${m.draw_size} · discard pile ${m.discards}` +
-    (m.play2 ? ` · Play 2: ${m.played ? "second card" : "two cards"}` : "");
+  $("piles").textContent = `draw pile ${m.draw_size} · discard pile ${m.discards}`;
+  // what the wilds left waiting: a +/-, a Play 2 (and which of its two cards), a Skip
+  $("waiting").replaceChildren(...m.waiting.map((text) => Object.assign(document.createElement("li"),
+    { textContent: m.play2 && /^Play 2: seat/.test(text) ? `${text} (${m.played ? "second card" : "first card"})` : text })));
   // seats
   const seats = $("seats");
   seats.replaceChildren();
@@ -142,6 +169,33 @@ function render(m) {
     c.className = "size";
     c.textContent = m.out[k] ? "out" : `${m.hand_sizes[k]} card${m.hand_sizes[k] === 1 ? "" : "s"}`;
     li.append(n, c);
+    const p = m.presence[k];
+    const pr = document.createElement("span");
+    pr.className = `presence ${p.state}`;
+    pr.textContent = p.state === "here" ? "● connected" : p.state === "away" ?
+      `○ away ${minutes(p.away)}${p.gone ? ": anyone may take this seat" : ""}` :
+      p.state === "free" ? "○ free: no one has taken it" : p.person ? "a bot plays this person's seat" : "";
+    if (p.state === "away") pr.dataset.away = p.away;
+    li.append(pr);
+    if (m.controls && p.person && (p.gone || p.state === "free")) {
+      const box = document.createElement("span");
+      box.className = "controls";
+      const give = document.createElement("button");
+      give.type = "button";
+      give.className = "to-bot";
+      give.textContent = "give it to a bot";
+      give.onclick = () => send({ type: "seat", seat: k, to: "bot" });
+      box.append(give);
+      if (p.state === "away") {
+        const loose = document.createElement("button");
+        loose.type = "button";
+        loose.className = "to-free";
+        loose.textContent = "free the seat";
+        loose.onclick = () => send({ type: "seat", seat: k, to: "free" });
+        box.append(loose);
+      }
+      li.append(box);
+    }
     if (owes) {
       const o = document.createElement("span");
       o.className = "owes";
@@ -180,15 +234,29 @@ function render(m) {
   $("question").textContent = m.question || "";
   const box = $("choices");
   box.replaceChildren();
+  let group = null;
   for (const c of choices) {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "choice" + (c.cost ? " costly" : "") + (c.target ? " target" : "");
     b.dataset.decision = c.decision;
     b.dataset.code = c.code;
-    b.textContent = c.label + (c.target ? `  ★ ${c.target}` : "") + (c.cost ? `  ✗ costs a discard: ${c.cost}` : "");
+    b.title = c.label;
+    b.textContent = (c.head ? c.seat : c.label) + (c.target ? `  ★ ${c.target}` : "") +
+      (c.cost ? `  ✗ costs a discard: ${c.cost}` : "");
     b.onclick = () => decide(c);
-    box.appendChild(b);
+    if (c.head) {  // a wild that names a seat: its words once, then one button per seat
+      if (!group || group.dataset.head !== c.head) {
+        group = Object.assign(document.createElement("div"), { className: "seat-choice" });
+        group.dataset.head = c.head;
+        group.append(Object.assign(document.createElement("span"), { textContent: c.head }));
+        box.appendChild(group);
+      }
+      group.appendChild(b);
+    } else {
+      group = null;
+      box.appendChild(b);
+    }
   }
   // the clock (SPEED): the server applies `late`; this only shows the time left
   clockEnd = m.deadline === null || m.deadline === undefined ? null : performance.now() + m.deadline * 1000;
@@ -214,14 +282,38 @@ function render(m) {
   if (m.over) {
     $("result").textContent = m.over.text;
     $("record-link").href = m.record || "#";
-    $("replay-link").href = m.share ? `/replay#${m.share}` : "#";
+    $("replay-link").href = m.share || "#";
+    $("share-url").value = m.share ? new URL(m.share, location.href).href : "";
   }
   const status = m.over ? "over" : choices.length ? "play" : mine.length ? "wait" : "watch";
   document.body.dataset.status = status;
   document.body.dataset.seq = m.seq;
+  if (status === "play" && asked !== m.seq) {  // a new question: its choices just under the board
+    asked = m.seq;
+    requestAnimationFrame(showChoices);
+  }
   $("status").textContent = m.over ? m.over.text : choices.length ? "your move" :
     `${seatName(m, actor)} to act`;
 }
+
+function showChoices() {
+  // the board stays at the top (sticky); scroll only if the question is not already below it, on screen
+  const top = $("board").getBoundingClientRect().bottom;
+  const q = $("question").getBoundingClientRect();
+  const box = $("choices").getBoundingClientRect();
+  if (q.top < top || box.bottom > window.innerHeight) {
+    window.scrollBy(0, Math.min(q.top - top - 4, Math.max(0, box.bottom - window.innerHeight + 8)));
+  }
+}
+
+function tickAway() {
+  const gone = (last && last.reconnect_timeout) || 0;
+  for (const el of document.querySelectorAll(".presence.away[data-away]")) {
+    const away = Number(el.dataset.away) + (performance.now() - receivedAt) / 1000;
+    el.textContent = `○ away ${minutes(away)}${away >= gone ? ": anyone may take this seat" : ""}`;
+  }
+}
+setInterval(tickAway, 1000);
 
 function focusChoices(code) {
   for (const b of document.querySelectorAll("#choices button")) b.classList.toggle("focus", b.dataset.code === code);
@@ -246,13 +338,15 @@ let inbox = Promise.resolve();
 async function receive(m) {
   if (m.type === "seated") { keep(m.tokens); return; }
   if (m.type === "refused") { problem(m.message); return; }
-  if (m.type === "table") { await loadDeck(m.game); render(m); }
+  if (m.type === "moved") { paused = true; notice(m.message, true); return; }
+  if (m.type === "lost") { forget(m.seats); notice(m.message, false); return; }
+  if (m.type === "table") { receivedAt = performance.now(); await loadDeck(m.game); render(m); }
 }
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   ws = new WebSocket(`${proto}://${location.host}/ws`);
-  ws.onopen = () => { retry = 500; $("status").textContent = "connected"; send({ type: "hello", tokens: tokens() }); };
+  ws.onopen = () => { retry = 500; $("status").textContent = "connected"; hello(); };
   // One message at a time, in the order they came: a table message waits for its deck's images
   // (loadDeck), and the next must not render before it, or an older view (before a reload's hello
   // gave this device its seat back) would be drawn last.
@@ -266,6 +360,7 @@ function connect() {
 }
 
 $("hotseat").onclick = () => send({ type: "claim", seat: "all" });
+$("play-here").onclick = () => { paused = false; notice(""); hello(); };
 $("hints").onchange = (e) => send({ type: "hints", on: e.target.checked });
 $("again").onclick = () => send({ type: "new_game" });
 connect();
