@@ -139,12 +139,13 @@ class Layout:
         return out
 
     def information_state(self, view, table: Table) -> list[float]:
-        """The information-state tensor: the observation, then each seat's plays and discards by card type."""
+        """The information-state tensor: the observation, then each seat's plays and discards by card type
+        (whole numbers, as the counts of the observation: a float tensor takes them as they are)."""
         out = self.observation(view)
         n, me = self.players, view.seat
         for rows in (table.plays, table.discards):
             for rel in range(n):
-                out.extend(float(x) for x in rows[(me + rel) % n])
+                out += rows[(me + rel) % n]
         return out
 
 
