@@ -5,21 +5,11 @@ import random
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
 from generator.deck.manifest import load
 from generator.engine import from_position
-from tests.ai.extra import need
 
 ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = str(ROOT / "cards.yaml")
-
-
-@pytest.fixture(scope="module")
-def pyspiel():
-    module = need("pyspiel")
-    import generator.ai.openspiel  # noqa: F401 (registers county_uppy)
-    return module
 
 
 def sample(state, rng):

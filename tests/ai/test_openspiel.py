@@ -14,13 +14,6 @@ ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = str(ROOT / "cards.yaml")
 
 
-@pytest.fixture(scope="module")
-def pyspiel():
-    module = need("pyspiel")
-    import generator.ai.openspiel  # noqa: F401 (registers county_uppy)
-    return module
-
-
 @pytest.mark.parametrize("params", [
     {"players": 2, "edition": "keep-it-simple"},
     {"players": 3, "edition": "the-og", "play2_draws": 2},
