@@ -410,9 +410,8 @@ class WebTable:
     async def tell_moved(self, moved: list[tuple[Device, list[int]]]) -> None:
         """Tell each device that lost seats to another tab or device, at once."""
         for other, seats in moved:
-            names = ", ".join(f"seat {s}" for s in seats)
             await self.send(other, {"type": "moved", "seats": seats,
-                                    "message": f"{names[0].upper()}{names[1:]} {'is' if len(seats) == 1 else 'are'} "
+                                    "message": f"{_seats_text(seats)} {'is' if len(seats) == 1 else 'are'} "
                                                "played in another tab or on another device now"})
 
     def _seat_of(self, device: Device, msg: dict) -> int:
@@ -517,9 +516,14 @@ def _snapshot(folder: Path, codes: tuple[str, ...]) -> dict[str, bytes]:
     return found
 
 
-def _lost_text(seats: list[int]) -> str:
+def _seats_text(seats: list[int]) -> str:
+    """`Seat 2`, `Seat 1, seat 3`: the start of a sentence."""
     names = ", ".join(f"seat {s}" for s in seats)
-    return (f"{names[0].upper()}{names[1:]}: this device's place at the table was taken by another device, or "
+    return names[0].upper() + names[1:]
+
+
+def _lost_text(seats: list[int]) -> str:
+    return (f"{_seats_text(seats)}: this device's place at the table was taken by another device, or "
             "given away, while it was away; take a free seat if there is one")
 
 

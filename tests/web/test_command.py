@@ -290,3 +290,50 @@ def test_a_server_open_beyond_this_machine_says_so_for_the_table_and_the_replay(
         serve(said.append)
         warned = [line for line in said if line.startswith("anyone on the network with this link can")]
         assert bool(warned) == open_to_all, said
+
+
+@pytest.mark.parametrize("value", ["-1", "nan", "inf", "86401"])
+def test_a_reconnect_timeout_out_of_range_is_refused(capsys, value):
+    from tests.conftest import run
+
+    status, out, err = run(capsys, "play", "--web", "--manifest", str(MANIFEST), "--port", "0",
+                           f"--reconnect-timeout={value}")
+    assert status == 2 and out == ""
+    assert err.startswith("county-uppy play: --reconnect-timeout must be a number of seconds from 0 to 86400, not ")
+
+
+def test_host_controls_print_a_host_link_that_gives_an_away_seat_to_a_bot(tmp_path):
+    from websockets.sync.client import connect
+
+    proc, url = start(tmp_path, "--seats", "human,human,greedy", "--seed", "3", "--host-controls",
+                      "--reconnect-timeout", "0")
+    try:
+        line = ""
+        for _ in range(5):
+            line = proc.stdout.readline()
+            if line.startswith("host link"):
+                break
+        host = re.search(r"(http://\S+&host=[\w-]+)$", line.strip())
+        assert host and host.group(1).startswith(url), line
+        # the host link's cookie makes this connection the host's; the player's link alone does not
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        opener.open(host.group(1), timeout=10)
+        jar = next(h.cookiejar for h in opener.handlers if isinstance(h, urllib.request.HTTPCookieProcessor))
+        cookies = "; ".join(f"{c.name}={c.value}" for c in jar)
+        assert "county_uppy_host=" in cookies
+        ws_url = url.replace("http://", "ws://").replace("/?t=", "/ws?t=")
+        with connect(ws_url, additional_headers={"Cookie": cookies}, open_timeout=10) as ws:
+            first = json.loads(ws.recv(timeout=10))
+            assert first["controls"] is True and first["presence"][1]["state"] == "free"
+            ws.send(json.dumps({"type": "seat", "seat": 1, "to": "bot"}))
+            for _ in range(10):
+                msg = json.loads(ws.recv(timeout=10))
+                if msg.get("kinds", [None])[1] == "greedy":
+                    break
+            assert msg["kinds"] == ["human", "greedy", "greedy"]
+            assert "seat 1 is played by a greedy bot now: no one took it" in msg["log"]
+        with connect(ws_url, open_timeout=10) as player:
+            assert json.loads(player.recv(timeout=10))["controls"] is False
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=30)
