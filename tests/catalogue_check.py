@@ -1,7 +1,9 @@
-"""What every wild effect must have, checked across the layers (used by test_effect_catalogue.py).
+"""What every step and every named wild effect must have, checked across the layers (used by
+test_effect_catalogue.py).
 
-Each problem names the effect and what it lacks, so adding an effect half-way fails loudly
-instead of printing a card with no glyph or a rulebook with no clarification.
+Each problem names the step or effect and what it lacks, so adding one half-way fails loudly
+instead of printing a card with no glyph, a rulebook with no clarification, or a wild the
+engine or the bots cannot play.
 """
 
 from __future__ import annotations
@@ -9,10 +11,13 @@ from __future__ import annotations
 import string
 from pathlib import Path
 
-from generator.deck.effects import CATALOGUE, PLAY_HINTS, SEAT_CHOICES, WRITES, WildEffect
-from generator.engine.effects import EFFECTS, Turn
+from generator.deck.effects import CATALOGUE, SEAT_CHOICES, WRITES, WildEffect
+from generator.deck.steps import STEPS, StepKind, sentence
+from generator.deck.model import Step
+from generator.engine.effects import Turn
 from generator.engine.options import option_names
-from generator.engine.simple_bots import PLAY_SCORES
+from generator.engine.simple_bots import STEP_SCORES
+from generator.engine.steps import STEP_RULES
 from generator.engine.state import State
 from generator.products.render import typeface as tf
 from generator.resources import templates_dir
@@ -28,9 +33,16 @@ def entry_problems(e: WildEffect, templates: Path | None = None) -> list[str]:
     said = problems.append
     where = f"effect '{e.name}'"
     if not e.name.isidentifier():
-        said(f"{where}: the name must be one word of letters, digits and _ (it names the rule function)")
-    if e.name not in EFFECTS:
-        said(f"{where}: no rule function in generator/engine/effects.py")
+        said(f"{where}: the name must be one word of letters, digits and _ (cards.yaml's effect: names it)")
+    if not e.steps:
+        said(f"{where}: no steps")
+    for kind, args in e.steps:
+        if kind not in STEPS:
+            said(f"{where}: unknown step {kind!r}")
+        else:
+            placeholders = {v[1:-1] for v in args.values() if isinstance(v, str) and v.startswith("{")}
+            if not placeholders <= set(e.param_names):
+                said(f"{where}: step {kind!r} names a parameter it does not take")
     params = set(e.param_names)
     if not e.glyph:
         said(f"{where}: no glyph")
@@ -49,10 +61,6 @@ def entry_problems(e: WildEffect, templates: Path | None = None) -> list[str]:
         path = (templates or templates_dir()) / e.partial_path  # type: ignore[operator]
         if not path.is_file():
             said(f"{where}: no clarification partial {e.partial_path} (or say partial=False)")
-    if e.bot.play not in PLAY_HINTS or e.bot.play not in PLAY_SCORES:
-        said(f"{where}: the bots' play hint {e.bot.play!r} is not one of {', '.join(PLAY_HINTS)}")
-    if not isinstance(e.bot.keep, (int, float)):
-        said(f"{where}: the bots' keep hint must be a number")
     if e.seat is not None:
         if e.seat not in SEAT_CHOICES:
             said(f"{where}: seat {e.seat!r} is not one of {', '.join(SEAT_CHOICES)}")
@@ -63,17 +71,63 @@ def entry_problems(e: WildEffect, templates: Path | None = None) -> list[str]:
     for p in e.params:
         if p.hi is not None and p.hi < p.lo:
             said(f"{where}: parameter '{p.name}' has an empty range {p.lo}..{p.hi}")
-    for p in e.pending:
+    return problems
+
+
+def _example(kind: StepKind) -> dict:
+    """Arguments a step of `kind` may be given: the lowest of each number, the first of each choice."""
+    out: dict = {}
+    for a in kind.args[:1] if kind.one_of else kind.args:
+        out[a.name] = True if a.kind == "true" else a.choices[0] if a.kind == "who" else (a.lo or a.hi)
+    return out
+
+
+def step_problems(kind: StepKind) -> list[str]:
+    """What step kind `kind` lacks in any layer, one line per problem ("step 'x': ...")."""
+    problems: list[str] = []
+    said = problems.append
+    where = f"step '{kind.key}'"
+    if not kind.key.isidentifier():
+        said(f"{where}: the key must be one word of letters, digits and _ (it names the rule function)")
+    if kind.key not in STEP_RULES:
+        said(f"{where}: no rule function in generator/engine/steps.py")
+    if kind.key not in STEP_SCORES:
+        said(f"{where}: no scoring for the greedy bot (STEP_SCORES in generator/engine/simple_bots.py)")
+    if not kind.args:
+        said(f"{where}: no arguments")
+    args = _example(kind)
+    step = Step(kind.key, tuple(args.items()))
+    try:
+        clause, glyph, keep = kind.say(args), kind.glyph(args), kind.keep(args)
+    except Exception as exc:  # a record whose words fail on its own arguments
+        said(f"{where}: its words or bot value fail on {args}: {exc!r}")
+        return problems
+    if not clause or not sentence((step,)).endswith("."):
+        said(f"{where}: no clause for the quick reference and the rulebook")
+    if not glyph:
+        said(f"{where}: no glyph")
+    missing = [ch for ch in glyph if not tf.has_glyph(ch, True)]
+    if missing:
+        said(f"{where}: the typeface cannot draw {''.join(missing)!r} of its glyph")
+    if not isinstance(keep, (int, float)):
+        said(f"{where}: the bots' keep value must be a number")
+    for a in kind.args:
+        if a.kind == "who":
+            if any(k in ("chosen", "anyone") for k in a.choices) and ("{" in kind.question or not kind.question or not kind.verb):
+                said(f"{where}: may name a seat but has no terminal question and word for it (question, verb)")
+        elif a.kind == "int" and a.hi < a.lo:
+            said(f"{where}: argument '{a.name}' has an empty range {a.lo}..{a.hi}")
+    for p in kind.pending:
         if p.field not in State.__slots__:
             said(f"{where}: pending '{p.key}' is kept in State.{p.field}, which does not exist")
         if not p.shown:
             said(f"{where}: pending '{p.key}' has no words for the terminal game")
         if p.before not in ("drawn", "played", "gave", "owed"):
             said(f"{where}: pending '{p.key}' is listed before {p.before!r}, not a key of the turn's own state")
-    for o in e.options:
+    for o in kind.options:
         if o not in option_names():
             said(f"{where}: option {o!r} is not a rule option")
-    for w in e.writes:
+    for w in kind.writes:
         if w not in WRITES or not hasattr(Turn, w):
             said(f"{where}: writes {w!r}, which a rule cannot write (WRITES: {', '.join(WRITES)})")
     return problems
@@ -81,6 +135,7 @@ def entry_problems(e: WildEffect, templates: Path | None = None) -> list[str]:
 
 def catalogue_problems(templates: Path | None = None) -> list[str]:
     problems = [line for e in CATALOGUE.values() for line in entry_problems(e, templates)]
-    problems += [f"rule '{name}' in generator/engine/effects.py has no catalogue entry" for name in EFFECTS
-                 if name not in CATALOGUE]
+    problems += [line for kind in STEPS.values() for line in step_problems(kind)]
+    problems += [f"rule '{name}' in generator/engine/steps.py has no step record in generator/deck/steps.py"
+                 for name in STEP_RULES if name not in STEPS]
     return problems

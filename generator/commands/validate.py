@@ -31,8 +31,13 @@ def add_parser(sub) -> argparse.ArgumentParser:
 KIND_LABELS = {"number": "numbers", "dual": "duals", "wild": "wilds", "reference": "quick reference", "blank": "blank"}
 
 
+#: The commands that play a deck with the rules engine, and so refuse an edition holding a wild
+#: the players resolve by its text (`rule: table`).
+ENGINE_COMMANDS = ("simulate", "report", "sweep", "play", "play --web", "the OpenSpiel and PettingZoo adapters")
+
+
 def summary(deck: Deck) -> dict:
-    return {
+    out = {
         "ok": True,
         "printed": deck.printed,
         "sets": deck.set_totals(),
@@ -40,6 +45,33 @@ def summary(deck: Deck) -> dict:
         "errors": [],
         "game": game(deck),
     }
+    tables = table_rules(deck)
+    if tables:  # only a deck with such a wild has the key
+        out["table_rules"] = tables
+    return out
+
+
+def table_rules(deck: Deck) -> list[dict]:
+    """The wilds the players resolve by their text (`rule: table`): where each stands, and the
+    editions the engine cannot play because they hold it."""
+    out = []
+    for c in deck.cards:
+        if c.effect is not None and not c.effect.playable:
+            editions = [e.key for e in deck.editions if any(x.code == c.code for x in deck.edition_cards(e.key))]
+            out.append({"code": c.code, "at": str(c.effect.origin.at) if c.effect.origin else "", "editions": editions})
+    return out
+
+
+def table_rule_lines(deck: Deck) -> list[str]:
+    """What validate says of each `rule: table` wild: it prints, and which commands cannot play it."""
+    lines = []
+    for t in table_rules(deck):
+        where = f"{t['at']}: " if t["at"] else ""
+        editions = ", ".join(t["editions"]) or "no edition"
+        lines.append(f"{where}note: wild '{escape(t['code'])}' has 'rule: table': it prints on every product, and "
+                     f"the players resolve it by its text; {', '.join(ENGINE_COMMANDS)} cannot play an edition "
+                     f"holding it ({editions})")
+    return lines
 
 
 def game(deck: Deck) -> dict:
@@ -91,7 +123,8 @@ def table(deck: Deck) -> str:
         detail = ", ".join(f"{n} {KIND_LABELS[k]}" for k, n in parts.items())
         lines.append(f"  {escape(s.name)} ({s.interior} interior): {deck.set_totals()[s.key]}  ({detail})")
     lines.append(f"  total printed: {deck.printed}")
-    return "\n".join(lines)
+    notes = table_rule_lines(deck)
+    return "\n".join(lines + ([""] + notes if notes else []))
 
 
 def run(args: argparse.Namespace) -> int:

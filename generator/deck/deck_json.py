@@ -19,7 +19,11 @@ def card_json(card: CardType, deck: Deck) -> dict[str, Any]:
     if card.value is not None:
         out["value"] = card.value
     if card.effect is not None:
-        out["effect"] = {"name": card.effect.name, "params": dict(card.effect.params)}
+        if card.effect.name:
+            out["effect"] = {"name": card.effect.name, "params": dict(card.effect.params)}
+        out["does"] = [{s.kind: s.args[0][1] if s.args and s.args[0][0] == s.kind else s.mapping} for s in card.effect.steps]
+        if not card.effect.playable:
+            out["rule"] = card.effect.rule
     if card.text:
         out["text"] = deck.words(card.text)
     if card.art is not None:

@@ -1,33 +1,37 @@
-"""The wild-effect catalogue: one entry per effect, read by every layer.
+"""The wild-effect catalogue: the named wilds, each a list of steps (deck/steps.py) with its words.
 
-A wild card's `effect` in cards.yaml names an entry here. The entry holds everything about the
-effect except its rule: the parameters the manifest must give (with their ranges), whether a
-play names a seat, the pending state the effect keeps between plays, the glyph on the card,
-the quick-reference line, the rulebook's clarification partial, the terminal game's words and
-the bots' hints. The rule itself is the function of the same name in
-generator/engine/effects.py (`EFFECTS`). Nothing reads an effect's data from anywhere else,
-and nothing falls back: tests/deck/test_effect_catalogue.py fails, naming the effect and what it
-lacks, for an entry without a rule, a partial, a glyph the typeface can draw, or any field.
+A wild card in cards.yaml either says what it does as steps (`does: [skip: 1]`) or names an
+effect here (`effect: skip`), which is shorthand for the entry's steps with the card's
+parameters filled in: `effect: steal` and `does: [take: {from: chosen, cards: 1}]` play the
+same. The engine knows only steps (generator/engine/steps.py), so every wild has one path to
+its rule. An entry adds what a designer would otherwise write: the parameters the manifest
+gives (with their ranges), the glyph on the card, the quick-reference line, the rulebook's
+clarification partial and the terminal game's words. A card written with `does:` gets all of
+these from its steps (`wild_entry`), and may give its own `short:`.
+tests/deck/test_effect_catalogue.py fails, naming the effect and what it lacks, for an entry
+without a partial, a glyph the typeface can draw, or any field.
 
-Adding an effect: its entry (`register(WildEffect(...))`), its rule function and, if it has
-one, its partial templates/partials/effects/NAME.html.j2 (README, "Adding a wild effect").
+Adding a named effect: its entry (`register(WildEffect(...))`) and, if it has one, its partial
+templates/partials/effects/NAME.html.j2. A new wild needs neither: it is written in cards.yaml
+(README, "Adding a wild").
 
-This module imports nothing of the project: the deck layer sits below everything.
+This module imports nothing of the project but the deck's own records.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping
+from functools import lru_cache
+from typing import Any, Mapping
+
+from generator.deck.model import Effect, Step
+from generator.deck.steps import MAX_COUNT, STEPS, Pending, StepKind, chooser, glyph, sentence
+
+__all__ = ["MAX_COUNT", "Pending", "SEAT_CHOICES", "WRITES", "Param", "WildEffect", "CATALOGUE", "register", "unregister",
+           "catalogue", "wild_entry", "pending_keys", "param_problem"]
 
 #: What a seat-naming play may name: another player still in, or any player still in (you too).
 SEAT_CHOICES = ("other", "any")
-#: How the greedy bot scores playing a wild (generator/engine/simple_bots.py), by what it does:
-#: multiply or set the count (by the parameter), gain a card (more from a bigger hand), swap hands
-#: with the named seat, pool and re-deal the hands, pass the hands on, or nothing it can value.
-PLAY_HINTS = ("multiply_count", "fix_count", "gain_card", "swap_hands", "pool_hands", "pass_hands", "neutral")
-#: The largest count a card may set (the largest value a card may print, manifest.MAX_VALUE).
-MAX_COUNT = 999
 #: State fields a rule may write besides the count, the pending state and the hands (see Turn).
 WRITES = ("match", "direction")
 
@@ -44,41 +48,16 @@ class Param:
 
 
 @dataclass(frozen=True)
-class Pending:
-    """A part of a turn an effect leaves waiting, as positions show it in `pending`."""
-
-    key: str  #: the key in a position's `pending` (docs/formats.md)
-    field: str  #: the engine's field for it (State, and Turn if the rule writes it)
-    default: bool | int  #: its value when nothing waits; its type is the type the key takes
-    meaning: str  #: what the value says, for messages about positions
-    shown: str  #: the terminal game's line while it is set: {n} the value, {s} "s" if n > 1, {seat} the seat to act
-    before: str  #: the key of a position's turn state (drawn, played, gave, owed) it is listed before
-    hi: int = 1  #: the largest value a whole-number key can reach in a game
-
-
-@dataclass(frozen=True)
-class BotHints:
-    """What the bots know of an effect: how much a card of it is worth keeping, how to score playing it."""
-
-    keep: float  #: worth keeping when a discard is owed (higher: keep longer; number cards score -1..3)
-    play: str  #: one of PLAY_HINTS
-
-
-@dataclass(frozen=True)
 class WildEffect:
-    """One wild effect: everything but its rule (generator/engine/effects.py, the same name)."""
+    """One named wild: its steps (parameters as `{name}`) and its words."""
 
-    name: str  #: the name cards.yaml uses (`effect: multiply`), and the rule's function name
+    name: str  #: the name cards.yaml uses (`effect: multiply`)
+    steps: tuple[tuple[str, Mapping[str, Any]], ...]  #: (step kind, arguments); an argument may be "{param}"
     glyph: str  #: the large glyph on the card face; `{param}` placeholders are filled in
     short: str  #: the quick-reference line; `{param}`, `{target}` and `{hand_size}` are filled in (deck/wording.py)
-    bot: BotHints
     params: tuple[Param, ...] = ()
-    seat: str | None = None  #: one of SEAT_CHOICES if a play names a seat (`play STEAL 2`), else None
     seat_question: str = ""  #: the terminal's question for the seat, with {name} the card's name
     seat_verb: str = ""  #: the terminal's word before the seat: "play Steal a Card from seat 2"
-    pending: tuple[Pending, ...] = ()  #: the pending state its rule (and the loop) keep for it
-    options: tuple[str, ...] = ()  #: rule options (docs/rules.md names) that change what it does
-    writes: tuple[str, ...] = ()  #: fields of WRITES its rule changes, so texts can name the card
     partial: bool = True  #: it has a rulebook clarification, templates/partials/effects/NAME.html.j2
     #: the quick-reference line when a rule option of `options` has another value than its
     #: default: (option, value, line); `short` is the line for the default (docs/rules.md)
@@ -92,6 +71,30 @@ class WildEffect:
         return self.short
 
     @property
+    def kinds(self) -> tuple[StepKind, ...]:
+        return tuple(STEPS[k] for k, _ in self.steps)
+
+    @property
+    def seat(self) -> str | None:
+        """One of SEAT_CHOICES if a play names a seat (`play STEAL 2`), else None."""
+        return _seat_of(self.steps)
+
+    @property
+    def pending(self) -> tuple[Pending, ...]:
+        """The pending state its steps (and the loop) keep for it."""
+        return tuple(p for k in self.kinds for p in k.pending)
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """Rule options (docs/rules.md names) that change what it does."""
+        return tuple(dict.fromkeys(o for k in self.kinds for o in k.options))
+
+    @property
+    def writes(self) -> tuple[str, ...]:
+        """Fields of WRITES its steps change, so texts can name the card."""
+        return tuple(dict.fromkeys(w for k in self.kinds for w in k.writes))
+
+    @property
     def param_names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.params)
 
@@ -99,6 +102,16 @@ class WildEffect:
     def partial_path(self) -> str | None:
         """The clarification partial's path under templates/, or None."""
         return f"partials/effects/{self.name}.html.j2" if self.partial else None
+
+    def resolve(self, params: Mapping[str, int]) -> tuple[Step, ...]:
+        """Its steps with the card's parameters filled in."""
+        return tuple(Step(kind, tuple((k, params[v[1:-1]] if isinstance(v, str) and v.startswith("{") else v)
+                                      for k, v in args.items()))
+                     for kind, args in self.steps)
+
+
+def _seat_of(steps) -> str | None:
+    return chooser(tuple(Step(k, tuple(a.items())) for k, a in steps))[1]
 
 
 #: Every effect, by name, in the order the rulebook and references list them.
@@ -122,53 +135,64 @@ def catalogue() -> Mapping[str, WildEffect]:
     return CATALOGUE
 
 
+@lru_cache(maxsize=256)
+def wild_entry(effect: Effect) -> WildEffect:
+    """The entry that gives a wild card its words: the catalogue's for a named effect, else one
+    made from the card's steps (its sentence, its glyph, the choosing step's question), with
+    `short` the card's own `short:` when it gives one."""
+    named = CATALOGUE.get(effect.name)
+    if named is not None and not effect.short:
+        return named
+    steps = effect.steps
+    kind, _ = chooser(steps)
+    line = effect.short or sentence(steps)
+    if named is not None:
+        return WildEffect(named.name, named.steps, named.glyph, line, named.params, named.seat_question, named.seat_verb,
+                          named.partial)
+    return WildEffect("", tuple((s.kind, s.mapping) for s in steps), glyph(steps).replace("{", "{{").replace("}", "}}"),
+                      line.replace("{", "{{").replace("}", "}}") if not effect.short else line,
+                      seat_question="{name}: " + kind.question if kind else "", seat_verb=kind.verb if kind else "",
+                      partial=False)
+
+
 register(WildEffect(
-    "draw_extra", glyph="+{count}", short="Draw {count:word} extra card{count:/s}.", bot=BotHints(7, "gain_card"),
+    "draw_extra", (("draw", {"who": "me", "cards": "{count}"}),), glyph="+{count}",
+    short="Draw {count:word} extra card{count:/s}.",
     params=(Param("count", 1, 9, "the cards it draws, one digit on the card", default=1),)))
 register(WildEffect(
-    "invert_next", glyph="±", short="If the next card is a number, its sign flips.", bot=BotHints(4, "neutral"),
-    short_when=(("invert_through_wilds", True, "The next number card's sign flips; two cancel."),),
-    pending=(Pending("invert", "invert", False, "a +/- waits for the next number card",
-                     "+/- waiting: the next number card counts the other way", before="drawn"),),
-    options=("invert_through_wilds",)))
+    "invert_next", (("invert_next", {"invert_next": True}),), glyph="±", short="If the next card is a number, its sign flips.",
+    short_when=(("invert_through_wilds", True, "The next number card's sign flips; two cancel."),)))
 register(WildEffect(
-    "reverse", glyph="⇄", short="Reverse the order of play.", bot=BotHints(4, "neutral"), writes=("direction",)))
+    "reverse", (("reverse", {"reverse": True}),), glyph="⇄", short="Reverse the order of play."))
 register(WildEffect(
-    "steal", glyph="☚", short="Take a card from a player.", bot=BotHints(8, "gain_card"),
-    seat="other", seat_question="{name}: take a card from whom?", seat_verb="from"))
+    "steal", (("take", {"from": "chosen", "cards": 1}),), glyph="☚", short="Take a card from a player.",
+    seat_question="{name}: take a card from whom?", seat_verb="from"))
 register(WildEffect(
-    "trade_hands", glyph="⇅", short="Trade hands with a player.", bot=BotHints(7, "swap_hands"),
-    seat="other", seat_question="{name}: trade hands with whom?", seat_verb="with"))
+    "trade_hands", (("trade_hands", {"with": "chosen"}),), glyph="⇅", short="Trade hands with a player.",
+    seat_question="{name}: trade hands with whom?", seat_verb="with"))
 register(WildEffect(
-    "multiply", glyph="×{factor}", short="Multiply the count by {factor}.", bot=BotHints(9, "multiply_count"),
+    "multiply", (("count", {"multiply": "{factor}"}),), glyph="×{factor}", short="Multiply the count by {factor}.",
     params=(Param("factor", 2, None, "x1 would change nothing"),)))
 register(WildEffect(
-    "set_count", glyph="={value}", short="The count becomes {value}.", bot=BotHints(8, "fix_count"),
+    "set_count", (("count", {"set": "{value}"}),), glyph="={value}", short="The count becomes {value}.",
     params=(Param("value", 0, MAX_COUNT, "the count it sets"),)))
 register(WildEffect(
-    "play_two", glyph="▶▶", short="The next player plays two cards.", bot=BotHints(5, "neutral"),
-    short_when=(("play2_draws", 2, "The next player plays two cards, drawing before each."),),
-    pending=(Pending("play2", "play2", 0, "1 while a Play 2 turn is in progress, else 0",
-                     "Play 2: seat {seat} plays two cards this turn", before="gave"),
-             Pending("play2_next", "play2_next", False, "a Play 2 waits for the next player to take a turn",
-                     "Play 2: the next player plays two cards", before="gave")),
-    options=("play2_draws",)))
+    "play_two", (("next_plays", {"next_plays": 2}),), glyph="▶▶", short="The next player plays two cards.",
+    short_when=(("play2_draws", 2, "The next player plays two cards, drawing before each."),)))
 register(WildEffect(
-    "redeal", glyph="♻", short="Shuffle all hands together; re-deal.", bot=BotHints(6, "pool_hands"),
-    seat="any", seat_question="{name}: deal first to whom?", seat_verb="dealing first to"))
+    "redeal", (("redeal", {"first": "anyone"}),), glyph="♻", short="Shuffle all hands together; re-deal.",
+    seat_question="{name}: deal first to whom?", seat_verb="dealing first to"))
 register(WildEffect(
-    "rotate_hands", glyph="↻", short="Everyone passes their hand on.", bot=BotHints(5, "pass_hands")))
+    "rotate_hands", (("pass_hands", {"to": "next"}),), glyph="↻", short="Everyone passes their hand on."))
 register(WildEffect(
-    "skip", glyph="⊘", short="The next player loses a turn.", bot=BotHints(5, "neutral"),
-    pending=(Pending("skip", "to_skip", 0, "players to pass over: one per Skip, at most two plays a turn",
-                     "Skip: {n} player{s} will be passed over", before="gave", hi=2),)))
+    "skip", (("skip", {"skip": 1}),), glyph="⊘", short="The next player loses a turn."))
 
 
 def pending_keys() -> list[Pending]:
-    """Every effect's pending state, in catalogue order (a key two effects share is listed once)."""
+    """Every step's pending state, in the order of the steps (a key two steps share is listed once)."""
     seen: dict[str, Pending] = {}
-    for effect in CATALOGUE.values():
-        for p in effect.pending:
+    for kind in STEPS.values():
+        for p in kind.pending:
             seen.setdefault(p.key, p)
     return list(seen.values())
 

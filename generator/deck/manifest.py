@@ -18,9 +18,9 @@ from generator.deck import shape
 from generator.deck.effects import CATALOGUE, param_problem
 from generator.deck.input_file import kind_of
 from generator.deck.model import (PLAYING_KINDS, BuildSettings, CardSet, CardType, Colour, Deck, Edition, Effect,
-                                  GameParams, RulebookSection, RulebookSettings)
+                                  GameParams, RulebookSection, RulebookSettings, Step)
 from generator.deck.problems import InputError, Problem, char_name, suggest
-from generator.deck import icons
+from generator.deck import icons, steps
 from generator.deck.rule_options import DEFAULTS
 from generator.deck.yaml_source import Loc, Source, parse, read
 
@@ -497,39 +497,82 @@ class _Checker:
         if params is not None:
             fill.update(target=params.target, hand_size=params.hand_size)
         if e.kind == "wild":
-            assert e.effect is not None
-            entry = CATALOGUE[e.effect]
-            wanted = entry.param_names
-            given = dict(e.params or {})
-            bad = False
-            for key in given:
-                if key not in wanted:
-                    hint = f"; it takes {', '.join(wanted)}" if wanted else "; it takes no parameters"
-                    self.fail(loc + ("params", key), f"effect '{e.effect}' has no parameter '{key}'{suggest(key, wanted)}{hint}", key=True)
-                    bad = True
-            for p in entry.params:
-                if p.name not in given and p.default is not None:
-                    given[p.name] = p.default  # a manifest written before the parameter existed
-            for key in wanted:
-                if key not in given:
-                    self.fail(loc + ("params",) if e.params is not None else loc, f"effect '{e.effect}' needs the parameter '{key}'")
-                    bad = True
-            for key, value in given.items():
-                problem = param_problem(entry, key, value) if key in wanted else None
-                if problem:
-                    self.fail(loc + ("params", key), problem)
-                    bad = True
-            if bad:
+            effect = self.wild_rule(loc, e)
+            if effect is None:
                 return []
-            effect = Effect(e.effect, tuple((k, given[k]) for k in wanted),
-                            origin=self.src.origin(loc + ("params",), at=loc + ("effect",)))
-            fill.update(given)
+            fill.update(effect.params)
         name = self.fill(loc + ("name",), e.name, fill)
         text = self.fill(loc + ("text",), e.text or "", fill)
         if name is None or text is None:
             return []
         return [CardType(e.code, e.kind, e.set, e.copies, name, (), None, effect, " ".join(text.split()),
                          origin=self.src.origin(loc), art=self.art(loc + ("art",), e.art))]
+
+    def wild_rule(self, loc: Loc, e: schema.CardEntry) -> Effect | None:
+        """A wild's rule: its steps (`does:`), or a named effect of the catalogue (`effect:` and its
+        `params:`) made into its steps; None with every problem reported."""
+        named, does = e.effect, e.does
+        short = " ".join((e.short or "").split())
+        if named is not None and does is not None:
+            self.fail(loc + ("does",), "a wild card gives 'does' or 'effect', not both ('effect: NAME' is shorthand "
+                      "for a named list of steps)", key=True)
+            return None
+        if named is None and does is None:
+            self.fail(loc, "a wild card needs 'does', its steps (like 'does: [skip: 1]'), or 'effect', a named wild "
+                      f"({', '.join(CATALOGUE)})")
+            return None
+        if named is None:
+            if e.params is not None:
+                self.fail(loc + ("params",), "'params' go with 'effect:'; with 'does:' each step holds its own numbers",
+                          key=True)
+                return None
+            found, problems = steps.parse(does)
+            for where, message, is_key in problems:
+                self.fail(loc + ("does",) + where, message, key=is_key)
+            if problems:
+                return None
+            rule = e.rule or "engine"
+            if rule == "table" and found:
+                self.fail(loc + ("rule",), "a wild with 'rule: table' is resolved by the players from its text: "
+                          "give it 'does: []', or leave 'rule' out to have the engine play its steps")
+                return None
+            if rule == "engine" and not found:
+                self.fail(loc + ("does",), "'does' is empty: give at least one step (docs/rules.md R6.12-R6.22), or add "
+                          "'rule: table' for a wild the players resolve by its text (no command then plays the deck)")
+                return None
+            return Effect("", (), origin=self.src.origin(loc + ("does",), at=loc + (("rule",) if rule == "table" else ("does",))),
+                          rule=rule, short=short,
+                          steps=tuple(Step(kind, tuple(args.items())) for kind, args in found))
+        if e.rule == "table":
+            self.fail(loc + ("rule",), f"effect '{named}' is played by the engine; 'rule: table' goes with 'does: []' "
+                      "for a wild the players resolve by its text")
+            return None
+        entry = CATALOGUE[named]
+        wanted = entry.param_names
+        given = dict(e.params or {})
+        bad = False
+        for key in given:
+            if key not in wanted:
+                hint = f"; it takes {', '.join(wanted)}" if wanted else "; it takes no parameters"
+                self.fail(loc + ("params", key), f"effect '{named}' has no parameter '{key}'{suggest(key, wanted)}{hint}", key=True)
+                bad = True
+        for p in entry.params:
+            if p.name not in given and p.default is not None:
+                given[p.name] = p.default  # a manifest written before the parameter existed
+        for key in wanted:
+            if key not in given:
+                self.fail(loc + ("params",) if e.params is not None else loc, f"effect '{named}' needs the parameter '{key}'")
+                bad = True
+        for key, value in given.items():
+            problem = param_problem(entry, key, value) if key in wanted else None
+            if problem:
+                self.fail(loc + ("params", key), problem)
+                bad = True
+        if bad:
+            return None
+        params = tuple((k, given[k]) for k in wanted)
+        return Effect(named, params, origin=self.src.origin(loc + ("params",), at=loc + ("effect",)),
+                      steps=entry.resolve(dict(params)), short=short)
 
     def fill(self, loc: Loc, text: str, values: dict[str, int]) -> str | None:
         """The marked text (deck/icons.py): placeholders filled, icons checked and kept."""

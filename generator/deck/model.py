@@ -108,15 +108,44 @@ class CardSet:
 
 
 @dataclass(frozen=True)
+class Step:
+    """One step of a wild's rule (generator.deck.steps): its kind and its arguments, as cards.yaml gives them."""
+
+    kind: str  #: the step's key: "count", "draw", "skip", ...
+    args: tuple[tuple[str, Any], ...] = ()  #: (name, value); a step written `skip: 2` has ("skip", 2)
+
+    @property
+    def mapping(self) -> dict[str, Any]:
+        return dict(self.args)
+
+    def arg(self, key: str) -> Any:
+        return dict(self.args)[key]
+
+
+#: How a wild's rule is played: by the engine from its steps, or by the players from its text
+#: (`rule: table`, a house wild before anyone wrote its steps: it prints, but no command plays it).
+RULES = ("engine", "table")
+
+
+@dataclass(frozen=True)
 class Effect:
-    """A wild card's effect: its name in the catalogue (generator.deck.effects) and its integer parameters."""
+    """A wild card's rule: its steps, and the catalogue's name (generator.deck.effects) when it was
+    written as `effect:` ("" for `does:`), with that effect's integer parameters."""
 
     name: str
     params: tuple[tuple[str, int], ...] = ()
     origin: Origin | None = _origin()
+    steps: tuple[Step, ...] = ()  #: what it does, in order (the named effect's steps, parameters filled in)
+    rule: str = "engine"  #: one of RULES
+    short: str = ""  #: the designer's own quick-reference line (`short:`), else ""
 
     def param(self, key: str) -> int:
         return dict(self.params)[key]
+
+    @property
+    def playable(self) -> bool:
+        """The engine can play it (not `rule: table`)."""
+        return self.rule == "engine"
 
 
 @dataclass(frozen=True)
@@ -294,7 +323,7 @@ class Deck:
         colour_words = {c.name: c.name for c in self.colours}
         effect_words: dict[str, str] = {}
         for c in self.cards:
-            if c.effect is not None and c.effect.name not in effect_words and not icons.has_marks(c.name):
+            if c.effect is not None and c.effect.name and c.effect.name not in effect_words and not icons.has_marks(c.name):
                 effect_words[c.effect.name] = c.name
         return icons.words(text, colour_words, effect_words)
 

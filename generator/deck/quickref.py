@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from generator.deck import icons
-from generator.deck.effects import CATALOGUE
+from generator.deck.effects import wild_entry
 from generator.deck.model import CardType, Deck
 
 @dataclass(frozen=True)
@@ -38,12 +38,13 @@ class QuickRef:
 
 def short_effect(card: CardType, deck: Deck, options: Mapping[str, Any] | None = None) -> str:
     """The one-line effect of a wild card under the rule options `options` (default: those the
-    deck prints, its manifest's `game.options`): the catalogue's line for them (`short`, or
-    `short_when` for an option set another way), with its parameters filled in: `{factor}`,
+    deck prints, its manifest's `game.options`): the card's own `short:`, else the catalogue's line
+    for them (`short`, or `short_when` for an option set another way), else the sentence its steps
+    make (deck/steps.py), with its parameters filled in: `{factor}`,
     `{count}`, `{value}`, `{target}`, `{hand_size}` from the card's parameters and the game's."""
     assert card.effect is not None
     fields = {"target": deck.params.target, "hand_size": deck.params.hand_size, **dict(card.effect.params)}
-    line = CATALOGUE[card.effect.name].short_for(deck.params.rule_options if options is None else options)
+    line = wild_entry(card.effect).short_for(deck.params.rule_options if options is None else options)
     return icons.fill(line, fields)
 
 
@@ -54,6 +55,20 @@ def shows_wilds(deck: Deck, card: CardType) -> bool:
     wilds, a third the first half again, and so on."""
     refs = [c.code for c in deck.cards if c.kind == "reference"]
     return card.code in refs and refs.index(card.code) % 2 == 1
+
+
+def wilds_on(deck: Deck, card: CardType, wilds: "tuple[WildLine, ...]") -> tuple[WildLine, ...]:
+    """The wilds a reference card that shows wilds (`shows_wilds`) lists: all of them when the
+    deck has one such card type; with more, the sets' wilds are shared out among them in order,
+    whole sets to a card, so a deck with more wilds than one card holds adds a pair of
+    reference card types (the rules again, and more wilds) rather than printing smaller."""
+    faces = [c.code for c in deck.cards if c.kind == "reference" and shows_wilds(deck, c)]
+    if len(faces) < 2 or card.code not in faces:
+        return wilds
+    sets = list(dict.fromkeys(w.set for w in wilds))
+    j, m = faces.index(card.code), len(faces)
+    mine = set(sets[j * len(sets) // m:(j + 1) * len(sets) // m])
+    return tuple(w for w in wilds if w.set in mine)
 
 
 def quick_reference(deck: Deck, options: Mapping[str, Any] | None = None) -> QuickRef:

@@ -33,7 +33,8 @@ from typing import Annotated, Any, Callable, Literal, Union
 
 from generator.deck import look
 from generator.deck.effects import CATALOGUE
-from generator.deck.model import KINDS, RULEBOOK_OPTIONAL, RULEBOOK_SECTIONS
+from generator.deck.model import KINDS, RULEBOOK_OPTIONAL, RULEBOOK_SECTIONS, RULES
+from generator.deck.steps import STEPS, Arg
 from generator.deck.rule_options import CHOICES, DEFAULTS, SPEED_SECONDS_RANGE
 
 # --- limits -------------------------------------------------------------------------------
@@ -272,6 +273,44 @@ class AnyOf(Type):
         return [r for a in self.alternatives for r in a.records()]
 
 
+class Steps(Type):
+    """A wild's steps (deck/steps.py): a list of one-key mappings. What each step holds is checked
+    by deck/manifest.py against the step catalogue, each mistake at its own line; the JSON Schema
+    is derived from the catalogue, so an editor knows every step and its arguments."""
+
+    def fast(self, v: Any) -> Any:
+        ok = type(v) is list and all(type(i) is dict and len(i) == 1 for i in v)
+        return v if ok else NO
+
+    def annotation(self, model: Callable[[Record], Any]) -> Any:
+        from pydantic import Field  # lazy: pydantic, only to word a mistake or write the JSON Schema
+
+        def step_schema(schema: dict) -> None:
+            schema["items"] = {"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": False,
+                               "properties": {k: _step_schema(kind) for k, kind in STEPS.items()}}
+
+        return Annotated[list[dict[str, Any]], Field(json_schema_extra=step_schema)]
+
+
+def _arg_schema(a: Arg) -> dict:
+    if a.kind == "true":
+        return {"const": True}
+    if a.kind == "who":
+        return {"enum": list(a.choices)}
+    return {"type": "integer", "minimum": a.lo, "maximum": a.hi}
+
+
+def _step_schema(kind: Any) -> dict:
+    if kind.scalar:
+        return _arg_schema(kind.args[0])
+    out = {"type": "object", "additionalProperties": False, "properties": {a.name: _arg_schema(a) for a in kind.args}}
+    if kind.one_of:
+        out.update(minProperties=1, maxProperties=1)
+    else:
+        out["required"] = [a.name for a in kind.args]
+    return out
+
+
 class Key:
     """One key of a record: its type, its default (REQUIRED: none; None: it may be left out or
     written empty), and what it means (the JSON Schema's description, which editors show)."""
@@ -431,8 +470,11 @@ CARD = Record("CardEntry", {
                   "a number, a range such as -2..7, or a list of both"),
     "code": Key(Text(max_length=MAX_CODE), None, "card code (wild, reference and blank cards)"),
     "name": Key(Text(max_length=MAX_NAME), None, "title as printed"),
-    "effect": Key(OneOf(lambda: tuple(CATALOGUE)), None, "what a wild card does in the rules engine"),
+    "effect": Key(OneOf(lambda: tuple(CATALOGUE)), None, "a named wild effect (shorthand for its steps); or give 'does'"),
     "params": Key(MapOf(Int()), None, "the effect's parameters"),
+    "does": Key(Steps(), None, "what a wild card does, as a list of steps (docs/rules.md R6.12-R6.22); or give 'effect'"),
+    "rule": Key(OneOf(RULES), None, "'table': the players resolve the wild by its text, with 'does: []' (no command plays it)"),
+    "short": Key(Text(max_length=MAX_TEXT), None, "the wild's quick-reference line, instead of the one made from its steps"),
     "text": Key(Text(max_length=MAX_TEXT), None, "effect text as printed"),
     "art": Key(ART, None, _ART_DOC),
 })
@@ -440,7 +482,8 @@ CARD = Record("CardEntry", {
 KINDS_FIELDS: dict[str, dict[str, bool]] = {
     "number": {"colour": True, "values": True, "art": False},
     "dual": {"colours": True, "values": True, "art": False},
-    "wild": {"code": True, "name": True, "effect": True, "params": False, "text": True, "art": False},
+    "wild": {"code": True, "name": True, "effect": False, "params": False, "does": False, "rule": False, "short": False,
+             "text": True, "art": False},
     "reference": {"code": True, "name": True, "text": False, "art": False},
     "blank": {"code": True, "name": True, "text": False, "art": False},
 }

@@ -9,7 +9,11 @@ Names:
 - `target`, `hand_size`: the `game:` entries;
 - `copies.CODE`: how many copies of card CODE (a number or dual card made by a run of values
   is split out of its run, in place, so the deck's card order does not change);
-- `params.CODE.NAME`: the parameter NAME of wild CODE (`params.x2.factor`).
+- `params.CODE.NAME`: the parameter NAME of wild CODE (`params.x2.factor`);
+- `params.CODE.STEP.ARG` (`params.HALF.count.divide`, `params.GIFT.draw.cards`) or, for a step
+  written with one number, `params.CODE.STEP` (`params.GIFT.skip`): a number of a wild written
+  with `does:` steps. When a card has two steps of one kind, they are STEP1, STEP2 in order
+  (`params.DRAWS.draw2.cards`).
 Each edition's `expect:` follows a change of copies of the cards it holds.
 """
 
@@ -65,8 +69,25 @@ def shown_name(name: str) -> str:
 
 
 def tweakable(deck: Deck) -> Tweakable:
-    wilds = tuple(f"{c.code}.{k}" for c in deck.cards if c.effect is not None for k, _ in c.effect.params)
-    return Tweakable(tuple(c.code for c in deck.cards), wilds)
+    wilds = [f"{c.code}.{k}" for c in deck.cards if c.effect is not None for k, _ in c.effect.params]
+    wilds += [f"{c.code}.{name}" for c in deck.cards if c.effect is not None and not c.effect.name
+              for name in step_numbers(c.effect.steps)]
+    return Tweakable(tuple(c.code for c in deck.cards), tuple(wilds))
+
+
+def step_numbers(steps: tuple) -> dict[str, tuple[int, str]]:
+    """The sweepable numbers of a wild's steps by name ("count.divide", "skip", "draw2.cards"):
+    (the step's index, the argument's name)."""
+    kinds = [s.kind for s in steps]
+    out: dict[str, tuple[int, str]] = {}
+    seen: dict[str, int] = {}
+    for i, s in enumerate(steps):
+        seen[s.kind] = seen.get(s.kind, 0) + 1
+        label = s.kind if kinds.count(s.kind) == 1 else f"{s.kind}{seen[s.kind]}"
+        for name, value in s.args:
+            if type(value) is int:
+                out[label if name == s.kind else f"{label}.{name}"] = (i, name)
+    return out
 
 
 def tweak(src: Source, deck: Deck, changes: Mapping[str, int]) -> Deck:
@@ -108,7 +129,12 @@ def tweaked_source(src: Source, deck: Deck, changes: Mapping[str, int]) -> Sourc
         elif head == "params":
             code, _, key = rest.partition(".")
             entry = next(e for e in data["cards"] if isinstance(e, dict) and e.get("code") == code)
-            entry["params"] = {**(entry.get("params") or {}), key: value}
+            if "does" in entry:
+                index, arg = step_numbers(deck.card(code).effect.steps)[key]  # type: ignore[union-attr]
+                (kind, args), = entry["does"][index].items()
+                entry["does"][index] = {kind: value if arg == kind else {**args, arg: value}}
+            else:
+                entry["params"] = {**(entry.get("params") or {}), key: value}
     for i, edition in enumerate(deck.editions):
         if edition.expect is not None and expect_delta.get(edition.key):
             data["editions"][i]["expect"] = edition.expect + expect_delta[edition.key]

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 #: imports those while it builds its parsers, and start-up time matters there.
 _HOME = {
     "Action": "actions", "BOTS": "bots", "Bot": "bots", "GreedyBot": "bots", "RandomBot": "bots", "make_bot": "bots",
-    "EFFECTS": "effects", "ActionSyntaxError": "errors", "EngineError": "errors", "IllegalActionError": "errors",
+    "STEP_RULES": "steps", "ActionSyntaxError": "errors", "EngineError": "errors", "IllegalActionError": "errors",
     "OptionError": "errors", "PositionError": "errors", "Game": "game", "decision_line": "log",
     "describe_position": "log", "playthrough": "log", "SPEED_SECONDS_DEFAULT": "options", "Options": "options",
     "DecisionError": "position", "apply_decisions": "position", "compare_expected": "position",
@@ -85,7 +85,7 @@ sys.modules[__name__].__class__ = _Engine
 if TYPE_CHECKING:
     from generator.engine.actions import Action
     from generator.engine.bots import BOTS, Bot, GreedyBot, RandomBot, make_bot
-    from generator.engine.effects import EFFECTS
+    from generator.engine.steps import STEP_RULES
     from generator.engine.errors import ActionSyntaxError, EngineError, IllegalActionError, OptionError, PositionError
     from generator.engine.game import Game
     from generator.engine.log import decision_line, describe_position, playthrough
@@ -97,7 +97,7 @@ if TYPE_CHECKING:
     from generator.engine.view import PlayerView
 
 __all__ = [
-    "Action", "ActionSyntaxError", "BOTS", "Bot", "PENALTY_CAUSES", "SPEED_SECONDS_DEFAULT", "bot_seed", "DecisionError", "EFFECTS", "EngineError", "Game", "GreedyBot",
+    "Action", "ActionSyntaxError", "BOTS", "Bot", "PENALTY_CAUSES", "SPEED_SECONDS_DEFAULT", "bot_seed", "DecisionError", "STEP_RULES", "EngineError", "Game", "GreedyBot",
     "IllegalActionError", "OptionError", "Options", "PlayerView", "PositionError", "RandomBot", "State",
     "apply_decisions", "compare_expected", "decision_line", "describe_position", "format_summary", "from_position",
     "game_seed", "make_bot", "make_record", "play_game", "playthrough", "replay", "run_scenario", "simulate",

@@ -1,10 +1,9 @@
-"""Wild effects (docs/rules.md R6): the rules, in a registry keyed by the catalogue's effect names.
+"""Wild effects (docs/rules.md R6): a wild card's steps compiled into its rule, and the `Turn` rules see.
 
-A rule is `fn(turn, param, arg)`: `turn` is the `Turn` below, `param` the card's parameter
-from the manifest (`multiply: {factor: 2}` gives 2, `set_count: {value: 15}` gives 15,
-`draw_extra: {count: 1}` gives 1, else
-None) and `arg` the seat the decision names (an effect whose catalogue entry names a seat),
-else -1. Rules resolve before penalties: the rules loop checks the count the rule leaves.
+A card's rule is `fn(turn, arg)`: `turn` is the `Turn` below and `arg` the seat the decision
+names (a card with a choosing step), else -1. It is compiled once per Game from the card's
+steps (`compile_rule`; each step's rule is in engine/steps.py), so the loop pays for no
+interpretation. Rules resolve before penalties: the rules loop checks the count the rule leaves.
 
 The contract between the rules loop and a rule is `Turn`, and only `Turn`: a rule gets no
 State. What it may read and write is what `Turn` has, and everything it writes takes effect:
@@ -21,7 +20,8 @@ State. What it may read and write is what `Turn` has, and everything it writes t
   when the rule returns and raises AttributeError naming the rule if one was reassigned;
   `out` (per seat), `players`, `options`, `target`, `START` and `rng` (the game's RNG, for
   anything random) raise AttributeError at once when assigned;
-- helpers: `draw(seat)` (R4.1, reshuffling if needed), `next_in(seat)`, `order_from(seat)`,
+- helpers: `draw(seat)` (R4.1, reshuffling if needed), `owe(seat, n)` (R6.14: discards owed,
+  made before the card's penalties), `next_in(seat)`, `previous_in(seat)`, `order_from(seat)`,
   `seats_in()`, all in the current `direction`.
 
 The loop makes a `Turn` for each wild played (six fields) and takes `count` and `match` back
@@ -34,10 +34,14 @@ than left to the cycle collector.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any
 
-from generator.engine.shuffling import shuffle
+from generator.engine.errors import EngineError
 from generator.engine.state_protocol import GameState
+from generator.engine.steps import STEP_RULES, Rule
+
+if TYPE_CHECKING:
+    from generator.deck.model import Step
 
 
 class Turn:
@@ -122,6 +126,14 @@ class Turn:
         """The next seat still in after `seat`, in the current direction."""
         return self._state.next_in(seat)
 
+    def previous_in(self, seat: int) -> int:
+        """The seat still in before `seat`, in the current direction (the one whose next is `seat`)."""
+        return self._state.previous_in(seat)
+
+    def owe(self, seat: int, n: int) -> None:
+        """R6.14: `seat` owes `n` discards, made by R4.6 before the card's own penalties."""
+        self._state.owed.extend([seat] * n)
+
     def order_from(self, seat: int) -> list[int]:
         """Seats still in, in order of play, from `seat`."""
         return self._state.order_from(seat)
@@ -131,95 +143,24 @@ class Turn:
         return self._state.seats_in()
 
 
-Rule = Callable[[Turn, "int | None", int], None]
+def compile_rule(steps: "tuple[Step, ...]") -> Rule:
+    """A card's steps (deck.model.Step) as the one function the rules loop calls, `fn(turn, arg)`:
+    the step's own function for one step, else one that calls each in order."""
+    rules = tuple(_step_rule(step) for step in steps)
+    if len(rules) == 1:
+        return rules[0]
 
-#: Rule functions by the catalogue's effect name (generator.deck.effects.CATALOGUE).
-EFFECTS: dict[str, Rule] = {}
-
-
-def rule(fn: Rule) -> Rule:
-    """Register `fn` as the rule of the effect named like the function."""
-    EFFECTS[fn.__name__] = fn
-    return fn
-
-
-@rule
-def draw_extra(turn: Turn, param: int | None, arg: int) -> None:
-    """R6.1 +1 Card: draw the card's count of cards now (1 for +1; reshuffling if needed)."""
-    for _ in range(param):  # type: ignore[arg-type]
-        turn.draw(turn.seat)
+    def in_order(turn: Turn, arg: int) -> None:
+        for fn in rules:
+            fn(turn, arg)
+    return in_order
 
 
-@rule
-def invert_next(turn: Turn, param: int | None, arg: int) -> None:
-    """R6.2 +/-: the next number card's sign flips; with invert_through_wilds two cancel."""
-    turn.invert = not turn.invert if turn.options.invert_through_wilds else True
-
-
-@rule
-def reverse(turn: Turn, param: int | None, arg: int) -> None:
-    """R6.3 Reverse: flip the direction of play."""
-    turn.direction = -turn.direction
-
-
-@rule
-def steal(turn: Turn, param: int | None, arg: int) -> None:
-    """R6.4 Steal a Card: a random card of the chosen player's hand (none if it is empty)."""
-    victim = turn.hands[arg]
-    if victim:
-        turn.hands[turn.seat].append(victim.pop(turn.rng.randrange(len(victim))))
-
-
-@rule
-def trade_hands(turn: Turn, param: int | None, arg: int) -> None:
-    """R6.5 Trade Hands: swap hands with the chosen player."""
-    hands = turn.hands
-    me = turn.seat
-    hands[me], hands[arg] = hands[arg], hands[me]
-
-
-@rule
-def multiply(turn: Turn, param: int | None, arg: int) -> None:
-    """R6.6 x2: multiply the count by the card's factor."""
-    turn.count *= param  # type: ignore[operator]
-
-
-@rule
-def set_count(turn: Turn, param: int | None, arg: int) -> None:
-    """R6.7 =15: set the count to the card's value."""
-    turn.count = param  # type: ignore[assignment]
-
-
-@rule
-def play_two(turn: Turn, param: int | None, arg: int) -> None:
-    """R6.8 Play 2: the next player to take a turn plays two cards (no stacking)."""
-    turn.play2_next = True
-
-
-@rule
-def redeal(turn: Turn, param: int | None, arg: int) -> None:
-    """R6.9 Re-Deal: pool the hands of everyone still in, shuffle, deal from the chosen seat."""
-    hands = turn.hands
-    pool = [card for s in turn.seats_in() for card in hands[s]]
-    shuffle(turn.rng, pool)
-    order = turn.order_from(arg)  # everyone still in, from the chosen seat
-    k = len(order)
-    for i, s in enumerate(order):  # one card at a time round the table: the i-th seat gets every k-th card
-        hands[s] = pool[i::k]
-
-
-@rule
-def rotate_hands(turn: Turn, param: int | None, arg: int) -> None:
-    """R6.10 Rotate Hands: every player still in passes their hand to the next one in."""
-    hands = turn.hands
-    order = turn.order_from(turn.seat)
-    moved = [hands[s] for s in order]
-    k = len(order)
-    for i, s in enumerate(order):
-        hands[order[(i + 1) % k]] = moved[i]
-
-
-@rule
-def skip(turn: Turn, param: int | None, arg: int) -> None:
-    """R6.11 Skip: the next player still in loses their turn (two Skips, two players)."""
-    turn.to_skip += 1
+def _step_rule(step: "Step") -> Rule:
+    """The rule of one step; a step the deck knows but the engine cannot play is an error, not a no-op."""
+    try:
+        factory = STEP_RULES[step.kind]
+    except KeyError:
+        raise EngineError(f"step '{step.kind}' has no rule: add a function '{step.kind}' to generator/engine/steps.py "
+                          "(README, \"Adding a wild\")") from None
+    return factory(step.mapping)

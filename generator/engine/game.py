@@ -10,11 +10,11 @@ import random
 from functools import lru_cache
 from typing import Any, Mapping
 
-from generator.deck.effects import CATALOGUE
+from generator.deck.effects import wild_entry
 from generator.deck.model import Deck
 from generator.engine.actions import ANY_SEAT, DISCARD, GIVE, LATE, NO_GIVE, NO_SEAT, OTHER_SEAT, PLAY, Action
-from generator.engine.effects import EFFECTS
-from generator.engine.errors import ActionSyntaxError, EngineError, OptionError, suggest
+from generator.engine.effects import compile_rule
+from generator.engine.errors import ActionSyntaxError, OptionError, suggest
 from generator.engine.options import Options
 from generator.engine.shuffling import SHUFFLE_AHEAD, shuffle_steps
 from generator.engine.state import State, TurnTables
@@ -63,6 +63,11 @@ class Game:
             raise OptionError(f"option dealer is seat {self.options.dealer}, but there are only {players} seats")
         self.target = p.target
         self.hand_size = p.hand_size
+        for c in deck.edition_cards(self.edition.key):
+            if c.effect is not None and not c.effect.playable:
+                at = f"{c.effect.origin.at}: " if c.effect.origin else ""
+                raise OptionError(f"{at}wild '{c.code}' has 'rule: table': the players resolve it by its text, and the "
+                                  f"engine cannot play it; play an edition without it, or give it 'does:' steps")
         self._build_tables()
 
     # --- tables ----------------------------------------------------------------------
@@ -75,11 +80,13 @@ class Game:
         self.value = t["value"]
         #: number_value[card]: the value of a number card, None for a wild.
         self.number_value = tuple(v if num else None for v, num in zip(self.value, self.is_number))
+        #: effect_name[card]: a wild's effect name in the catalogue, or its code for a wild written with `does:`.
         self.effect_name = t["effect_name"]
-        #: effect[card]: the wild's catalogue entry (generator.deck.effects.WildEffect), None for a number card.
+        #: effect[card]: the wild's entry (generator.deck.effects.wild_entry: its words), None for a number card.
         self.effect = t["effect"]
+        #: steps[card]: a wild's steps (generator.deck.model.Step), () for a number card.
+        self.steps = t["steps"]
         self.effect_fn = t["effect_fn"]
-        self.effect_param = t["effect_param"]
         self.seat_kind = t["seat_kind"]
         #: The cards that name a seat when played (Steal, Trade, Re-Deal).
         self.seat_cards = frozenset(c for c, k in enumerate(self.seat_kind) if k)
@@ -106,7 +113,7 @@ class Game:
             misses=self.misses, number_value=self.number_value, target=self.target,
             plain_plays=list(self.plain_plays), discard_actions=list(self.discard_actions),
             seat_naming_cards=self.seat_cards, next_seat=self.next_seat, effect_rule=self.effect_fn,
-            effect_param=self.effect_param, solo=not o.teams, max_turns=o.max_turns,
+            solo=not o.teams, max_turns=o.max_turns,
             sixteen_hits_others=not (o.teams and o.sixteen_hits == "opponents"),
             wild_sets_target=o.wild_sets_target, invert_through_wilds=o.invert_through_wilds,
             play2_draws=o.play2_draws,
@@ -229,11 +236,11 @@ def _deck_tables(deck: Deck) -> dict:
         "index": {c.code: i for i, c in enumerate(cards)},
         "is_number": tuple(numbers),
         "value": tuple(values),
-        "effect_name": tuple(c.effect.name if c.effect else "" for c in cards),
-        "effect": tuple(CATALOGUE[c.effect.name] if c.effect else None for c in cards),
-        "effect_fn": tuple(_rule(c.effect.name) if c.effect else None for c in cards),
-        "effect_param": tuple((c.effect.params[0][1] if c.effect and c.effect.params else None) for c in cards),
-        "seat_kind": tuple(_SEAT_KINDS[CATALOGUE[c.effect.name].seat] if c.effect else NO_SEAT for c in cards),
+        "effect_name": tuple((c.effect.name or c.code) if c.effect else "" for c in cards),
+        "effect": tuple(wild_entry(c.effect) if c.effect else None for c in cards),
+        "steps": tuple(c.effect.steps if c.effect else () for c in cards),
+        "effect_fn": tuple(compile_rule(c.effect.steps) if c.effect and c.effect.playable else None for c in cards),
+        "seat_kind": tuple(_SEAT_KINDS[wild_entry(c.effect).seat] if c.effect else NO_SEAT for c in cards),
         "matches": tuple(rows),
         "misses": tuple(tuple(0 if m else 1 for m in row) for row in rows),
     }
@@ -241,15 +248,6 @@ def _deck_tables(deck: Deck) -> dict:
         del _TABLE_CACHE[next(iter(_TABLE_CACHE))]
     _TABLE_CACHE[id(deck)] = (deck, tables)
     return tables
-
-
-def _rule(name: str):
-    """The rule of effect `name`; an effect the catalogue has but the engine cannot play is an error, not a no-op."""
-    try:
-        return EFFECTS[name]
-    except KeyError:
-        raise EngineError(f"effect '{name}' has no rule: add a function '{name}' to generator/engine/effects.py "
-                          "(README, \"Adding a wild effect\")") from None
 
 
 #: What a seat-naming play may name (the catalogue's `seat`), as actions.py counts it.

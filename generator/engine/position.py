@@ -40,12 +40,16 @@ def pending_defaults() -> dict[str, Any]:
     return out
 
 
-def pending_ranges() -> dict[str, tuple[int, int, str]]:
-    """The whole numbers `pending` may hold: (lowest, highest, what the value says)."""
+def pending_ranges(game: Any = None) -> dict[str, tuple[int, int, str]]:
+    """The whole numbers `pending` may hold: (lowest, highest, what the value says); a key whose
+    range grows with a step's number (`skip: 2`) by the largest the game's deck gives it."""
     ranges = dict(TURN_RANGES)
     for p in effect_pending():
         if type(p.default) is int:
-            ranges[p.key] = (0, p.hi, p.meaning)
+            scale = 1
+            if p.per and game is not None:
+                scale = max((a for steps in game.steps for s in steps for k, a in s.args if k == p.per), default=1)
+            ranges[p.key] = (0, p.hi * scale, p.meaning)
     return ranges
 #: Words for the kinds of value a key takes.
 KIND_WORDS = {int: "a whole number", str: "text", dict: "an object", list: "a list", bool: "true or false"}
@@ -187,7 +191,7 @@ def from_position(deck: Deck, data: Mapping[str, Any], *, extra_keys: tuple[str,
     stopped = _get(data, "stopped", bool, False)
     last_count = _get(data, "last_count", int, count)
     defaults = pending_defaults()
-    ranges = pending_ranges()
+    ranges = pending_ranges(game)
     pending = dict(defaults)
     raw_pending = _get(data, "pending", dict, {})
     for key, value in raw_pending.items():

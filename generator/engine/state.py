@@ -42,8 +42,7 @@ class TurnTables(NamedTuple):
     discard_actions: list  #: discard_actions[card]: the Action discarding it (R4.6)
     seat_naming_cards: frozenset  #: cards whose play names a seat (R6.4 Steal, R6.5 Trade, R6.9 Re-Deal)
     next_seat: tuple  #: next_seat[direction][seat], out or not
-    effect_rule: tuple  #: effect_rule[card]: a wild's rule (generator.engine.effects), None for a number card
-    effect_param: tuple  #: effect_param[card]: the wild's parameter from the manifest, or None
+    effect_rule: tuple  #: effect_rule[card]: a wild's rule, compiled from its steps (engine/effects.py), None for a number card
     solo: bool  #: not the Teams variant (R7.1)
     max_turns: int  #: the game stops unfinished after this many turns (R5.3)
     sixteen_hits_others: bool  #: hitting the target costs every other player a discard, else only the opponents (R7.3)
@@ -329,7 +328,7 @@ class State:
         the State when it stops and around the calls that use them (effects, eliminations, R5).
         """
         (misses, number_value, target, plain_plays, discard_actions, seat_naming_cards, next_seat, effect_rule,
-         effect_param, solo, max_turns, sixteen_hits_others, wild_sets_target, invert_through_wilds,
+         solo, max_turns, sixteen_hits_others, wild_sets_target, invert_through_wilds,
          play2_draws) = self.game.turn_row
         hands, owed, out, in_play, pile = self.hands, self.owed, self.out, self.in_play, self._pile
         record = self.history.append
@@ -369,7 +368,7 @@ class State:
                         if self.invert and not invert_through_wilds:
                             self.invert = False  # R6.2: a wild uses up a pending +/-
                         wild = Turn(self, count, match, player, played)
-                        effect_rule[card](wild, effect_param[card], action.arg)
+                        effect_rule[card](wild, action.arg)
                         if wild.seat != player or wild.played != played or wild.hands is not hands:
                             self._broken_contract(card, wild)
                         count, shuffled_from, seat_after = wild.count, self._shuffled_from, next_seat[self.direction]
@@ -387,7 +386,7 @@ class State:
                             owed.append(player)
                             penalties[MISMATCH] += 1
                             resolve = True
-                        elif play2 or not solo:
+                        elif play2 or not solo or owed:  # owed: discards a wild's step made owed (R6.14)
                             resolve = True
                         else:
                             turn_over = True  # nothing owed, no second play, nobody can have won
@@ -693,6 +692,14 @@ class State:
         s = (seat + d) % n
         while out[s]:
             s = (s + d) % n
+        return s
+
+    def previous_in(self, seat: int) -> int:
+        """The seat still in before `seat` in the current direction."""
+        n, d, out = self._n, self.direction, self.out
+        s = (seat - d) % n
+        while out[s]:
+            s = (s - d) % n
         return s
 
     def order_from(self, seat: int) -> list[int]:

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 
 from rich.text import Text
 
-from generator.deck.effects import CATALOGUE
+from generator.deck.effects import wild_entry
 from generator.engine import Action, Game, State, make_bot
 from generator.engine.actions import DISCARD, PLAY
 from generator.engine.state import PHASE_GIVE
@@ -181,7 +181,7 @@ class Session:
     def _target_question(self, code: str) -> str:
         card = self.game.deck.card(code)
         assert card.effect is not None  # only a wild's play names a seat
-        return CATALOGUE[card.effect.name].seat_question.format(name=self.game.deck.words(card.name))
+        return wild_entry(card.effect).seat_question.format(name=self.game.deck.words(card.name))
 
     def _ask_and_apply(self, question: str, choices: list[Action], deadline: float | None = None) -> str | None:
         return self._settle_pick(self._ask(question, choices, deadline))

@@ -16,7 +16,7 @@ from generator.deck.problems import InputError
 from generator.deck.quickref import quick_reference, short_effect
 from generator.deck.rule_options import CHOICES, DEFAULTS, ENGINE_ONLY
 from generator.engine import Game
-from generator.engine import effects as rules
+from generator.engine.effects import compile_rule
 from tests.conftest import ROOT
 
 RULES_MD = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
@@ -118,7 +118,7 @@ def test_the_plus_minus_line_is_what_the_engine_does():
     the second starts anew (the line promises nothing about waiting)."""
     for through, waiting_after in ((True, False), (False, True)):
         turn = _Turn({"invert_through_wilds": through}, invert=True)
-        rules.invert_next(turn, None, -1)
+        compile_rule(CATALOGUE["invert_next"].resolve({}))(turn, -1)
         assert turn.invert is waiting_after
 
 
@@ -143,13 +143,13 @@ def test_changing_a_parameter_changes_every_wording_and_the_rule(tmp_path, manif
         assert card.text == "Draw three extra cards." and "Draw three extra cards." in line
         assert "3 extra cards" in rulebook
         turn = _Turn({})
-        rules.draw_extra(turn, card.effect.param("count"), -1)
+        compile_rule(card.effect.steps)(turn, -1)
         assert turn.draws == 3
     else:
         assert card.text.endswith("by 3.") and line.endswith("by 3.")
         assert "multiplied by 3" in rulebook
         turn = _Turn({})
-        rules.multiply(turn, card.effect.param("factor"), -1)
+        compile_rule(card.effect.steps)(turn, -1)
         assert turn.count == 12
     assert short_effect(card, deck) == line  # the terminal game's words are the quick reference's
 

@@ -109,6 +109,9 @@ KIND_EXAMPLES = {
     "blank": {"kind": "blank", "set": "base", "copies": 1, "code": "B", "name": "B"},
 }
 
+#: Values of the keys only a wild takes besides its example's (a wild gives `effect` or `does`).
+WILD_ONLY = {"params": {"factor": 2}, "does": [{"skip": 1}], "rule": "table", "short": "Skip."}
+
 
 @pytest.mark.parametrize("kind", list(shape.KINDS_FIELDS))
 def test_the_json_schema_and_validate_agree_on_what_each_kind_of_card_takes(kind):
@@ -145,7 +148,7 @@ def test_the_json_schema_and_validate_agree_on_what_each_kind_of_card_takes(kind
             assert by_schema and f"a {kind} card needs '{name}'" in messages, (name, messages)
     for name in shape.CARD.keys:
         if name not in shape.KINDS_FIELDS[kind] and name not in shape.CARD_COMMON:
-            other = next(e[name] for e in KIND_EXAMPLES.values() if name in e) if name != "params" else {"factor": 2}
+            other = next((e[name] for e in KIND_EXAMPLES.values() if name in e), WILD_ONLY.get(name))
             by_schema, messages = refused(dict(good, **{name: other}))
             assert by_schema and any(m.startswith(f"a {kind} card takes no '{name}'") for m in messages), (name, messages)
 

@@ -7,8 +7,10 @@ plays it in lock-step with the engine and compares every decision point.
 
 What it takes from outside the rules, and why:
 
-- the cards (codes, colours, values, effects and their parameters, editions) come from the
-  Deck, the manifest's model, as every product reads them;
+- the cards (codes, colours, values, each wild's steps with their numbers, editions) come from
+  the Deck, the manifest's model, as every product reads them (a named effect such as `steal`
+  comes as its steps: docs/rules.md R6.12-R6.22 say what each step does, and R6.1-R6.11 which
+  steps each named wild is);
 - randomness is not a rule. R8.4 only says it all comes from the game's seed. The deal is
   reproduced (the edition's cards in manifest order, `shuffle` of
   generator/engine/shuffling.py with `random.Random(seed)`, the top of the pile at the end of
@@ -39,9 +41,9 @@ DEFAULTS: dict[str, Any] = {
     "speed_seconds": None,
 }
 
-#: The wilds that name a seat (docs/rules.md, end of R6): another player still in, or anyone still in.
-NAMES_ANOTHER = ("steal", "trade_hands")
-NAMES_ANYONE = ("redeal",)
+#: Who a step naming a seat lets the player choose (docs/rules.md, "Who a step names"): another
+#: player still in, or anyone still in.
+NAMES_ANOTHER, NAMES_ANYONE = "chosen", "anyone"
 
 
 @dataclass(frozen=True)
@@ -50,8 +52,15 @@ class Card:
     number: bool
     colours: frozenset
     value: int  #: a number card's printed value (0 for a wild)
-    effect: str | None  #: a wild's effect name
-    param: int | None  #: a wild's parameter (+1 Card's count, x2's factor, =15's value)
+    steps: tuple  #: a wild's steps: (kind, {argument: value}), in order; () for a number card
+
+    def names(self) -> str | None:
+        """NAMES_ANOTHER or NAMES_ANYONE when a play of this card names a seat, else None."""
+        for _, args in self.steps:
+            for v in args.values():
+                if v in (NAMES_ANOTHER, NAMES_ANYONE):
+                    return v
+        return None
 
 
 def cards_of(deck) -> dict[str, Card]:
@@ -60,9 +69,8 @@ def cards_of(deck) -> dict[str, Card]:
     for c in deck.cards:
         if not c.playing:
             continue
-        effect = c.effect.name if c.effect else None
-        param = c.effect.params[0][1] if c.effect and c.effect.params else None
-        out[c.code] = Card(c.code, c.is_number, frozenset(c.colours), c.value if c.is_number else 0, effect, param)
+        steps = tuple((s.kind, dict(s.args)) for s in c.effect.steps) if c.effect else ()
+        out[c.code] = Card(c.code, c.is_number, frozenset(c.colours), c.value if c.is_number else 0, steps)
     return out
 
 
@@ -223,10 +231,10 @@ class Table:
         me = self.turn
         out = set()
         for c in self.hands[me]:
-            effect = self.cards[c].effect
-            if effect in NAMES_ANOTHER:  # R6.4, R6.5
+            names = self.cards[c].names()
+            if names == NAMES_ANOTHER:  # R6.4, R6.5, who: chosen
                 out |= {f"play {c} {s}" for s in self.seats_in() if s != me}
-            elif effect in NAMES_ANYONE:  # R6.9
+            elif names == NAMES_ANYONE:  # R6.9, who: anyone
                 out |= {f"play {c} {s}" for s in self.seats_in()}
             else:
                 out.add(f"play {c}")
@@ -281,15 +289,14 @@ class Table:
             self.count += value
             self.match = code
         else:
-            if card.effect == "invert_next":  # R6.2
-                self.invert = (not self.invert) if self.opt["invert_through_wilds"] else True
-            elif not self.opt["invert_through_wilds"]:
-                self.invert = False  # the next card was a wild: the +/- is used up
-            self._effect(card, named)
+            if not self.opt["invert_through_wilds"]:
+                self.invert = False  # R6.2: the next card was a wild: the +/- is used up (a new one may start)
+            step_owed = self._effect(card, named)
             if self.opt["wild_sets_target"]:
                 self.match = code
-        # R4.5: penalties, which add up; R4.6: the order of the discards
-        owed = [me] if missed else []
+        # R4.5: penalties, which add up; R4.6: the order of the discards; R6.14: a wild's own come first
+        owed = step_owed if not card.number else []
+        owed += [me] if missed else []
         if self.count > self.target or self.count < 0:  # R4.5b
             owed.append(me)
             self._reset()
@@ -310,44 +317,90 @@ class Table:
         self.match = None
         self.invert = False
 
-    def _effect(self, card: Card, named: int | None) -> None:
-        me, e, p = self.turn, card.effect, card.param
-        if e == "draw_extra":  # R6.1
-            for _ in range(p):
-                self._draw(me)
-        elif e == "invert_next":
-            pass  # R6.2, in _play
-        elif e == "reverse":  # R6.3
+    def _who(self, who: str, named: int | None) -> list[int]:
+        """docs/rules.md, "Who a step names": in the order of play from the player of the wild."""
+        me = self.turn
+        if who == "me":
+            return [me]
+        if who == "next":
+            return [self.next_in(me)]
+        if who == "previous":
             self.direction = -self.direction
-        elif e == "steal":  # R6.4: one card at random
-            if self.hands[named]:
-                self.hands[me].append(self.hands[named].pop())
-                self.unsure_hands |= {me, named}
-        elif e == "trade_hands":  # R6.5
-            self.hands[me], self.hands[named] = self.hands[named], self.hands[me]
-        elif e == "multiply":  # R6.6
-            self.count *= p
-        elif e == "set_count":  # R6.7
-            self.count = p
-        elif e == "play_two":  # R6.8: for whoever takes the next turn; Play 2s do not add up
-            self.play2_next = True
-        elif e == "redeal":  # R6.9
-            order = self.order_from(named)
-            pool = sorted(c for s in order for c in self.hands[s])
-            for s in order:
-                self.hands[s] = []
-            for i, c in enumerate(pool):
-                self.hands[order[i % len(order)]].append(c)
-            self.unsure_hands |= set(order)
-        elif e == "rotate_hands":  # R6.10
-            order = self.seats_in()
-            moved = {self.next_in(s): self.hands[s] for s in order}
-            for s, hand in moved.items():
-                self.hands[s] = hand
-        elif e == "skip":  # R6.11
-            self.skip += 1
-        else:
-            raise AssertionError(f"no rule for effect {e!r}")
+            try:
+                return [self.next_in(me)]
+            finally:
+                self.direction = -self.direction
+        if who == "others":
+            return self.order_from(me)[1:]
+        if who == "everyone":
+            return self.order_from(me)
+        assert named is not None
+        return [named]  # chosen, anyone
+
+    def _effect(self, card: Card, named: int | None) -> list[int]:
+        """R6.12-R6.22, each step in order; the discards the steps make owed (R6.14)."""
+        me = self.turn
+        owed: list[int] = []
+        for kind, a in card.steps:
+            if kind == "count":  # R6.12
+                if "add" in a:
+                    self.count += a["add"]
+                elif "set" in a:
+                    self.count = a["set"]
+                elif "multiply" in a:
+                    self.count *= a["multiply"]
+                else:
+                    self.count = self.count // a["divide"]  # rounds down
+            elif kind == "draw":  # R6.13
+                for s in self._who(a["who"], named):
+                    for _ in range(a["cards"]):
+                        self._draw(s)
+            elif kind == "discard":  # R6.14
+                for s in self._who(a["who"], named):
+                    owed += [s] * a["cards"]
+            elif kind == "take":  # R6.15: at random
+                for s in self._who(a["from"], named):
+                    for _ in range(a["cards"]):
+                        if self.hands[s]:
+                            self._take(me, s)
+            elif kind == "trade_hands":  # R6.16
+                other = self._who(a["with"], named)[0]
+                self.hands[me], self.hands[other] = self.hands[other], self.hands[me]
+            elif kind == "pass_hands":  # R6.17
+                order = self.seats_in()
+                if a["to"] == "next":
+                    moved = {self.next_in(s): self.hands[s] for s in order}
+                else:
+                    moved = {s: self.hands[self.next_in(s)] for s in order}
+                for s, hand in moved.items():
+                    self.hands[s] = hand
+            elif kind == "redeal":  # R6.18
+                self._deal(self.order_from(self._who(a["first"], named)[0]))
+            elif kind == "reverse":  # R6.19
+                self.direction = -self.direction
+            elif kind == "skip":  # R6.20
+                self.skip += a["skip"]
+            elif kind == "next_plays":  # R6.21: for whoever takes the next turn; Play 2s do not add up
+                self.play2_next = True
+            elif kind == "invert_next":  # R6.22
+                self.invert = (not self.invert) if self.opt["invert_through_wilds"] else True
+            else:
+                raise AssertionError(f"no rule for step {kind!r}")
+        return owed
+
+    def _take(self, me: int, victim: int) -> None:
+        """R6.15: one card of `victim`'s (not empty) hand, at random, to `me`."""
+        self.hands[me].append(self.hands[victim].pop())
+        self.unsure_hands |= {me, victim}
+
+    def _deal(self, order: list[int]) -> None:
+        """R6.18: the hands of `order` (everyone still in, from the first dealt to) pooled, shuffled, dealt."""
+        pool = sorted(c for s in order for c in self.hands[s])
+        for s in order:
+            self.hands[s] = []
+        for i, c in enumerate(pool):
+            self.hands[order[i % len(order)]].append(c)
+        self.unsure_hands |= set(order)
 
     def _draw(self, seat: int) -> None:
         """R4.1."""

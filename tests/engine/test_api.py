@@ -7,8 +7,8 @@ import dataclasses
 import pytest
 
 from generator.deck.effects import CATALOGUE
+from generator.deck.steps import STEPS
 from generator.engine import (
-    EFFECTS,
     Action,
     ActionSyntaxError,
     Game,
@@ -22,8 +22,11 @@ from generator.engine import (
 )
 
 
-def test_registry_covers_every_manifest_effect():
-    assert set(EFFECTS) == set(CATALOGUE)
+def test_every_step_has_a_rule_and_every_effect_is_made_of_steps():
+    from generator.engine.steps import STEP_RULES
+
+    assert set(STEP_RULES) == set(STEPS)
+    assert all(kind in STEPS for e in CATALOGUE.values() for kind, _ in e.steps)
 
 
 @pytest.mark.parametrize("text", ["play C5", "play STEAL 2", "play REDEAL 0", "discard G7", "give 2 M-1", "late", "play +/-"])
@@ -128,7 +131,9 @@ def test_hand_size_and_target_come_from_the_manifest(deck):
 
 def _with_effect_param(deck, code, key, value):
     cards = tuple(
-        dataclasses.replace(c, effect=dataclasses.replace(c.effect, params=((key, value),))) if c.code == code else c
+        dataclasses.replace(c, effect=dataclasses.replace(c.effect, params=((key, value),),
+                                                          steps=CATALOGUE[c.effect.name].resolve({key: value})))
+        if c.code == code else c
         for c in deck.cards
     )
     return dataclasses.replace(deck, cards=cards)

@@ -12,15 +12,10 @@ import textwrap
 
 import pytest
 
-from generator.deck.effects import BotHints, WildEffect
 from generator.engine import from_position, run_scenario, to_position
 from generator.engine.effects import Turn
 from generator.engine.state import State, TurnTables
-from tests.effect_helpers import temporary_effect, with_effect
-
-
-def _entry(name: str) -> WildEffect:
-    return WildEffect(name, glyph="?", short="Test.", bot=BotHints(5, "neutral"), partial=False)
+from tests.effect_helpers import temporary_step, plain_step, with_step
 
 
 def _position(**more):
@@ -31,11 +26,11 @@ def _position(**more):
 
 
 def test_a_rule_that_sets_the_match_target_is_obeyed(deck):
-    def back_to_start(turn: Turn, param, arg):
+    def back_to_start(turn: Turn, arg):
         turn.match = turn.START
 
-    with temporary_effect(_entry("back_to_start"), back_to_start):
-        d = with_effect(deck, "REV", "back_to_start")
+    with temporary_step(plain_step("back_to_start"), back_to_start):
+        d = with_step(deck, "REV", "back_to_start")
         after = run_scenario(d, {**_position(), "decisions": ["play REV"]})
         assert after["match"] == "start"  # the loop used to put C5 back
         # the match stays what the rule set, and the next card is judged against it: M2 matches "start"
@@ -48,11 +43,11 @@ def test_a_rule_that_sets_the_match_target_is_obeyed(deck):
 
 
 def test_the_wild_becomes_the_target_under_wild_sets_target_when_the_rule_leaves_it(deck):
-    def nothing(turn: Turn, param, arg):
+    def nothing(turn: Turn, arg):
         turn.count += 0
 
-    with temporary_effect(_entry("nothing_at_all"), nothing):
-        d = with_effect(deck, "REV", "nothing_at_all")
+    with temporary_step(plain_step("nothing_at_all"), nothing):
+        d = with_step(deck, "REV", "nothing_at_all")
         after = run_scenario(d, {**_position(options={"wild_sets_target": True}), "decisions": ["play REV"]})
         assert after["match"] == "REV"
         after = run_scenario(d, {**_position(), "decisions": ["play REV"]})
@@ -62,12 +57,12 @@ def test_the_wild_becomes_the_target_under_wild_sets_target_when_the_rule_leaves
 def test_a_rule_reads_the_plays_of_this_turn(deck):
     seen = []
 
-    def count_plays(turn: Turn, param, arg):
+    def count_plays(turn: Turn, arg):
         seen.append(turn.played)
         turn.count += turn.played
 
-    with temporary_effect(_entry("count_plays"), count_plays):
-        d = with_effect(deck, "REV", "count_plays")
+    with temporary_step(plain_step("count_plays"), count_plays):
+        d = with_step(deck, "REV", "count_plays")
         after = run_scenario(d, {**_position(), "decisions": ["play REV"]})
         assert seen == [1] and after["count"] == 6
         # the second play of a Play 2 turn: C7 first (count 12), then the wild sees played == 2
@@ -79,25 +74,25 @@ def test_a_rule_reads_the_plays_of_this_turn(deck):
 
 
 def test_a_rule_cannot_write_what_the_contract_does_not_hold(deck):
-    def writes_turn(turn: Turn, param, arg):
+    def writes_turn(turn: Turn, arg):
         turn.turn = 2  # not a field of Turn
 
-    def writes_played(turn: Turn, param, arg):
+    def writes_played(turn: Turn, arg):
         turn.played = 0  # read only
 
-    def writes_hands(turn: Turn, param, arg):
+    def writes_hands(turn: Turn, arg):
         turn.hands = [[], [], []]  # read only (the hands in it may change, not the list)
 
-    def writes_out(turn: Turn, param, arg):
+    def writes_out(turn: Turn, arg):
         turn.out = (True, False, False)  # read only
 
     cases = (("writes_turn", writes_turn, "'Turn' object has no attribute 'turn'"),
-             ("writes_played", writes_played, "the rule of effect 'writes_played' assigned turn.played, which is read only"),
-             ("writes_hands", writes_hands, "the rule of effect 'writes_hands' assigned turn.hands, which is read only"),
+             ("writes_played", writes_played, "the rule of effect 'REV' assigned turn.played, which is read only"),
+             ("writes_hands", writes_hands, "the rule of effect 'REV' assigned turn.hands, which is read only"),
              ("writes_out", writes_out, "has no setter"))
     for name, fn, message in cases:
-        with temporary_effect(_entry(name), fn):
-            state = from_position(with_effect(deck, "REV", name), _position())
+        with temporary_step(plain_step(name), fn):
+            state = from_position(with_step(deck, "REV", name), _position())
             with pytest.raises(AttributeError, match=message):
                 state.apply("play REV")
 
@@ -111,13 +106,13 @@ def test_a_rule_sees_only_the_fields_of_turn():
 
 
 def test_pending_fields_a_rule_writes_reach_the_position(deck):
-    def both(turn: Turn, param, arg):
+    def both(turn: Turn, arg):
         turn.to_skip += 1
         turn.invert = True
         turn.direction = -turn.direction
 
-    with temporary_effect(_entry("three_things"), both):
-        state = from_position(with_effect(deck, "REV", "three_things"), _position())
+    with temporary_step(plain_step("three_things"), both):
+        state = from_position(with_step(deck, "REV", "three_things"), _position())
         state.apply("play REV")
         pos = to_position(state)
         # the skip passed seat 2 over (counterclockwise from 0: 2 is next, then 1)

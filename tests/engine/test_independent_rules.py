@@ -27,7 +27,7 @@ import pytest
 from generator.deck.manifest import check
 from generator.deck.tweak import tweak
 from generator.deck.yaml_source import read
-from generator.engine import EngineError, Game, IllegalActionError, from_position, to_position
+from generator.engine import EngineError, Game, IllegalActionError, compare_expected, from_position, run_scenario, to_position
 from generator.engine.position import POSITION_KEYS
 from tests.conftest import MANIFEST
 
@@ -266,11 +266,44 @@ def test_many_more_games_agree(deck, other_decks):
 SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios").glob("*.json"))
 
 
+HOUSE_SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios" / "house").glob("*.json"))
+
+
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_every_scenario_plays_alike(deck, path):
     """Every rule scenario (tests/scenarios/), played by both: the same position after each of its
     decisions, and an illegal decision refused by both. Its `expected` was worked out by hand;
     this checks the second implementation reaches the same end by the rules alone."""
+    _plays_alike(deck, path)
+
+
+@pytest.fixture(scope="module")
+def house_deck(tmp_path_factory):
+    from generator.deck.manifest import load
+    from tests.house_wilds import house_manifest
+
+    return load(house_manifest(tmp_path_factory.mktemp("house")))
+
+
+@pytest.mark.parametrize("path", HOUSE_SCENARIOS, ids=[p.stem for p in HOUSE_SCENARIOS])
+def test_every_house_wild_scenario_plays_alike_and_as_expected(house_deck, path):
+    """The house wilds written in YAML (tests/house_wilds.py), each in a scenario worked out by hand
+    from docs/rules.md R6.12-R6.22: the engine reaches `expected`, and the second implementation
+    the same positions on the way."""
+    scenario = json.loads(path.read_text(encoding="utf-8"))
+    assert compare_expected(scenario["expected"], run_scenario(house_deck, scenario)) == []
+    _plays_alike(house_deck, path)
+
+
+def test_whole_games_with_house_wilds_agree(house_deck):
+    """Seeded games of a deck holding wilds written as steps (draws and discards owed by others,
+    two cards taken, hands passed back, the count halved), every edition and option mix, in
+    lock-step with the second implementation."""
+    assert new_deals(house_deck, range(QUICK // 2)) > 0
+    assert positions(house_deck, range(QUICK // 2)) > 0
+
+
+def _plays_alike(deck, path) -> None:
     scenario = json.loads(path.read_text(encoding="utf-8"))
     pos = {k: v for k, v in scenario.items() if k in POSITION_KEYS}
     state = from_position(deck, pos)
@@ -328,20 +361,15 @@ class SeededTable(Table):
         if self.draw:
             self.hands[seat].append(self.draw.pop(0))
 
-    def _effect(self, card, named) -> None:
-        me = self.turn
-        if card.effect == "steal":
-            victim = self.hands[named]
-            if victim:
-                self.hands[me].append(victim.pop(self.rng.randrange(len(victim))))
-        elif card.effect == "redeal":
-            order = self.order_from(named)
-            pool = [c for s in sorted(order) for c in self.hands[s]]
-            _fisher_yates(self.rng, pool)
-            for i, s in enumerate(order):
-                self.hands[s] = pool[i::len(order)]
-        else:
-            super()._effect(card, named)
+    def _take(self, me: int, victim: int) -> None:
+        hand = self.hands[victim]
+        self.hands[me].append(hand.pop(self.rng.randrange(len(hand))))
+
+    def _deal(self, order: list[int]) -> None:
+        pool = [c for s in sorted(order) for c in self.hands[s]]
+        _fisher_yates(self.rng, pool)
+        for i, s in enumerate(order):
+            self.hands[s] = pool[i::len(order)]
 
 
 def test_the_seed_decides_what_docs_formats_md_says(deck):

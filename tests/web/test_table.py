@@ -261,3 +261,30 @@ def test_a_waiting_plus_minus_and_play_2_are_in_every_seats_message(deck):
                                                    "Play 2: seat 0 plays two cards this turn"]
     table.decide(0, "play C5", table.seq)  # the +/- is spent (4 - 5 < 0: a bust), the Play 2 done
     assert table.message(1)["waiting"] == []
+
+
+def test_a_deck_of_house_wilds_plays_at_the_web_table(tmp_path):
+    """Wilds written in YAML (tests/house_wilds.py) at the table: people and bots play them to the
+    end, a seat-naming one is offered with the seat to name, and the record replays."""
+    from generator.deck.manifest import load
+    from tests.house_wilds import CODES, house_manifest
+
+    deck = load(house_manifest(tmp_path))
+    game = Game(deck, "the-og", 4)
+    played: set[str] = set()
+    offered: list[str] = []
+    for seed in range(1, 9):
+        table = Table(game, seed, [HUMAN, HUMAN, "greedy", "random"])
+
+        def watch():
+            for seat in (0, 1):
+                offered.extend(c["label"] for c in table.message(seat, hints=True)["choices"]
+                               if c["decision"].startswith("play GRAB2 "))
+            played.update(a.code for a in table.state.history if a.kind == "play" and a.code in CODES)
+
+        play_out(table, seed, watch)
+        state, same = replay(deck, table.record())
+        assert same is True and state.winner == table.state.winner
+    assert played == set(CODES)
+    assert offered and all(re.match(r"play Grab Two \(Take two cards at random from a player\.\) from seat \d", label)
+                           for label in offered), offered[:3]

@@ -15,12 +15,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from generator.deck import look, wording
-from generator.deck.effects import CATALOGUE
+from generator.deck.effects import CATALOGUE, wild_entry
 from generator.deck.icons import Mark
 from generator.deck.icons import escape as icons_escape
 from generator.deck.look import Element, Layout, Look
 from generator.deck.model import CardType, Deck, portable
-from generator.deck.quickref import quick_reference, shows_wilds
+from generator.deck.quickref import quick_reference, shows_wilds, wilds_on
 from generator.products.render import inline
 from generator.products.render import typeface as tf
 from generator.products.render.inline import NO_ICONS, Icons
@@ -336,19 +336,19 @@ def fitted_lines(text: str, box_w: float, box_h: float, max_size: float, cx: flo
 
 
 def wild_glyph(card: CardType, icons: Icons = NO_ICONS) -> str:
-    """The effect's glyph from the catalogue, its parameters filled in (`×{factor}` gives ×2), as
+    """The wild's glyph (the catalogue's, or one made from its steps), its parameters filled in (`×{factor}` gives ×2), as
     a marked text: when the layout declares a picture for the effect (`look: icons:`), the
     picture stands for the glyph's sign and the parameters follow it as text (`{icon:multiply}2`).
 
     The catalogue test checks that the typeface draws every glyph, so there is no fallback.
     """
     assert card.effect is not None
-    name = card.effect.name
+    name, glyph = card.effect.name or card.code.lower(), wild_entry(card.effect).glyph  # a wild of steps: its code names its picture
     if name in icons.pictures:
         params = dict(card.effect.params)
         return Mark(name, False).source + "".join(
-            icons_escape(wording.fill("{" + field + "}", params)) for field in wording.fields(CATALOGUE[name].glyph))
-    return icons_escape(wording.fill(CATALOGUE[name].glyph, dict(card.effect.params)))
+            icons_escape(wording.fill("{" + field + "}", params)) for field in wording.fields(glyph))
+    return icons_escape(wording.fill(glyph, dict(card.effect.params)))
 
 
 def _sizes(items: list[Item]) -> list[float]:
@@ -433,8 +433,9 @@ def reference_face(card: CardType, deck: Deck, light: bool = False) -> Face:
         ]
     else:
         names = {s.key: s.name for s in deck.sets}
-        blocks = [(f"{names[key]} wilds", [(w.name, w.short) for w in ref.wilds if w.set == key])
-                  for key in dict.fromkeys(w.set for w in ref.wilds)] or [("Wilds", [("", "This deck has no wilds.")])]
+        wilds = wilds_on(deck, card, ref.wilds)
+        blocks = [(f"{names[key]} wilds", [(w.name, w.short) for w in wilds if w.set == key])
+                  for key in dict.fromkeys(w.set for w in wilds)] or [("Wilds", [("", "This deck has no wilds.")])]
     if (el := lay.shown("body")) is not None:
         drawn, fits = rich_blocks(blocks, el.x, el.y, el.x1, el.y1, el.colour or ink, icons, el.size, el.min_size,
                                    el.font, _bold_font(deck.look, el))
@@ -589,6 +590,7 @@ def charset(deck: Deck) -> str:
     their names, so the same manifest in a folder named `Café` encodes what it does anywhere)."""
     chars = {chr(i) for i in range(32, 127)} | set(repr(portable(deck))) | set(repr(portable(quick_reference(deck))))
     chars |= set("".join(e.glyph for e in CATALOGUE.values())) | set("\u2212•·×±")
+    chars |= {ch for c in deck.cards if c.effect for ch in wild_glyph(c)}
     return "".join(sorted(c for c in chars if c.isprintable()))
 
 

@@ -18,7 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from generator.deck.effects import CATALOGUE
+from generator.deck.effects import wild_entry
+from generator.deck.steps import sentence
 from generator.deck.model import CardType, Deck, portable
 from generator.engine import options as engine_options
 from generator.deck import quickref
@@ -144,7 +145,9 @@ def card_data(deck: Deck, card: CardType, images: Mapping[str, CardImage]) -> di
         "effect": card.effect.name if card.effect else None,
         "params": dict(card.effect.params) if card.effect else {},
         #: the effect's clarification partial under templates/ (None: the card's text says it all)
-        "partial": CATALOGUE[card.effect.name].partial_path if card.effect else None,
+        "partial": wild_entry(card.effect).partial_path if card.effect else None,
+        #: a wild written with steps: the sentence they make (deck/steps.py), its clarification
+        "clarification": clarification(card),
         "image": images.get(card.code),
     }
 
@@ -214,12 +217,22 @@ def wild_sets(deck: Deck, images: Mapping[str, CardImage]) -> list[dict[str, Any
     return out
 
 
+def clarification(card: CardType) -> str | None:
+    """What a wild written with `does:` does, in the rulebook's words: the sentence its steps make,
+    after the card's name (None for a named effect, whose partial says it, and for a wild the
+    players resolve by its text, `rule: table`, whose text says it)."""
+    if not card.effect or card.effect.name or not card.effect.steps:
+        return None
+    said = sentence(card.effect.steps)
+    return said[0].lower() + said[1:]
+
+
 def effect_cards(deck: Deck, images: Mapping[str, CardImage]) -> dict[str, dict[str, Any]]:
-    """The first wild of each effect, by effect name, in manifest order."""
+    """The first wild of each effect, by effect name (a wild written with steps: by its code), in manifest order."""
     out: dict[str, dict[str, Any]] = {}
     for card in deck.cards:
-        if card.effect and card.effect.name not in out:
-            out[card.effect.name] = card_data(deck, card, images)
+        if card.effect and (card.effect.name or card.code) not in out:
+            out[card.effect.name or card.code] = card_data(deck, card, images)
     return out
 
 
@@ -231,7 +244,7 @@ def cards_by_effect_trait(deck: Deck, images: Mapping[str, CardImage], trait: st
     out: dict[str, dict[str, Any]] = {}
     for card in deck.cards:
         if card.effect:
-            for value in getattr(CATALOGUE[card.effect.name], trait):
+            for value in getattr(wild_entry(card.effect), trait):
                 key = value.key if trait == "pending" else value
                 if key not in out:
                     out[key] = card_data(deck, card, images)
