@@ -48,7 +48,8 @@ def _factor_card(deck: Deck) -> CardType:
 
 
 def _factor_card_or_none(deck: Deck) -> CardType | None:
-    return next((c for c in deck.cards if c.effect and "factor" in CATALOGUE[c.effect.name].param_names), None)
+    return next((c for c in deck.cards if c.effect and c.effect.name in CATALOGUE
+                 and "factor" in CATALOGUE[c.effect.name].param_names), None)
 
 
 def _factor(deck: Deck) -> int:
