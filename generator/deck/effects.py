@@ -189,9 +189,11 @@ register(WildEffect(
 
 
 def pending_keys() -> list[Pending]:
-    """Every step's pending state, in the order of the steps (a key two steps share is listed once)."""
+    """Every step's pending state (a key two steps share is listed once), in the catalogue's order of
+    the named effects that keep it (as positions and messages have always listed them), then any
+    other step's."""
     seen: dict[str, Pending] = {}
-    for kind in STEPS.values():
+    for kind in [k for e in CATALOGUE.values() for k in e.kinds] + list(STEPS.values()):
         for p in kind.pending:
             seen.setdefault(p.key, p)
     return list(seen.values())
