@@ -169,3 +169,14 @@ def test_a_bot_waits_the_set_delay_before_it_moves(browser, tmp_path):
         (mine, at), (bot, later) = applied[:2]
         assert (mine, bot) == (1, 2) and web.table.seats[bot] == "greedy"
         assert later - at >= 0.59  # the bot waited, so the person saw the table before its move
+
+
+def test_a_speed_late_discard_says_why_on_screen(browser, tmp_path):
+    with served(tmp_path, ["human", "greedy"], seed=6, options={"speed_seconds": 1}) as (web, url):
+        page = browser.new_page()
+        take_seat(page, url, 0)
+        page.wait_for_function("() => document.getElementById('question').textContent.startsWith('Too late')",
+                               timeout=WAIT)
+        assert page.inner_text("#question") == "Too late: SPEED gives 1 s to play, so you owe a discard. Which card goes?"
+        assert page.locator("#choices button").first.inner_text().startswith("discard ")
+        assert "you took too long (SPEED) and owe a discard" in page.inner_text("#log")

@@ -31,6 +31,9 @@ function notice(text, offerBack) {
   $("play-here").hidden = !offerBack;
 }
 
+function takeAway(seat, away) { return `Take seat ${seat} (away ${minutes(away)})`; }
+function awayText(away, gone) { return `○ away ${minutes(away)}${gone ? ": anyone may take this seat" : ""}`; }
+
 function minutes(seconds) {
   const s = Math.floor(seconds);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
@@ -117,8 +120,9 @@ function render(m) {
     const p = m.presence[s];
     b.type = "button";
     b.textContent = p.state === "bot" ? `Take seat ${s} back from the bot` :
-      p.state === "away" ? `Take seat ${s} (away ${minutes(p.away)})` : `Play seat ${s}`;
+      p.state === "away" ? takeAway(s, p.away) : `Play seat ${s}`;
     b.dataset.seat = s;
+    if (p.state === "away") b.dataset.away = p.away;
     b.onclick = () => { paused = false; notice(""); send({ type: "claim", seat: s }); };
     li.appendChild(b);
     free.appendChild(li);
@@ -172,8 +176,7 @@ function render(m) {
     const p = m.presence[k];
     const pr = document.createElement("span");
     pr.className = `presence ${p.state}`;
-    pr.textContent = p.state === "here" ? "● connected" : p.state === "away" ?
-      `○ away ${minutes(p.away)}${p.gone ? ": anyone may take this seat" : ""}` :
+    pr.textContent = p.state === "here" ? "● connected" : p.state === "away" ? awayText(p.away, p.gone) :
       p.state === "free" ? "○ free: no one has taken it" : p.person ? "a bot plays this person's seat" : "";
     if (p.state === "away") pr.dataset.away = p.away;
     li.append(pr);
@@ -310,7 +313,11 @@ function tickAway() {
   const gone = (last && last.reconnect_timeout) || 0;
   for (const el of document.querySelectorAll(".presence.away[data-away]")) {
     const away = Number(el.dataset.away) + (performance.now() - receivedAt) / 1000;
-    el.textContent = `○ away ${minutes(away)}${away >= gone ? ": anyone may take this seat" : ""}`;
+    el.textContent = awayText(away, away >= gone);
+  }
+  for (const b of document.querySelectorAll("#free button[data-away]")) {
+    const away = Number(b.dataset.away) + (performance.now() - receivedAt) / 1000;
+    b.textContent = takeAway(b.dataset.seat, away);
   }
 }
 setInterval(tickAway, 1000);
