@@ -142,6 +142,28 @@ def test_house_wilds_print_and_read(house, tmp_path):
     assert "<strong>Grab Two</strong>: take two cards at random from a player." in html
 
 
+def test_house_wilds_build_every_product(house, tmp_path, capsys):
+    """`county-uppy build` of the house deck: every product, the house wilds in each."""
+    import json
+
+    from generator.cli import main
+
+    path, _ = house
+    out = tmp_path / "output"
+    assert main(["build", "--manifest", str(path), "--out", str(out)]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    names = {code: f"{code}.png" for code in CODES} | {"BACK": "BACK_2.png"}  # back.png is the card back's: BACK's is _2
+    for code, name in names.items():
+        assert (out / "cards" / name).is_file(), code
+    deck_json = json.loads((out / "deck.json").read_text(encoding="utf-8"))
+    does = {c["code"]: c["does"] for c in deck_json["cards"] if c["kind"] == "wild"}
+    assert does["GIFT"] == [{"draw": {"who": "others", "cards": 1}}, {"skip": 1}] and does["STEAL"] == [
+        {"take": {"from": "chosen", "cards": 1}}]
+    rulebook = (out / "rulebook.html").read_text(encoding="utf-8")
+    assert "everyone else draws a card, then the next player loses a turn." in rulebook
+    assert any(p.suffix == ".pdf" for p in (out / "print").iterdir())
+
+
 def test_a_house_wild_s_own_picture_wins_over_its_glyph(tmp_path):
     """`look: icons:` naming a wild of steps by its code in lower case draws that picture for its glyph."""
     from generator.products.render import faces
