@@ -177,6 +177,8 @@ def test_a_house_wild_s_own_picture_wins_over_its_glyph(tmp_path):
     assert faces.wild_glyph(deck.card("HALF"), faces.icons_of(deck)) == "{icon:half}"
 
 
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")  # as tests/ai/test_pettingzoo.py
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
 def test_house_wilds_play_in_the_engine_the_bots_report_and_openspiel(house, tmp_path, capsys):
     import json
 
@@ -207,6 +209,12 @@ def test_house_wilds_play_in_the_engine_the_bots_report_and_openspiel(house, tmp
 
     loaded = pyspiel.load_game("county_uppy", {"manifest": str(house[0]), "players": 3})
     pyspiel.random_sim_test(loaded, num_sims=3, serialize=False, verbose=False)
+    need("pettingzoo")
+    from pettingzoo.test import api_test
+
+    from generator.ai.pettingzoo import env
+
+    api_test(env(str(house[0]), players=3), num_cycles=300, verbose_progress=False)
 
 
 # --- a new step in Python: the README's recipe, its own code run -------------------------------
