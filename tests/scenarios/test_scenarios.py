@@ -29,7 +29,9 @@ def test_scenario(path: Path):
     with redirect_stdout(out), redirect_stderr(err):
         status = main(["scenario", str(path), "--json", "--manifest", str(MANIFEST)])
     if "expected_error" in scenario:  # an illegal decision: exit 1, one line naming it and the reason
+        # (the command names the expectation when the error is another one: that is a failure too)
         assert status == 1 and scenario["expected_error"] in err.getvalue(), err.getvalue()
+        assert "the scenario expects" not in err.getvalue(), err.getvalue()
         return
     assert status == 0, err.getvalue()
     position = json.loads(out.getvalue())
