@@ -107,3 +107,49 @@ def crosses_link(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> 
         if base.is_symlink():
             return True
     return False
+
+
+def remove_tree(root: str | os.PathLike[str]) -> None:
+    """Remove the folder `root` and everything in it, however deep, without recursion and never
+    through a link (a link is removed, not what it leads to); what cannot be removed stays.
+
+    A leftover folder may be thousands deep (shutil.rmtree recurses once a level, and its paths
+    grow past what the system takes): each folder met is first moved up to `root` itself under a
+    new name, so no path is ever more than two folders below `root`, then emptied and removed."""
+    top = Path(root)
+    try:
+        if top.is_symlink() or not top.is_dir():
+            top.unlink(missing_ok=True)
+            return
+    except OSError:
+        return
+    todo, moved = [top], 0
+    while todo:
+        folder = todo.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            entries = []
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if folder == top:
+                        todo.append(Path(entry.path))
+                        continue
+                    moved += 1
+                    up = top / f".up-{moved}"
+                    os.rename(entry.path, up)  # one level below `root`, whatever its depth was
+                    todo.append(up)
+                else:
+                    os.unlink(entry.path)
+            except OSError:
+                continue
+        if folder != top:
+            try:
+                os.rmdir(folder)
+            except OSError:
+                pass
+    try:
+        os.rmdir(top)
+    except OSError:
+        pass

@@ -67,7 +67,7 @@ def _view(out: Path | None, details: bool, changes_too: bool) -> dict[str, Any]:
     changes = changes if isinstance(changes, Mapping) else {}
     return {
         "built": bool(files),
-        "seconds": record.get("seconds") if isinstance(record, Mapping) else None,
+        "seconds": _seconds(record.get("seconds")) if isinstance(record, Mapping) else None,
         "game": _game(deck),
         "cards": _cards(deck, faces, sha, changes),
         "editions": _editions(deck),
@@ -77,6 +77,12 @@ def _view(out: Path | None, details: bool, changes_too: bool) -> dict[str, Any]:
         "changes": {"summary": [str(line) for line in changes.get("summary", [])],
                     "files": changes.get("files", {})},
     }
+
+
+def _seconds(value: Any) -> float | None:
+    """build.json's `seconds` as a build writes it (a time of at most a day), else None."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 86_400
+    return float(value) if ok else None
 
 
 def sheet_hashes(out: Path) -> set[str]:
@@ -133,6 +139,7 @@ def _sheet_order(item: tuple[str, Any]) -> tuple[int, str]:
 
 def _sheet(path: str, artifact: Mapping[str, Any]) -> dict[str, Any]:
     sha = str(artifact.get("sha256", ""))
-    pages = int(artifact.get("pages") or 0)
+    pages = artifact.get("pages")
+    pages = pages if earlier.is_count(pages, earlier.MAX_PAGES) else 0  # a number no build writes: no thumbnails
     return {"path": path, "name": path.rpartition("/")[2], "url": file_url(path, sha), "sha256": sha,
             "pages": pages, "thumbs": [thumb_url(path, n, sha) for n in range(pages)]}

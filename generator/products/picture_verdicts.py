@@ -79,7 +79,7 @@ def _info(data: bytes):
         kind, width, height = json.loads(data)
     except (ValueError, TypeError):
         return None
-    if kind not in KINDS or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0
-                                    for v in (width, height)):
+    if kind not in KINDS or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 1e6
+                                    for v in (width, height)):  # a size art.py accepts (no inf, no NaN)
         return None
     return PictureInfo(kind, width, height)

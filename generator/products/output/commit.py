@@ -40,7 +40,7 @@ import tempfile
 import threading
 from pathlib import Path, PurePosixPath
 
-from generator.files import crosses_link, real_folder
+from generator.files import crosses_link, real_folder, remove_tree
 from generator.products.output import earlier
 from generator.products.output.earlier import inside, is_listing, need
 
@@ -373,12 +373,41 @@ def _checked(data: object, out: Path) -> tuple[str, list[str], list[str]]:
     return staging, moves, removes  # type: ignore[return-value]
 
 
+def _listed(out: Path, root: Path, moves: list[str], removes: list[str]) -> None:
+    """Check a journal against the build's own listing: each file to move is one the interrupted
+    build's build.json lists (or build.json itself), each file to remove one that the build before
+    it listed and it no longer does; earlier.Unusable naming the first other one. So a journal
+    naming a file of the designer's in OUT (notes.txt, games/g.json) moves and removes nothing.
+
+    The interrupted build's listing is its staged build.json (moved last), or OUT's once that
+    was moved; the one before is then in the staging folder's `old`, else still OUT's."""
+    from generator.products.output.listing import BUILD_JSON  # lazy: only a roll-forward reads listings
+    from generator.products.output.outputs import KINDS
+
+    def paths(where: Path) -> set[str]:
+        record = earlier.read_json(where)
+        return set() if record is None else {e["path"] for e in earlier.listing(record, BUILD_JSON, KINDS)}
+
+    staged = root / "out" / BUILD_JSON
+    if os.path.lexists(staged):
+        new, old = paths(staged), paths(out / BUILD_JSON)
+    else:
+        new, old = paths(out / BUILD_JSON), paths(root / ASIDE / BUILD_JSON)
+    need(bool(new), "the build it names lists no files")
+    for rel in moves:
+        need(rel in new or rel == BUILD_JSON, f"it would move {rel!r}, which the build's build.json does not list")
+    for rel in removes:
+        need(rel in old and rel not in new, f"it would remove {rel!r}, which no earlier build.json lists as the "
+             "build's own")
+
+
 def roll_forward(out: Path) -> str | None:
     """Finish a commit that was cut short, if OUT holds a journal; return the line to tell the user.
 
     Call with OUT's lock held, before anything else touches OUT. The journal is read as
-    untrusted (earlier.py): one that is not as a build writes it is removed with a line of
-    warning, and the build then builds everything anew. Nothing is moved or removed through a
+    untrusted (earlier.py) and checked against the build's own listing (_listed): one that is not
+    as a build writes it, or names a file no build.json lists, is removed with a line of warning,
+    and the build then builds everything anew. Nothing is moved or removed through a
     link: a linked folder on a target's way is replaced by a real one, a source reached through
     a link is left, and a file to remove behind a link stays.
     """
@@ -388,6 +417,7 @@ def roll_forward(out: Path) -> str | None:
         if data is None:
             return None
         staging, moves, removes = _checked(data, out)
+        _listed(out, out / staging, moves, removes)
     except earlier.Unusable as why:
         try:
             path.unlink()
@@ -415,7 +445,7 @@ def roll_forward(out: Path) -> str | None:
             folders.add(target.parent)
     sync_folders(sorted(folders))
     finish(path)
-    shutil.rmtree(root, ignore_errors=True)
+    remove_tree(root)
     pid = data.get("pid")
     by = f" (process {pid})" if isinstance(pid, int) else ""
     return (f"county-uppy: finished moving an interrupted build{by} into {out}: "
@@ -439,7 +469,7 @@ def remove_stale(out: Path, keep: Path | None = None) -> list[Path]:
             if entry.is_symlink():  # not a folder a build made: the link goes, never what it leads to
                 path.unlink(missing_ok=True)
             else:
-                shutil.rmtree(path, ignore_errors=True)
+                remove_tree(path)
             gone.append(path)
         elif entry.name.startswith(JOURNAL_NAME + ".") and entry.name.endswith(".tmp"):
             path.unlink(missing_ok=True)

@@ -22,6 +22,11 @@ MAX_BYTES = 16 * 1024 * 1024
 #: The most entries a listing (build.json's files, a journal's moves) may hold.
 MAX_ENTRIES = 100_000
 SHA256 = re.compile(r"[0-9a-f]{64}")
+#: The most pages a listed PDF may claim, and cards a listed file: far past any deck (the shipped
+#: one's largest print file has 50 pages, 212 cards), so a number no build writes (`pages:
+#: 100000000`, which had watch's page list 100 million thumbnails) makes the listing unusable.
+MAX_PAGES = 10_000
+MAX_CARDS = 1_000_000
 
 
 class Unusable(ValueError):
@@ -68,9 +73,9 @@ def need(ok: bool, what: str) -> None:
         raise Unusable(what)
 
 
-def is_count(value: Any) -> bool:
-    """A whole number of at least 0 (not a bool)."""
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1 << 53
+def is_count(value: Any, most: int = (1 << 53) - 1) -> bool:
+    """A whole number from 0 to `most` (not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= most
 
 
 def is_listing(value: Any) -> bool:
@@ -91,8 +96,8 @@ def listing(record: Any, build_json: str, kinds: tuple[str, ...]) -> list[dict[s
         need(inside(path) and path != build_json and path not in seen, f"an entry's path is {_shown(path)}")
         seen.add(path)
         need(entry.get("kind") in kinds, f"{path}: its kind is {_shown(entry.get('kind'))}")
-        for count in ("cards", "pages"):
-            need(is_count(entry.get(count, 0)), f"{path}: its {count} is {_shown(entry.get(count))}")
+        for count, most in (("cards", MAX_CARDS), ("pages", MAX_PAGES)):
+            need(is_count(entry.get(count, 0), most), f"{path}: its {count} is {_shown(entry.get(count))}")
         need(isinstance(entry.get("sha256"), str) and SHA256.fullmatch(entry["sha256"]) is not None,
              f"{path}: its sha256 is {_shown(entry.get('sha256'))}")
         need(isinstance(entry.get("product", ""), str), f"{path}: its product is {_shown(entry.get('product'))}")

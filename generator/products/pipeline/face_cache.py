@@ -190,6 +190,11 @@ _OLD_MAGICS = (b"county-uppy-cache/1\n",)
 #: The largest pack read: a build's largest area (its TTS bands) holds some tens of MB. A
 #: larger file is set aside and rebuilt, never read.
 MAX_PACK_BYTES = 1 << 30
+#: The most entries a pack is indexed for: a build keeps some thousands in its largest area (and
+#: flush() writes a pack anew once dead entries outweigh the live), so a pack of more, such as
+#: millions of tiny entries under MAX_PACK_BYTES, is set aside and rebuilt, its index never larger
+#: than this (some 15 MB).
+MAX_PACK_ENTRIES = 50_000
 #: The longest entry header: KEY LENGTH CHECKSUM and a newline.
 _MAX_HEADER = 256
 #: Hex digits of an entry's checksum (the first 128 bits of a SHA-256).
@@ -298,6 +303,12 @@ class _Pack:
                 self._wrong(f"is damaged after byte {at:,}; the entries from there on are drawn again")
                 break
             k, length, digest = entry
+            if len(self.index) >= MAX_PACK_ENTRIES:
+                self._wrong(f"holds more than {MAX_PACK_ENTRIES:,} entries, more than a build ever keeps; set aside, "
+                            "the cache is rebuilt")
+                self.index.clear()
+                self.close()
+                return
             start = at + end + 1
             if start + length > size:
                 self._wrong("ends in a torn entry; it is drawn again")

@@ -169,6 +169,8 @@ def recall_inks(ctx: BuildContext, light: bool = False, ink: Ink = DEFAULT) -> N
     if kept is not None:
         try:
             table = {(hex_rgb, text): tuple(v) for hex_rgb, text, v in json.loads(kept)}
+            if not all(len(v) == 4 and all(_bounded(n, 0, 100) for n in v) for v in table.values()):
+                table = None  # percentages of ink, as cmyk.py makes them, or nothing of it is used
         except (ValueError, TypeError):
             table = None  # the cache's checksum passed, so only another version could write this
         if table is not None and set(table) == set(inks):
@@ -205,8 +207,10 @@ def recall_outlines(ctx: BuildContext, make: bool = False) -> None:
             kept = store.get(OUTLINES, k)
             if kept is not None:
                 try:
-                    icon_files.remember_outlines(sha, tuple(tuple((x, y) for x, y in c) for c in json.loads(kept)))
-                    continue
+                    outlines = tuple(tuple((x, y) for x, y in c) for c in json.loads(kept))
+                    if all(_bounded(v, -OUTLINE_REACH, OUTLINE_REACH) for c in outlines for p in c for v in p):
+                        icon_files.remember_outlines(sha, outlines)
+                        continue
                 except (ValueError, TypeError):
                     pass  # the cache's checksum passed, so only another version could write this
             elif not make:
@@ -263,13 +267,23 @@ def _unjoined(data: bytes) -> tuple[bytes, bytes, bytes, bytes] | None:
         sizes = [int(n) for n in head.split()]
     except ValueError:
         return None
-    if len(sizes) != 4 or sum(sizes) != len(rest):
+    if len(sizes) != 4 or min(sizes) < 0 or sum(sizes) != len(rest):
         return None
     out, at = [], 0
     for n in sizes:
         out.append(rest[at:at + n])
         at += n
     return tuple(out)  # type: ignore[return-value]
+
+
+#: How far (in ems) an icon's outline read back from the cache may reach from its box: a number
+#: no drawing makes (past a million, infinite, NaN) means the entry is not used.
+OUTLINE_REACH = 1e6
+
+
+def _bounded(value: object, low: float, high: float) -> bool:
+    """A number read back from the face cache: a finite int or float from `low` to `high`."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high
 
 
 def cache(ctx: BuildContext) -> RenderCache:

@@ -182,7 +182,10 @@ def load(data: bytes) -> Made:
         if len(rest) != n_body + (n_smask or 0) or not isinstance(name, str) or len(geometry) not in (2, 4):
             raise ValueError("the lengths do not add up")
         smask = None if n_smask is None else rest[n_body:]
-        return Picture(name, rest[:n_body], smask), tuple(float(v) for v in geometry)
+        sizes = tuple(float(v) for v in geometry)
+        if not all(math.isfinite(v) and abs(v) <= 1e6 for v in sizes):  # points on a card, as _make makes them
+            raise ValueError("its geometry is not a picture's")
+        return Picture(name, rest[:n_body], smask), sizes
     except (TypeError, KeyError, AttributeError) as exc:
         raise ValueError(f"not a picture object ({exc})") from None
 
