@@ -183,20 +183,13 @@ function render(m) {
     if (m.controls && p.person && (p.gone || p.state === "free")) {
       const box = document.createElement("span");
       box.className = "controls";
-      const give = document.createElement("button");
-      give.type = "button";
-      give.className = "to-bot";
-      give.textContent = "give it to a bot";
-      give.onclick = () => send({ type: "seat", seat: k, to: "bot" });
-      box.append(give);
-      if (p.state === "away") {
-        const loose = document.createElement("button");
-        loose.type = "button";
-        loose.className = "to-free";
-        loose.textContent = "free the seat";
-        loose.onclick = () => send({ type: "seat", seat: k, to: "free" });
-        box.append(loose);
-      }
+      const control = (to, words) => {
+        const b = Object.assign(document.createElement("button"), { type: "button", className: `to-${to}`, textContent: words });
+        b.onclick = () => send({ type: "seat", seat: k, to });
+        box.append(b);
+      };
+      control("bot", "give it to a bot");
+      if (p.state === "away") control("free", "free the seat");
       li.append(box);
     }
     if (owes) {
