@@ -14,16 +14,21 @@ cannot read the preview through a DNS name pointed at 127.0.0.1.
 
 Load: the listen backlog holds a burst of BACKLOG connections; at most MAX_CONNECTIONS are
 served at once (each one thread), a further one waits up to QUEUE_SECONDS for a place and is
-then answered 503; a connection that sends nothing for IDLE_SECONDS is closed, so half-open
-connections cannot hold threads for ever.
+then answered 503. A connection has REQUEST_SECONDS to send a request's line and headers
+(from its first byte, or from the end of the answer before), however it trickles them in, and
+is then closed; one that stops reading or sending for IDLE_SECONDS is closed too. So 200 idle
+or half-sent connections hold threads for a few seconds and never keep a page from loading.
 """
 
 from __future__ import annotations
 
+import io
 import mimetypes
 import shutil
+import socket
 import sys
 import threading
+import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -41,11 +46,13 @@ PING_SECONDS = 15.0
 #: Connections the kernel queues before the server accepts them (a page load is a burst).
 BACKLOG = 128
 #: Connections served at once (each one thread); every open preview tab holds one for its events.
-MAX_CONNECTIONS = 64
+MAX_CONNECTIONS = 256
 #: Seconds a connection over MAX_CONNECTIONS waits for a place before it is answered 503.
 QUEUE_SECONDS = 2.0
 #: Seconds a connection may stay silent (or stop reading) before it is closed.
 IDLE_SECONDS = 10.0
+#: Seconds a connection has to send a whole request line and its headers.
+REQUEST_SECONDS = 5.0
 #: The largest request body read (the "play this version" form sends none).
 MAX_POST = 1024
 _BUSY_TEXT = b"503 Service Unavailable: the preview is busy; try again\n"
@@ -116,11 +123,46 @@ class PreviewServer(ThreadingHTTPServer):
         self.server_close()
 
 
+class _DeadlineReader(io.RawIOBase):
+    """A connection's bytes as its handler reads them: each read waits at most IDLE_SECONDS, and
+    none past the handler's `deadline` (while a request's line and headers are read)."""
+
+    def __init__(self, sock: socket.socket, handler: "Handler"):
+        self.sock = sock
+        self.handler = handler
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        wait = IDLE_SECONDS
+        if self.handler.deadline is not None:
+            wait = min(wait, self.handler.deadline - time.monotonic())
+            if wait <= 0:
+                raise TimeoutError("the request did not come whole in time")
+        self.sock.settimeout(wait)
+        return self.sock.recv_into(buffer)
+
+
 class Handler(BaseHTTPRequestHandler):
     server: PreviewServer
     timeout = IDLE_SECONDS  # the socket's: a read or write that waits longer ends the connection
     server_version = "county-uppy-preview"
     sys_version = ""
+    deadline: float | None = None  #: when the request being read must be in (its line and headers)
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile = io.BufferedReader(_DeadlineReader(self.connection, self))
+
+    def handle_one_request(self) -> None:
+        self.deadline = time.monotonic() + REQUEST_SECONDS  # a trickle of bytes does not make it wait longer
+        super().handle_one_request()
+
+    def parse_request(self) -> bool:
+        parsed = super().parse_request()  # the headers are read here
+        self.deadline = None
+        return parsed
 
     def log_message(self, format: str, *args: object) -> None:
         pass  # the terminal has one line per rebuild, not one per request

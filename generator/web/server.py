@@ -50,6 +50,7 @@ from generator.engine import EngineError, Game
 from generator.engine.game import random_seed
 from generator.engine.journal import RecordJournal
 from generator.web.cards import deck_json
+from generator.web.guard import origin_allowed, quiet_client_faults
 from generator.web.replay import posted, standalone_html, steps_of
 from generator.web.table import HUMAN, TAKEOVER_BOT, Refused, Table
 
@@ -640,8 +641,8 @@ def make_app(web: WebTable | None, *, token: str = "", deck: Deck | None = None,
             return JSONResponse({"error": str(exc)}, 400)
 
     async def ws_endpoint(ws: WebSocket) -> None:
-        if not allowed(ws):
-            await ws.close(code=1008, reason="this table needs its join link")
+        if not allowed(ws) or not origin_allowed(ws.headers, ws.scope["server"][1]):
+            await ws.close(code=1008, reason="this table needs its join link")  # a page elsewhere: refused too
             return
         await ws.accept()
         if len(web.devices) >= MAX_DEVICES:
@@ -706,12 +707,17 @@ class Running:
     def __init__(self, app, host: str, port: int, token: str):
         import uvicorn  # lazy: only when a web table or replay is served
 
+        from generator.web.connections import GuardedH11Protocol  # lazy: as uvicorn
+
         self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind((host, port))
         self.host, self.port = host, self.sock.getsockname()[1]
-        config = uvicorn.Config(app, log_level="warning", ws_max_size=MAX_MESSAGE, limit_concurrency=MAX_DEVICES + 40,
+        # no limit_concurrency: it counted idle connections too, so 100 of them locked every player
+        # out; GuardedH11Protocol closes slow and idle ones instead (web/connections.py)
+        config = uvicorn.Config(app, log_level="warning", ws_max_size=MAX_MESSAGE, http=GuardedH11Protocol,
                                 ws="websockets-sansio", lifespan="on", timeout_graceful_shutdown=2)
+        quiet_client_faults()
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self._run, name="web-table", daemon=True)
         self.token = token

@@ -124,3 +124,28 @@ def test_half_open_connections_hold_at_most_max_connections_threads_and_go_after
         assert get(server.port) == 200
     finally:
         close_all(socks)
+
+
+def test_200_idle_and_half_sent_connections_neither_lock_the_page_out_nor_stay(server):
+    """Half send nothing, half stop in the middle of their headers (or trickle a byte every few
+    seconds): the page loads at once meanwhile, and each is closed within REQUEST_SECONDS. The
+    64 threads were all held (each waited IDLE_SECONDS from its last byte, for ever with a
+    trickle) and every other connection waited in the queue."""
+    from generator.preview.server import REQUEST_SECONDS
+    from tests.web.test_guarded_table import closed_by_the_server, hold_connections
+
+    server.start()
+    held = hold_connections(server.port)
+    try:
+        started = time.monotonic()
+        assert get(server.port, "/") == 200 and time.monotonic() - started < 5
+        trickler = held[1]
+        for _ in range(3):  # a byte every 2 s: within IDLE_SECONDS each time, but not a request in time
+            try:
+                trickler.sendall(b"x")
+            except OSError:
+                break
+            time.sleep(2)
+        assert all(closed_by_the_server(sock, REQUEST_SECONDS + 3) for sock in held)
+    finally:
+        close_all(held)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import http.client
 import json
 
+import pytest
+
 from tests.conftest import MANIFEST
 from tests.web.conftest import served
 
@@ -99,3 +101,115 @@ def test_a_killed_table_s_record_replays_to_its_last_decision(tmp_path, capsys):
     assert [d for d in decisions if d in mine] and len(decisions) >= len(mine)
     assert main(["replay", "--manifest", str(MANIFEST), str(record)]) == 0
     assert f"its {len(decisions)} decisions replayed without error" in capsys.readouterr().err
+
+
+def _ws_url(url: str) -> tuple[str, str, int]:
+    base, token = url.split("/?t=")
+    return base.replace("http", "ws") + f"/ws?t={token}", base, int(base.rsplit(":", 1)[1])
+
+
+def test_the_socket_is_opened_only_from_the_table_s_own_pages(tmp_path):
+    """A page elsewhere got the table's cookie sent along and could watch it and take free seats:
+    /ws checked the token, not where the request came from."""
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    with served(tmp_path, ["human", "greedy"]) as (web, url):
+        ws_url, base, port = _ws_url(url)
+        for origin in ("http://evil.example", "null", f"http://127.0.0.1:{port + 1}", f"https://127.0.0.1:{port}",
+                       f"http://localhost:{port}"):  # localhost: not the address this request was sent to
+            with pytest.raises(InvalidStatus) as refused:
+                with connect(ws_url, origin=origin, open_timeout=10, close_timeout=2):
+                    pass
+            assert refused.value.response.status_code == 403, origin
+        for origin in (f"http://127.0.0.1:{port}", None):  # the table's own page; a program with the token
+            with connect(ws_url, origin=origin, open_timeout=10, close_timeout=2) as ws:
+                assert json.loads(ws.recv(timeout=10))["type"] == "table"
+        assert not web.seat_tokens  # nothing was taken by the refused ones
+
+
+def test_an_invalid_utf8_frame_is_refused_quietly(tmp_path, capfd):
+    """uvicorn printed 'Invalid UTF-8 sequence received from client.' and a traceback on the host's terminal."""
+    import os
+    import socket
+
+    with served(tmp_path, ["human", "greedy"]) as (web, url):
+        _, base, port = _ws_url(url)
+        token = url.split("/?t=")[1]
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(f"GET /ws?t={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                         "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+            assert sock.recv(4096).startswith(b"HTTP/1.1 101")
+            payload, mask = b"\xff\xfe{bad", os.urandom(4)
+            sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+            received = b""
+            while b"\x88" not in received:  # the close frame, after the table's first message
+                chunk = sock.recv(65536)
+                assert chunk, "closed without a close frame"
+                received += chunk
+            assert received[received.index(b"\x88") + 2:][:2] == (1007).to_bytes(2, "big")  # invalid frame payload data
+        # the table goes on serving
+        status, _ = _post(url, b"{}")
+        assert status == 400
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "Invalid UTF-8" not in err
+
+
+#: Connections a test holds open: half send nothing, half stop in the middle of their headers.
+HELD = 200
+#: How long a page may take to load while they are held (it took for ever: every page was 503).
+PAGE_SECONDS = 5.0
+
+
+def hold_connections(port: int, host: str = "127.0.0.1") -> list:
+    import socket
+
+    held = []
+    for k in range(HELD):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        if k % 2:
+            sock.sendall(f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nX-Slow: ".encode())  # and then nothing
+        held.append(sock)
+    return held
+
+
+def closed_by_the_server(sock, within: float) -> bool:
+    import socket
+    import time
+
+    sock.settimeout(within)
+    started = time.monotonic()
+    try:
+        while time.monotonic() - started < within:
+            if sock.recv(4096) == b"":
+                return True
+    except ConnectionResetError:
+        return True
+    except socket.timeout:
+        return False
+    return False
+
+
+def test_idle_and_half_sent_connections_neither_lock_players_out_nor_stay(tmp_path):
+    """200 connections held open, half silent, half stopped mid-headers: the page still loads at
+    once, and every one of them is closed within a few seconds (none was, after 20 s)."""
+    import time
+    import urllib.request
+
+    from generator.web.connections import REQUEST_SECONDS
+
+    with served(tmp_path, ["human", "greedy"]) as (web, url):
+        port = int(url.split("/?t=")[0].rsplit(":", 1)[1])
+        held = hold_connections(port)
+        try:
+            started = time.monotonic()
+            opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())  # keeps the table's cookie
+            with opener.open(url, timeout=PAGE_SECONDS) as answer:  # the join link, then the page
+                page = answer.read().decode()
+            assert answer.status == 200 and "County Uppy" in page
+            assert time.monotonic() - started < PAGE_SECONDS
+            assert all(closed_by_the_server(sock, REQUEST_SECONDS + 3) for sock in held)
+        finally:
+            for sock in held:
+                sock.close()
