@@ -462,8 +462,16 @@ class Observer:
         for name, size in segments:
             self.dict[name] = self.tensor[at:at + size]
             at += size
+        #: What the tensor holds: (the state's Progress, its engine State, its moves, the player).
+        #: OpenSpiel asks twice for each tensor it hands out; the second time nothing is computed.
+        self._holds: tuple | None = None
 
     def set_from(self, state: CountyUppyState, player: int) -> None:
+        p = state.progress
+        holds = (p, p.engine, len(p.moves), player)  # Progress and State compare by identity
+        if holds == self._holds:
+            return
+        self._holds = holds
         self.tensor.fill(0)
         if state.engine is None:
             return
