@@ -105,3 +105,10 @@ class CountyUppyGymEnv(gymnasium.Env):
         record = self.aec.record()
         record["bots"] = ["human" if s == self.seat else self.opponents[s] for s in range(len(self.aec.possible_agents))]
         return record
+
+
+#: `gymnasium.make(ENV_ID, players=..., opponents=[...])` makes the environment once this module is imported
+#: (`import county_uppy` does not import it: `county_uppy.gymnasium_env(...)` does, or import it yourself).
+ENV_ID = "county_uppy/CountyUppy-v0"
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point=CountyUppyGymEnv)

@@ -151,6 +151,15 @@ def test_the_gymnasium_env_passes_check_env_and_its_games_replay(tmp_path, capsy
     assert main(["replay", "--manifest", MANIFEST, str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["matches"] is True
 
+    import gymnasium
+    from generator.ai.gym_env import ENV_ID
+
+    made = gymnasium.make(ENV_ID, players=3, opponents=["greedy", "random"], manifest=MANIFEST)
+    assert made.unwrapped.opponents == {1: "greedy", 2: "random"}
+    again, _ = made.reset(seed=12)
+    first, _ = env.reset(seed=12)
+    assert (again["observation"] == first["observation"]).all()
+
 
 def tutorial() -> str:
     text = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
