@@ -72,9 +72,6 @@ class Chance:
             raise ValueError(f"chance outcome {k} is not 0..{n - 1}")
         return k
 
-    def choice(self, seq):
-        return seq[self.randrange(len(seq))]
-
     def random(self) -> float:
         raise TypeError("a rule drew a bare random number: draw through shuffle(rng, cards) or rng.randrange(n) "
                         "(generator/engine/shuffling.py), which chance nodes can stand for")
