@@ -121,3 +121,22 @@ def test_a_loop_of_symbolic_links_is_an_error_at_its_line(tmp_path, capsys, key)
     os.symlink("loop2", tmp_path / "art" / "loop1")
     os.symlink("loop1", tmp_path / "art" / "loop2")
     _refused_at(path, capsys, "art/loop1", "is a symbolic link that leads round in a loop")
+
+
+def test_no_library_log_line_reaches_the_terminal(tmp_path):
+    """svglib logged what it skipped ("Can't handle color: bogus", "Unable to find a clipping path
+    with id nope") on the terminal, unlocated, from validate and from every worker of the build.
+    Run as a user runs it, in a process of its own (pytest's own log handler would hide them)."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    path = manifest(tmp_path, BACK_ART)
+    (tmp_path / "art" / "x.svg").write_text(svg('<rect width="9" height="9" fill="bogus"/>'
+                                                + shape('d="M1 1 L5 5 Z" clip-path="url(#nope)"', fill="#FF0000")))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), XDG_CACHE_HOME=str(tmp_path / "cache"))  # no verdict kept: drawn
+    done = subprocess.run([sys.executable, "-m", "generator", "validate", "--manifest", str(path)],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "Can't handle color" not in done.stderr and "clipping path" not in done.stderr, done.stderr

@@ -382,7 +382,7 @@ def _listed(out: Path, root: Path, moves: list[str], removes: list[str]) -> None
     The interrupted build's listing is its staged build.json (moved last), or OUT's once that
     was moved; the one before is then in the staging folder's `old`, else still OUT's."""
     from generator.products.output.listing import BUILD_JSON  # lazy: only a roll-forward reads listings
-    from generator.products.output.outputs import KINDS
+    from generator.products.output.outputs import KINDS  # lazy: as the listing above
 
     def paths(where: Path) -> set[str]:
         record = earlier.read_json(where)

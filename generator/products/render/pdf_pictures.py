@@ -382,6 +382,9 @@ def _svg(path: str, sha: str, cmyk: Ink | None) -> tuple[Picture, tuple[float, f
     from reportlab.pdfgen.canvas import Canvas
     from svglib.svglib import SvgRenderer
 
+    from generator.products.render.assets.library_logs import quiet  # lazy: logging, with the library it quiets
+
+    quiet("svglib")
     name = Path(path).name
     data = art._read(Path(path))
     root = art.parse_svg(name, data)

@@ -201,15 +201,13 @@ def _read(path: Path) -> bytes:
 
 def _parse(path: Path, data: bytes):
     """fontTools' reading of the bytes (FontError when they are not one TrueType/OpenType font)."""
-    import logging  # lazy: with fontTools, which loads it anyway
-
     from fontTools.ttLib import TTFont, TTLibError  # lazy: fontTools only when a deck names a font file
+
+    from generator.products.render.assets.library_logs import quiet  # lazy: logging, with the library it quiets
 
     # fontTools logs what it mends in a damaged file ("'created' timestamp out of range") on the
     # terminal, unlocated; what cannot be mended is a FontError here, at the manifest's line
-    said = logging.getLogger("fontTools")
-    if not any(isinstance(h, logging.NullHandler) for h in said.handlers):
-        said.addHandler(logging.NullHandler())
+    quiet("fontTools")
     head = data[:4]
     if head in (b"wOFF", b"wOF2"):
         raise FontError(f"{path.name}: a WOFF web font; use the TTF or OTF file")
