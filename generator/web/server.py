@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import io
 import json
 import secrets
 import socket
@@ -49,6 +48,7 @@ from generator.deck.model import Deck
 from generator.engine import EngineError, Game
 from generator.engine.game import random_seed
 from generator.engine.journal import RecordJournal
+from generator.web import card_images
 from generator.web.cards import deck_json
 from generator.web.guard import origin_allowed, quiet_client_faults
 from generator.web.replay import posted, standalone_html, steps_of
@@ -124,7 +124,7 @@ class WebTable:
     def _new_table(self, seed: int | None) -> Table:
         game = Game(self.deck, self.settings.edition, len(self.settings.seats), self.settings.options)
         self.game_no += 1
-        self.images = _snapshot(self.settings.out / "cards", game.codes)
+        self.images = card_images.snapshot(self.settings.out / "cards", game.codes)
         self.scaled: dict[str, bytes] = {}
         self.manifest_changed = ""
         seats = self.table.seats if hasattr(self, "table") else self.settings.seats  # a seat given to a bot stays the bot's
@@ -484,37 +484,12 @@ class WebTable:
         if code not in self.images:
             return None
         if code not in self.scaled:
-            from PIL import Image  # lazy: only when a card is first shown
-
-            with Image.open(io.BytesIO(self.images[code])) as im:
-                im = im.convert("RGB")
-                im.thumbnail((CARD_WIDTH, CARD_WIDTH * 2))
-                buf = io.BytesIO()
-                im.save(buf, "PNG", optimize=False)
-            self.scaled[code] = buf.getvalue()
+            image = card_images.scaled(self.images[code], CARD_WIDTH)
+            if image is None:  # its pixels do not decode after all: the card is shown by its name from now on
+                self.images.pop(code, None)
+                return None
+            self.scaled[code] = image
         return self.scaled[code]
-
-
-def _snapshot(folder: Path, codes: tuple[str, ...]) -> dict[str, bytes]:
-    """The build's card images of the game's cards, read now: a rebuild mid-game does not change them.
-
-    Which file holds which card is the build's cards/index.json (`+1` is plus_1.png); only
-    plain file names inside `folder` are read.
-    """
-    try:
-        index = json.loads((folder / "index.json").read_text(encoding="utf-8"))["cards"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return {}
-    found = {}
-    for code in codes:
-        entry = index.get(code) if isinstance(index, dict) else None
-        name = entry.get("file") if isinstance(entry, dict) else None
-        if not isinstance(name, str) or "/" in name or "\\" in name or name.startswith(".") or not name.endswith(".png"):
-            continue
-        path = folder / name
-        if path.is_file() and path.resolve().parent == folder.resolve():
-            found[code] = path.read_bytes()
-    return found
 
 
 def _seats_text(seats: list[int]) -> str:

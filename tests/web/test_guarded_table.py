@@ -213,3 +213,60 @@ def test_idle_and_half_sent_connections_neither_lock_players_out_nor_stay(tmp_pa
         finally:
             for sock in held:
                 sock.close()
+
+
+def test_card_images_are_checked_as_the_build_checks_a_picture(tmp_path, capfd):
+    """The table read whatever cards/index.json named, whole, and decoded it when shown: a
+    40,000-pixel-wide PNG of a few KiB, a truncated PNG, a JPEG named .png or a FIFO there
+    (read forever) reached Pillow or held the table. Each is now left out, its card shown by
+    its name; the build's own images are shown."""
+    import io
+    import os
+    import struct
+    import urllib.request
+    import zlib
+
+    from PIL import Image
+
+    from generator.deck.manifest import load
+    from generator.engine import Game
+
+    def png(width: int, height: int) -> bytes:
+        buf = io.BytesIO()
+        Image.frombytes("RGB", (width, height), os.urandom(width * height * 3)).save(buf, "PNG")
+        return buf.getvalue()
+
+    def huge_header() -> bytes:  # a valid PNG header claiming 40000 x 40000 pixels, and one tiny IDAT
+        def chunk(kind: bytes, data: bytes) -> bytes:
+            return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        ihdr = struct.pack(">IIBBBBB", 40000, 40000, 8, 2, 0, 0, 0)
+        return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 100)) + chunk(b"IEND", b"")
+
+    jpeg = io.BytesIO()
+    Image.new("RGB", (80, 110)).save(jpeg, "JPEG")
+    codes = Game(load(MANIFEST), "the-og", 2, {}).codes[:6]
+    files = {"good.png": png(82, 112), "huge.png": huge_header(), "cut.png": png(82, 112)[:9000],
+             "jpeg.png": jpeg.getvalue(), "fifo.png": None, "big.png": png(4500, 10)}
+    cards = tmp_path / "build" / "cards"
+    cards.mkdir(parents=True)
+    for name, data in files.items():
+        if data is None:
+            os.mkfifo(cards / name)
+        else:
+            (cards / name).write_bytes(data)
+    (cards / "index.json").write_text(json.dumps({"cards": {c: {"file": n} for c, n in zip(codes, files)}}))
+    with served(tmp_path, ["human", "greedy"], out=tmp_path / "build") as (web, url):
+        assert set(web.images) == {codes[0]}
+        base, token = url.split("/?t=")
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        with opener.open(url, timeout=10) as page:  # the join link: the cookie
+            page.read()
+        with opener.open(f"{base}/card?code={codes[0]}", timeout=10) as answer:
+            shown = Image.open(io.BytesIO(answer.read()))
+            assert answer.status == 200 and shown.format == "PNG" and shown.size[0] <= 240
+        for code in codes[1:]:
+            with pytest.raises(urllib.error.HTTPError) as missing:
+                opener.open(f"{base}/card?code={code}", timeout=10)
+            assert missing.value.code == 404
+            missing.value.close()
+    assert "Traceback" not in capfd.readouterr().err

@@ -214,15 +214,24 @@ def test_speed_applies_late_and_then_gives_a_new_clock(deck):
 
 
 def test_card_images_are_read_only_from_the_build_folder(tmp_path):
-    from generator.web.server import _snapshot
+    import io
+
+    from PIL import Image
+
+    from generator.web.card_images import snapshot
+
+    def png() -> bytes:
+        buf = io.BytesIO()
+        Image.new("RGB", (8, 11)).save(buf, "PNG")
+        return buf.getvalue()
 
     cards = tmp_path / "out" / "cards"
     cards.mkdir(parents=True)
-    (cards / "plus_1.png").write_bytes(b"png")
-    (tmp_path / "out" / "secret.png").write_bytes(b"secret")
+    (cards / "plus_1.png").write_bytes(png())
+    (tmp_path / "out" / "secret.png").write_bytes(png())
     (cards / "index.json").write_text(json.dumps({"cards": {"+1": {"file": "plus_1.png"}, "C5": {"file": "../secret.png"},
                                                             "C6": {"file": "/etc/passwd"}, "C7": {"file": "index.json"}}}))
-    assert _snapshot(cards, ("+1", "C5", "C6", "C7", "C8")) == {"+1": b"png"}
+    assert snapshot(cards, ("+1", "C5", "C6", "C7", "C8")) == {"+1": png()}
 
 
 def test_a_game_over_in_the_middle_of_a_play_2_shows_no_play_2_waiting(deck):
