@@ -72,6 +72,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="a rule option for the tweak side of a comparison (repeatable)")
     p.add_argument("--against", metavar="PATH", help="another manifest to compare with (the tweak side)")
     p.add_argument("--out", default="output", metavar="DIR", help="where to write balance.html and balance.json (default output/)")
+    p.add_argument("--no-card-effects", action="store_true",
+                   help="skip measuring each card's effect (by replaying the deals with one seat that may not play it)")
     return p
 
 
@@ -224,8 +226,16 @@ def play_and_write(args: argparse.Namespace, deck: Deck, variants: list, cells: 
                 bar.close()
         settings["rounds"] = rounds_json(rounds)
         planned = outcome.games_planned
+    effects: dict = {}
+    if not args.no_card_effects and not outcome.interrupted:
+        try:
+            effects = card_effects(args, variants[0], cells, outcome, settings, backend)
+        except KeyboardInterrupt:
+            outcome.interrupted = True
+            print("county-uppy report: interrupted while measuring the card effects; the report is written without them",
+                  file=sys.stderr)
     seconds = time.perf_counter() - start
-    data = assemble(variants, cells, outcome, settings, changes)
+    data = assemble(variants, cells, outcome, settings, changes, effects)
     try:
         html_path, json_path = write(data, args.out, deck.params.name)
     except OSError as exc:
@@ -240,6 +250,42 @@ def play_and_write(args: argparse.Namespace, deck: Deck, variants: list, cells: 
               f"that finished", file=sys.stderr)
         return 130
     return 0
+
+
+def card_effects(args: argparse.Namespace, design, cells: list, outcome, settings: dict[str, Any],
+                 backend: Backend | None) -> dict:
+    """Each card's effect (report/card_effects.py) in every cell of the first bot mix, on the cell's own
+    deals; without --games, on until each verdict is settled (at most CARD_ROUNDS times the cell's
+    games, and --max-games). Returns {cell: EffectTally}."""
+    from generator.report import card_effects as ce  # lazy: only when the command runs
+
+    options = Options.for_deck(design.deck, design.options)
+    mine = [c for c in cells if c.bots == settings["verdict_bots"] and (0, c) in outcome.tallies
+            and outcome.tallies[(0, c)].games]
+    targets = [ce.Target(ce.Setup(design.deck, dict(design.options), c.edition, c.players, tuple(c.bot_list()), args.seed),
+                         1 / (2 if options.teams else c.players), outcome.tallies[(0, c)].games) for c in mine]
+    cap = None if args.games is not None else settings["max_games"]
+    bars: list[ProgressBar] = []
+
+    def announce(number: int, planned: int):
+        for bar in bars:
+            bar.close()
+        bars.clear()
+        print(f"card effects, round {number}: {planned} deals, each played again without each card a seat held...",
+              file=sys.stderr)
+        bar = ProgressBar(planned, "deals", transient=False)
+        bars.append(bar)
+        return bar.set
+
+    try:
+        tallies = ce.measure(targets, cap=cap, rounds=ce.CARD_ROUNDS, workers=args.workers, backend=backend,
+                             announce=announce)
+    finally:
+        for bar in bars:
+            bar.close()
+    settings["card_effects"] = {"deals": {c.key: t.played for c, t in zip(mine, tallies)},
+                                "restricted_games": sum(t.restricted_games for t in tallies)}
+    return dict(zip(mine, tallies))
 
 
 def deck_changes(design: Deck, other: Deck) -> list[str]:
@@ -285,5 +331,10 @@ def headline_lines(data: dict[str, Any], *, per_cell: bool = False) -> list[str]
                 lines.append(f"  games per cell: {took}")
         if "differences" in row:
             lines.append(f"  {row['differences']} significant difference(s) between design and tweak")
+    if data.get("in_plain_words"):
+        lines.append(f"card effects: {data['in_plain_words']}")
+    for s in data.get("suggestions") or ():
+        lines.append(f"try: {s['text']}")
+        lines.append(f"  {s['command']}")
     return lines
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from generator.engine.options import Options
-from generator.report import charts, words
+from generator.report import card_effects, charts, suggest, words
 from generator.report.compare import compare
 from generator.report.run import Outcome, Variant
 from generator.report.summarize import (CAUSE_LABELS, LUCK_BOTS, LUCK_GAMES, MIN_CARD_PLAYS, TOLERANCE, Cell,
@@ -15,11 +15,12 @@ FORMAT = "county-uppy-balance/2"
 
 
 def assemble(variants: Sequence[Variant], cells: Sequence[Cell], outcome: Outcome, settings: dict[str, Any],
-             changes: list[str] | None = None) -> dict[str, Any]:
+             changes: list[str] | None = None, effects: dict[Cell, Any] | None = None) -> dict[str, Any]:
     """The whole report as JSON-ready data (charts included, for the page).
 
     `changes`: what differs between the two manifests of an --against run (deck/compare.py's
-    summary lines), shown above the comparison."""
+    summary lines), shown above the comparison. `effects`: the design's card effects per cell
+    (report/card_effects.py's EffectTally), written into those cells as `card_effects`."""
     spt = float(settings.get("seconds_per_turn", words.SECONDS_PER_TURN))
     per_variant: list[list[dict[str, Any]]] = []
     for v, variant in enumerate(variants):
@@ -31,6 +32,8 @@ def assemble(variants: Sequence[Variant], cells: Sequence[Cell], outcome: Outcom
             if tally is None or tally.games == 0:
                 continue
             summary = summarize(variant.deck, cell, tally, dealer=dealer, teams=teams)
+            if v == 0 and effects and cell in effects:
+                summary["card_effects"] = card_effects.rows(variant.deck, cell.edition, effects[cell], summary["fair"])
             if summary["unfinished_games"]:
                 summary["replay_unfinished"] = replay_command(settings, variant, cell, summary["unfinished_games"])
             summaries.append(summary)
@@ -45,6 +48,7 @@ def assemble(variants: Sequence[Variant], cells: Sequence[Cell], outcome: Outcom
     comparison = compare(per_variant[0], per_variant[1]) if len(variants) == 2 else None
     names = [v.name for v in variants]
     sections = details(per_variant, names)
+    advice = suggest.suggestions(variants[0].deck, per_variant[0], variants[0].manifest, settings) if effects else []
     report = {
         "format": FORMAT,
         "settings": settings,
@@ -53,6 +57,8 @@ def assemble(variants: Sequence[Variant], cells: Sequence[Cell], outcome: Outcom
         "games_played": outcome.games_done,
         "games_planned": outcome.games_planned,
         "headline": headline(per_variant, comparison, spt),
+        "in_plain_words": suggest.paragraph(per_variant[0], advice) if effects else None,
+        "suggestions": advice,
         "player_counts": sorted({c.players for c in cells}),
         "cells": {name: [public(c) for c in cs] for name, cs in zip(names, per_variant)},
         "comparison": comparison,
@@ -130,6 +136,7 @@ def details(per_variant: list[list[dict[str, Any]]], names: Sequence[str]) -> li
             "seat_chart": charts.seat_chart(present if same_sides else present[:1], shown_names),
             "length_chart": charts.length_chart([s["turns"] for s in present], shown_names),
             "cards": card_table(sides),
+            "effects": effect_table(sides[0]),
             "penalties": penalty_table(sides),
         })
     return sections
@@ -145,6 +152,14 @@ def card_table(sides: list[dict[str, Any] | None]) -> list[dict[str, Any]]:
                                                    "by": [None] * len(sides)})
             entry["by"][k] = row
     return list(codes.values())
+
+
+def effect_table(side: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The design's card effects for the page: grouped (wilds, then each value, then colours), each
+    group sorted by effect, strongest first."""
+    if side is None or "card_effects" not in side:
+        return []
+    return sorted(side["card_effects"], key=lambda row: (card_effects.group_order(row["group"]), -row["effect"], row["code"]))
 
 
 def penalty_table(sides: list[dict[str, Any] | None]) -> list[dict[str, Any]]:
@@ -179,6 +194,16 @@ def methods() -> dict[str, Any]:
                        "(normal approximation, tie-corrected); penalties per turn: conditional binomial test of two "
                        "Poisson rates. Holm-Bonferroni over every test of the comparison; marked when the adjusted "
                        "p < 0.05. Both sides play the same seeds."),
+        "card_effects": ("Restricted play (Jaffe et al., AIIDE 2012): every deal of a cell is played again with the "
+                         "first seat (from seat deal mod players) that had the card among its choices kept from "
+                         "playing it (it discards the card first when it owes a discard); the effect is that seat's "
+                         "win rate as usual minus its win rate without the card, with a paired normal 95% interval. "
+                         "Deals where no seat had the card play out the same and count as 0. A card is compared with "
+                         "its group (wilds with the edition's other wilds, a number with the same value in the other "
+                         "colours, colours with each other) by what it is worth when held (its effect divided by the "
+                         "share of deals a seat held it): a paired z-test of the per-deal contrast, Holm-Bonferroni "
+                         "corrected over every row of the cell; in line = not significant and the contrast's interval "
+                         f"within ±{round(card_effects.CARD_TOLERANCE * 100)}% of the fair share."),
         "card_lift": ("Share of a card's plays made by the player who went on to win, minus that share over all "
                       "plays: positive means winners play it more than other cards. An association, not a cause."),
     }

@@ -23,8 +23,19 @@ def to_html(report: dict[str, Any], game_name: str) -> str:
                       keep_trailing_newline=True)
     template = env.get_template("balance.html.j2")
     n_tests = sum(len(e["rows"]) for e in report["comparison"] or [])
+    groups = max((len({e["group"] for e in cell["effects"]}) for sec in report["_sections"] for cell in sec["cells"]),
+                 default=0)
     return template.render(report=report, sections=report["_sections"], game_name=game_name,
-                           tolerance=round(TOLERANCE * 100), n_tests=n_tests)
+                           tolerance=round(TOLERANCE * 100), n_tests=n_tests, effect_groups=groups, bar=bar)
+
+
+#: The card table's bars run from -BAR_SPAN to +BAR_SPAN (a share of games).
+BAR_SPAN = 0.2
+
+
+def bar(x: float) -> float:
+    """Where a card effect sits on its bar, in % of the bar's width (clamped to the bar)."""
+    return round(50 + 50 * max(-1.0, min(1.0, x / BAR_SPAN)), 1)
 
 
 #: The files the report writes into its folder.
