@@ -118,6 +118,7 @@ class LocalBackend(Backend):
         self._pool: WorkerPool | None = None
 
     def map_chunks(self, fn, context, chunks):
+        self.close()  # a backend used for another run (a sweep's next round): the last run's workers go first
         ctx = get_context("spawn" if sys.platform == "win32" else "fork")
         self._pool = WorkerPool(self.slots, _set_task, (fn, context), mp_context=ctx)
         return self._pool.map(_run_task, chunks)

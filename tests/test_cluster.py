@@ -166,6 +166,7 @@ def test_report_on_the_cluster(cluster, capsys, tmp_path):
         assert main([*argv, "--out", str(tmp_path / "remote"), "--scheduler", cluster.address]) == 0
         assert "Dask worker thread(s)" in capsys.readouterr().err
         local = (tmp_path / "local" / "balance.json").read_bytes()
+        assert all("card_effects" in c for c in json.loads(local)["cells"]["design"])  # measured there too
         assert (tmp_path / "remote" / "balance.json").read_bytes() == local
 
 

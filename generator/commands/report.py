@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 MAX_GAMES_PER_CELL = 20_000
 
 DEFAULT_BOTS = "greedy"
+#: Where the web table and the terminal game save their records: read by default when it exists.
+DEFAULT_RECORDS = "output/games"
 #: Seconds a turn takes at the table, for minutes per game (kept equal to report.words.SECONDS_PER_TURN, which a
 #: test checks; repeated here so that building the parser imports nothing of the report).
 SECONDS_PER_TURN = 6.0
@@ -72,6 +74,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="a rule option for the tweak side of a comparison (repeatable)")
     p.add_argument("--against", metavar="PATH", help="another manifest to compare with (the tweak side)")
     p.add_argument("--out", default="output", metavar="DIR", help="where to write balance.html and balance.json (default output/)")
+    p.add_argument("--records", default=None, metavar="DIR",
+                   help="game records to set beside the bots' games: the web table's, the terminal game's and "
+                        "simulate --record's (default: output/games, when it exists)")
     p.add_argument("--no-card-effects", action="store_true",
                    help="skip measuring each card's effect (by replaying the deals with one seat that may not play it)")
     return p
@@ -152,6 +157,8 @@ def run(args: argparse.Namespace) -> int:
                 if variant.deck is deck or any(e.key == cell.edition for e in variant.deck.editions):
                     Game(variant.deck, cell.edition, cell.players, variant.options)
         check_out(args.out)
+        if args.records is not None and not Path(args.records).is_dir():
+            raise UsageError(f"--records {args.records}: no such folder (it holds the game records to read)")
     except (UsageError, EngineError) as err:
         print(escape(f"county-uppy report: {err}"), file=sys.stderr)
         return 2
@@ -164,6 +171,16 @@ def run(args: argparse.Namespace) -> int:
                 "seconds_per_turn": args.seconds_per_turn, "verdict_bots": mixes[0],
                 "verdict_rests_on": rests_on(mixes[0])}
     changes = deck_changes(deck, other) if other is not None else None
+    folder = args.records or (DEFAULT_RECORDS if Path(DEFAULT_RECORDS).is_dir() else None)
+    if folder is not None:
+        from generator.report.records import read_records  # lazy: only when there are records to read
+
+        read = read_records(folder, deck)
+        for warning in read.warnings:
+            print(f"county-uppy report: warning: {warning}", file=sys.stderr)
+        settings["records"] = folder
+    else:
+        read = None
     try:
         backend = DaskBackend(args.scheduler) if args.scheduler is not None else None
     except BackendError as err:
@@ -171,14 +188,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         with backend or nullcontext():
-            return play_and_write(args, deck, variants, cells, games, by_players, cap, settings, backend, changes)
+            return play_and_write(args, deck, variants, cells, games, by_players, cap, settings, backend, changes, read)
     except ClusterError as err:  # the cluster failed mid-run: no report rather than a wrong one
         print(escape(f"county-uppy report: {err}"), file=sys.stderr)
         return 1
 
 
 def play_and_write(args: argparse.Namespace, deck: Deck, variants: list, cells: list, games: dict, by_players: dict,
-                   cap: int, settings: dict[str, Any], backend: Backend | None, changes: list[str] | None = None) -> int:
+                   cap: int, settings: dict[str, Any], backend: Backend | None, changes: list[str] | None = None,
+                   records=None) -> int:
     """Play the grid (on `backend`, or local workers) and write the report; the exit status."""
     # lazy: the report's modules (jinja2 among them) load only when `report` runs
     from generator.report.assemble import assemble
@@ -235,7 +253,7 @@ def play_and_write(args: argparse.Namespace, deck: Deck, variants: list, cells: 
             print("county-uppy report: interrupted while measuring the card effects; the report is written without them",
                   file=sys.stderr)
     seconds = time.perf_counter() - start
-    data = assemble(variants, cells, outcome, settings, changes, effects)
+    data = assemble(variants, cells, outcome, settings, changes, effects, records)
     try:
         html_path, json_path = write(data, args.out, deck.params.name)
     except OSError as exc:
@@ -333,6 +351,11 @@ def headline_lines(data: dict[str, Any], *, per_cell: bool = False) -> list[str]
             lines.append(f"  {row['differences']} significant difference(s) between design and tweak")
     if data.get("in_plain_words"):
         lines.append(f"card effects: {data['in_plain_words']}")
+    for g in (data.get("records") or {}).get("groups", ()):
+        lines.append(f"people's games: {g['edition_name']}, {g['players']} players: {g['records']} record(s)")
+        for d in g["differences"]:
+            if d["significant"]:
+                lines.append(f"  {d['sentence']}")
     for s in data.get("suggestions") or ():
         lines.append(f"try: {s['text']}")
         lines.append(f"  {s['command']}")

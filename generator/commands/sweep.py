@@ -16,6 +16,9 @@ from generator.engine.limits import DEFAULT_MAX_CELLS, MAX_CELLS, MAX_GAMES, MAX
 from generator.progress import ProgressBar, is_terminal
 
 DEFAULT_PLAYERS = "4"
+#: --until-settled's default cap on a cell's games (the report's, generator.report.rounds.MAX_GAMES_PER_CELL,
+#: which a test checks; repeated here so that building the parser imports nothing of the report).
+MAX_GAMES_PER_CELL = 20_000
 DEFAULT_BOTS = "greedy"
 
 EPILOG = """\
@@ -53,6 +56,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=None, metavar="N",
                    help=f"games per cell, 1..{MAX_GAMES} (default: as many as a verdict needs: "
                         "400 for 2 players, 1200 for 4, 2000 for 6; the most of the player counts asked for)")
+    p.add_argument("--until-settled", action="store_true",
+                   help="after the first --games, play each inconclusive cell on to the games its verdict asks for, "
+                        "in rounds, until every verdict is settled or its cell reaches --max-games")
+    p.add_argument("--max-games", type=int, default=None, metavar="N",
+                   help=f"with --until-settled: the most games a cell plays, 1..{MAX_GAMES} (default 20000)")
     p.add_argument("--max-cells", type=int, default=DEFAULT_MAX_CELLS, metavar="N",
                    help=f"play a grid of at most N cells, 1..{MAX_CELLS} (default {DEFAULT_MAX_CELLS}): a larger one is "
                         "refused, with the number of games it would play")
@@ -109,6 +117,10 @@ def run(args: argparse.Namespace) -> int:
             ladder_bot(name)  # any bot on the ladder; ISMCTS without the ai extra: exit 2, naming it
         axes = [grid.parse_axis(text, deck) for text in args.param]
         grid.check_axes(axes)
+        if args.max_games is not None and not args.until_settled:
+            raise UsageError("--max-games caps --until-settled; without it every cell plays --games games")
+        if args.max_games is not None and not 1 <= args.max_games <= MAX_GAMES:
+            raise UsageError(f"--max-games must be 1..{MAX_GAMES}, not {args.max_games}")
         if not 1 <= args.max_cells <= MAX_CELLS:
             raise UsageError(f"--max-cells must be 1..{MAX_CELLS}, not {args.max_cells}")
         games = args.games or max(games_needed(1 / n) for n in players)
@@ -125,6 +137,9 @@ def run(args: argparse.Namespace) -> int:
     ctx = Context(tuple(v.deck for v in variants), tuple(v.options for v in variants), args.edition, bots)
     settings = {"params": {a.name: list(a.values) for a in axes}, "players": players, "edition": args.edition,
                 "bots": bots, "verdict_bots": bots, "verdict_rests_on": rests_on(bots), "games": games, "seed": args.seed, "manifest": args.manifest}
+    if args.until_settled:
+        settings["until_settled"] = True
+        settings["max_games"] = cap = args.max_games or MAX_GAMES_PER_CELL
     planned = games * len(cells)
     played = None
     start = time.perf_counter()
@@ -134,8 +149,12 @@ def run(args: argparse.Namespace) -> int:
               f"{'Dask worker thread(s)' if args.scheduler is not None else 'worker(s)'}; the verdicts rest on {rests_on(bots)}...",
               file=sys.stderr)
         bar = ProgressBar(planned, "sweeping", enabled=not args.no_progress and is_terminal())
-        with backend, bar:
-            played = run_cells(backend, ctx, cells, games, progress=bar.advance if bar.enabled else None)
+        with backend:
+            with bar:
+                played = run_cells(backend, ctx, cells, games, progress=bar.advance if bar.enabled else None)
+            if args.until_settled:
+                settings["rounds"] = [{"round": 1, "cells": len(cells), "games": planned}]
+                played = play_until_settled(backend, ctx, cells, variants, played, cap, settings, args)
     except ClusterError as err:
         print(escape(f"county-uppy sweep: {err}"), file=sys.stderr)
         return 1
@@ -183,6 +202,33 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def play_until_settled(backend, ctx, cells: list, variants: list, played, cap: int, settings: dict[str, Any],
+                       args: argparse.Namespace):
+    """Rounds after the first: each inconclusive cell on to the games its verdict asks for (at most
+    `cap`), until none is left or Ctrl-C; `settings["rounds"]` gets a line per round."""
+    from generator.report.sweep.run import run as run_cells  # lazy: as in run()
+    from generator.report.sweep.summary import summaries  # lazy: as in run()
+
+    while not played.interrupted:
+        now = summaries(cells, variants, played.counts, edition=args.edition, bots=ctx.bots)
+        targets = [c.games for c in played.counts]
+        for k, s in enumerate(now):
+            if s["verdict"]["label"] == "inconclusive":
+                targets[k] = max(targets[k], min(cap, s["verdict"]["games_needed"]))
+        more = sum(t - c.games for t, c in zip(targets, played.counts))
+        if not more:
+            break
+        grown = sum(t > c.games for t, c in zip(targets, played.counts))
+        number = len(settings["rounds"]) + 1
+        print(f"round {number}: {grown} cell(s) not settled yet, {more} more games...", file=sys.stderr)
+        settings["rounds"].append({"round": number, "cells": grown, "games": more})
+        bar = ProgressBar(more, "sweeping", enabled=not args.no_progress and is_terminal())
+        with bar:
+            played = run_cells(backend, ctx, cells, targets, progress=bar.advance if bar.enabled else None,
+                               played=played)
+    return played
+
+
 def to_json(data: dict[str, Any]) -> str:
     """The sweep as JSON: the same for the same inputs wherever it ran (but for `timing`), and safe
     to print (escape_json: a path or value holding control characters keeps its value, escaped)."""
@@ -200,13 +246,15 @@ def table(data: dict[str, Any]) -> list[str]:
     """One line per cell: its values, the verdict, the first player's rate, length, unfinished games
     (every value escaped for the terminal before the columns are measured)."""
     names = list(data["settings"]["params"])
-    head = [*map(escape, names), "players", "games", "verdict", "worst seat", "first player (95% CI)", "median turns", "unfinished"]
+    head = [*map(escape, names), "players", "games", "verdict", "worst seat", "first player (95% CI)", "median turns", "unfinished",
+            "to settle"]
     rows = []
     for c in data["cells"]:
         fp = c["first_player"]
         rows.append([*(escape(show(c["params"][n])) for n in names), str(c["players"]), str(c["games"]), c["verdict"]["label"],
                      f"{c['worst_seat_off'] * 100:.0f}% off", f"{fp['rate']:.1%} ({fp['low']:.1%}-{fp['high']:.1%})",
-                     f"{c['length']['median']:g}", str(c["unfinished"])])
+                     f"{c['length']['median']:g}", str(c["unfinished"]),
+                     f"{c['verdict']['more_games']:,} more games" if "more_games" in c["verdict"] else ""])
     widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(head)]
     line = lambda cols: "  ".join(col.ljust(w) for col, w in zip(cols, widths)).rstrip()  # noqa: E731
     return [line(head), line(["-" * w for w in widths]), *(line(r) for r in rows)]

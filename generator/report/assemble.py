@@ -7,6 +7,7 @@ from typing import Any, Sequence
 from generator.engine.options import Options
 from generator.report import card_effects, charts, suggest, words
 from generator.report.compare import compare
+from generator.report.records import section as records_section
 from generator.report.run import Outcome, Variant
 from generator.report.summarize import (CAUSE_LABELS, LUCK_BOTS, LUCK_GAMES, MIN_CARD_PLAYS, TOLERANCE, Cell,
                                         add_verdicts, pct, summarize)
@@ -15,12 +16,13 @@ FORMAT = "county-uppy-balance/2"
 
 
 def assemble(variants: Sequence[Variant], cells: Sequence[Cell], outcome: Outcome, settings: dict[str, Any],
-             changes: list[str] | None = None, effects: dict[Cell, Any] | None = None) -> dict[str, Any]:
+             changes: list[str] | None = None, effects: dict[Cell, Any] | None = None, records: Any = None) -> dict[str, Any]:
     """The whole report as JSON-ready data (charts included, for the page).
 
     `changes`: what differs between the two manifests of an --against run (deck/compare.py's
     summary lines), shown above the comparison. `effects`: the design's card effects per cell
-    (report/card_effects.py's EffectTally), written into those cells as `card_effects`."""
+    (report/card_effects.py's EffectTally), written into those cells as `card_effects`. `records`:
+    the game records read (report/records.py), set beside the design's cells as `records`."""
     spt = float(settings.get("seconds_per_turn", words.SECONDS_PER_TURN))
     per_variant: list[list[dict[str, Any]]] = []
     for v, variant in enumerate(variants):
@@ -63,6 +65,8 @@ def assemble(variants: Sequence[Variant], cells: Sequence[Cell], outcome: Outcom
         "cells": {name: [public(c) for c in cs] for name, cs in zip(names, per_variant)},
         "comparison": comparison,
         "changes": changes,
+        "records": (records_section(variants[0].deck, records, [c for c in per_variant[0] if c["bots"] == settings.get("verdict_bots")], spt)
+                    if records is not None else None),
         "methods": methods(),
     }
     report["_sections"] = sections

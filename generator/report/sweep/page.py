@@ -232,10 +232,14 @@ def heatmaps(data: dict[str, Any]) -> list[dict[str, Any]]:
     return maps
 
 
-def best_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+def best_rows(data: dict[str, Any]) -> dict[str, Any]:
+    """The page's "Best cells": parameter values across the player counts, then each count's best cells."""
     cells = data["cells"]
-    return [{"k": k, "link": cell_page(k), "cell": cells[k], "label": _label(cells[k]["params"])}
-            for k in ranked(cells)[:BEST]]
+    across = [{**v, "label": _label(v["params"]), "links": {n: cell_page(k) for n, k in v["cells"].items()}}
+              for v in data["best"]["across"][:BEST]]
+    by_players = [(n, [{"k": k, "link": cell_page(k), "cell": cells[k], "label": _label(cells[k]["params"])}
+                       for k in ks[:BEST]]) for n, ks in data["best"]["by_players"].items()]
+    return {"across": across, "by_players": by_players}
 
 
 def _env() -> Environment:

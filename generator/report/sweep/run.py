@@ -70,12 +70,15 @@ class Played:
     run short (then some cells have fewer than `games` games, or no counts at all)."""
 
     counts: list[CellCounts]
-    games: int  #: games per cell, as planned
+    games: int | list[int]  #: games per cell, as planned (one number, or one per cell)
     interrupted: bool = False
+
+    def target(self, k: int) -> int:
+        return self.games if isinstance(self.games, int) else self.games[k]
 
     def finished(self) -> list[int]:
         """The indices of the cells whose games were all played, in cell order."""
-        return [k for k, c in enumerate(self.counts) if c.games == self.games]
+        return [k for k, c in enumerate(self.counts) if c.games == self.target(k)]
 
 
 @dataclass(frozen=True)
@@ -131,28 +134,41 @@ def chunk_size(total_games: int, games: int, slots: int, scale: int = 1, bots: s
     return max(1, min(games, CHUNK * scale // slow, -(-total_games // (4 * max(1, slots)))))
 
 
-def make_chunks(cells: Sequence[SweepCell], games: int, size: int) -> Iterator[Chunk]:
-    for cell in cells:
-        for lo in range(0, games, size):
-            yield Chunk(cell.index, cell.variant, cell.players, cell.seed, lo, min(lo + size, games))
+def make_chunks(cells: Sequence[SweepCell], games: int | Sequence[int], size: int,
+                first: Sequence[int] | None = None) -> Iterator[Chunk]:
+    """Each cell's games `first[k]` (default 0) up to its `games` (one number, or one per cell)."""
+    for k, cell in enumerate(cells):
+        top = games if isinstance(games, int) else games[k]
+        for lo in range(first[k] if first else 0, top, size):
+            yield Chunk(cell.index, cell.variant, cell.players, cell.seed, lo, min(lo + size, top))
 
 
-def run(backend: Backend, ctx: Context, cells: Sequence[SweepCell], games: int,
-        progress: Callable[[int], None] | None = None) -> Played:
+def run(backend: Backend, ctx: Context, cells: Sequence[SweepCell], games: int | Sequence[int],
+        progress: Callable[[int], None] | None = None, played: Played | None = None) -> Played:
     """Every cell's counts, in cell order; `progress(n)` as n more games finish.
+
+    `games`: games per cell (one number, or one per cell). `played`: the counts of an earlier
+    round, carried on from (each cell from the games it has, to its new target; game i of a
+    cell is always the same game), else a new run.
 
     Ctrl-C or SIGTERM (KeyboardInterrupt) stops the work at once: the chunks that came back,
     and those that finished meanwhile (backend.finished()), are kept, and the result says it
     was interrupted, so the sweep can write the cells that finished.
     """
-    size = chunk_size(games * len(cells), games, backend.slots, backend.chunk_scale, ctx.bots)
-    merged: list[CellCounts] = []
-    played = Played(merged, games)
+    targets = [games] * len(cells) if isinstance(games, int) else list(games)
+    first = [c.games for c in played.counts] if played is not None else [0] * len(cells)
+    todo = sum(t - f for t, f in zip(targets, first))
+    size = chunk_size(todo, max(targets, default=1), backend.slots, backend.chunk_scale, ctx.bots)
+    if played is None:
+        played = Played([], games)
+    else:
+        played.games = targets
+    merged = played.counts
     try:
-        for c in cells:
+        for c in cells[len(merged):]:
             merged.append(CellCounts(c.players, len(Game(ctx.decks[c.variant], ctx.edition, c.players,
                                                          ctx.options[c.variant]).codes)))
-        for index, counts in backend.map_chunks(play_chunk, ctx, make_chunks(cells, games, size)):
+        for index, counts in backend.map_chunks(play_chunk, ctx, make_chunks(cells, targets, size, first)):
             merged[index].merge(counts)
             if progress:
                 progress(counts.games)

@@ -9,6 +9,7 @@ sweep and gives the same verdicts as `county-uppy report`. The per-card rates ar
 
 from __future__ import annotations
 
+import json
 from typing import Any, Sequence
 
 from generator.engine.game import Game
@@ -81,6 +82,9 @@ def summaries(cells: Sequence[SweepCell], variants: Sequence[Variant], counts: S
     add_verdicts(out)  # reads "sides", "fair", "teams", "bots", "finished", "seat_test"
     for c in out:
         c.pop("sides", None)
+        verdict = c["verdict"]
+        if verdict["label"] == "inconclusive":
+            verdict["more_games"] = max(0, verdict["games_needed"] - c["games"])
     return out
 
 
@@ -90,12 +94,12 @@ def document(settings: dict[str, Any], cells: Sequence[SweepCell], variants: Seq
     short) and the ones missing, with `complete` saying which it is. The verdicts' seat tests
     are Holm-corrected over the cells listed."""
     finished = set(done)
+    shown = summaries([cells[k] for k in done], variants, [counts[k] for k in done], edition=edition, bots=bots)
     missing = [{"params": dict(variants[c.variant].params), "players": c.players, "seed": c.seed}
                for k, c in enumerate(cells) if k not in finished]
     return {"format": FORMAT, "complete": not missing, "cells_done": len(done), "cells_planned": len(cells),
             "settings": settings,
-            "cells": summaries([cells[k] for k in done], variants, [counts[k] for k in done], edition=edition, bots=bots),
-            "missing": missing}
+            "cells": shown, "best": best(shown), "missing": missing}
 
 
 def ranked(cells: Sequence[dict[str, Any]]) -> list[int]:
@@ -103,3 +107,33 @@ def ranked(cells: Sequence[dict[str, Any]]) -> list[int]:
     share, then unfinished games, then grid order."""
     return sorted(range(len(cells)), key=lambda k: (VERDICT_ORDER.index(cells[k]["verdict"]["label"]),
                                                     cells[k]["worst_seat_off"], cells[k]["unfinished_rate"], k))
+
+
+#: Verdicts that count as fair for "fair at every player count".
+FAIR = ("balanced", "small seat effect")
+
+
+def best(cells: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """`best`: the parameter values ranked across the player counts (a value fair at every count
+    first: by its worst verdict, then its worst seat's distance from a fair share), then each
+    player count's cells ranked (`ranked`), as indices into `cells`."""
+    values: dict[str, list[int]] = {}
+    for k, c in enumerate(cells):
+        values.setdefault(json.dumps(c["params"], sort_keys=True), []).append(k)
+    across = []
+    for members in values.values():
+        labels = [cells[k]["verdict"]["label"] for k in members]
+        across.append({
+            "params": cells[members[0]]["params"],
+            "cells": {str(cells[k]["players"]): k for k in members},
+            "verdicts": {str(cells[k]["players"]): cells[k]["verdict"]["label"] for k in members},
+            "fair_for_all": all(label in FAIR for label in labels),
+            "worst": max(labels, key=VERDICT_ORDER.index),
+            "worst_seat_off": max(cells[k]["worst_seat_off"] for k in members),
+            "unfinished_rate": max(cells[k]["unfinished_rate"] for k in members),
+        })
+    across.sort(key=lambda v: (not v["fair_for_all"], VERDICT_ORDER.index(v["worst"]), v["worst_seat_off"],
+                               v["unfinished_rate"], min(v["cells"].values())))
+    counts = sorted({c["players"] for c in cells})
+    by_players = {str(n): [k for k in ranked(cells) if cells[k]["players"] == n] for n in counts}
+    return {"across": across, "by_players": by_players}
