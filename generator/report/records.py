@@ -21,7 +21,6 @@ file (and line), never a failure.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -30,6 +29,8 @@ from generator.deck.model import Deck
 from generator.deck.problems import escape
 from generator.engine import EngineError
 from generator.engine.actions import PLAY
+from generator import strict_json
+from generator.engine.journal import read_record
 from generator.engine.record import HUMAN, replay
 from generator.engine.state import PENALTY_CAUSES
 from generator.report import stats
@@ -82,15 +83,15 @@ def read_records(folder: str | Path, deck: Deck) -> Read:
             if len(raw) > MAX_BYTES:
                 out.warnings.append(f"{shown}: larger than {MAX_BYTES:,} bytes, not a game record; skipped")
                 continue
-            record = json.loads(raw.decode("utf-8"))
+            record, _in_progress = read_record(raw.decode("utf-8-sig"))  # whole, or written as the game went
         except OSError as exc:
             out.warnings.append(f"{shown}: cannot be read: {escape(exc.strerror or str(exc))}; skipped")
             continue
         except UnicodeDecodeError:
             out.warnings.append(f"{shown}: not UTF-8 text, not a game record; skipped")
             continue
-        except json.JSONDecodeError as exc:
-            out.warnings.append(f"{shown}:{exc.lineno}:{exc.colno}: not valid JSON ({escape(exc.msg)}); skipped")
+        except strict_json.Refused as exc:
+            out.warnings.append(f"{shown}:{exc.line}:{exc.column}: {escape(exc.message)}; skipped")
             continue
         edition = record.get("edition", "the-og") if isinstance(record, dict) else None
         if isinstance(edition, str) and edition not in editions:
