@@ -273,15 +273,23 @@ def play_and_write(args: argparse.Namespace, deck: Deck, variants: list, cells: 
 def card_effects(args: argparse.Namespace, design, cells: list, outcome, settings: dict[str, Any],
                  backend: Backend | None) -> dict:
     """Each card's effect (report/card_effects.py) in every cell of the first bot mix, on the cell's own
-    deals; without --games, on until each verdict is settled (at most CARD_ROUNDS times the cell's
-    games, and --max-games). Returns {cell: EffectTally}."""
+    deals; without --games, first on the deals a seat verdict usually needs, then on until each verdict
+    is settled (at most CARD_ROUNDS times those, and --max-games). Returns {cell: EffectTally}."""
     from generator.report import card_effects as ce  # lazy: only when the command runs
+    from generator.report.summarize import games_needed  # lazy: as above
 
     options = Options.for_deck(design.deck, design.options)
     mine = [c for c in cells if c.bots == settings["verdict_bots"] and (0, c) in outcome.tallies
             and outcome.tallies[(0, c)].games]
-    targets = [ce.Target(ce.Setup(design.deck, dict(design.options), c.edition, c.players, tuple(c.bot_list()), args.seed),
-                         1 / (2 if options.teams else c.players), outcome.tallies[(0, c)].games) for c in mine]
+    # The first round measures the cards on the deals a verdict usually needs (the cell's first round),
+    # or on all the cell's games if it played fewer (--games, a cap); later rounds go on from there.
+    targets = []
+    for c in mine:
+        fair = 1 / (2 if options.teams else c.players)
+        first = outcome.tallies[(0, c)].games if args.games is not None else \
+            min(outcome.tallies[(0, c)].games, games_needed(fair))
+        targets.append(ce.Target(ce.Setup(design.deck, dict(design.options), c.edition, c.players, tuple(c.bot_list()),
+                                          args.seed), fair, first))
     cap = None if args.games is not None else settings["max_games"]
     bars: list[ProgressBar] = []
 

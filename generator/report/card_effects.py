@@ -45,8 +45,8 @@ from generator.report.summarize import ALPHA, TOLERANCE, r
 #: How far from its group's a card's worth when held may be and still be `in line`: this share of the
 #: fair win rate (the seat verdict's tolerance: 5 points at 4 players, 10 at 2 players).
 CARD_TOLERANCE = TOLERANCE
-#: Without --games, a cell's card effects play on to at most this many times the cell's own games.
-CARD_ROUNDS = 4
+#: Without --games, a cell's card effects play on to at most this many times their first round's deals.
+CARD_ROUNDS = 3
 #: Deals per chunk of work.
 CHUNK = 100
 #: The group of the colour rows and of the wilds.

@@ -153,3 +153,27 @@ def test_a_suggested_command_runs_as_printed(deck, tmp_path, monkeypatch, capsys
     assert sorted({(c["params"]["copies.STEAL"], c["players"]) for c in data["cells"]}) == \
         [(c, n) for c in (1, 2, 3) for n in (3, 4)]
     assert "Steal a Card" in suggest.paragraph(cells, [advice])
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_card_table_filters_by_group_and_fits_a_phone(tmp_path, width):
+    from tests.browser import launched
+
+    out = tmp_path / "out"
+    assert main(["report", "--manifest", MANIFEST_ARG, "--edition", "its-wild-time", "--players", "3", "--games", "40",
+                 "--workers", "1", "--out", str(out)]) == 0
+    rows = json.loads((out / "balance.json").read_text())["cells"]["design"][0]["card_effects"]
+    with launched() as browser:
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        page.goto((out / "balance.html").as_uri())
+        visible = "() => [...document.querySelectorAll('.effects tr.row')].filter((r) => r.getClientRects().length)" \
+                  ".map((r) => r.querySelector('code').textContent)"
+        assert page.evaluate(visible) == [r["code"] for r in sorted(rows, key=lambda r: (ce.group_order(r["group"]), -r["effect"], r["code"]))]
+        page.locator(".effects label", has_text="wilds").first.click()
+        assert sorted(page.evaluate(visible)) == sorted(r["code"] for r in rows if r["group"] == "wilds")
+        page.locator(".effects label", has_text="out of line or not clear").first.click()
+        assert sorted(page.evaluate(visible)) == sorted(r["code"] for r in rows if r["verdict"] != "in line")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        first = page.locator(".effects tr.row td").first.bounding_box()
+        assert first is not None and first["x"] >= 0 and first["x"] + first["width"] <= width
+        assert page.locator("p.plainwords").is_visible()

@@ -59,7 +59,7 @@ def test_the_headline_names_the_worst_player_count_in_plain_words():
 
 def run_report(tmp_path, name, *extra):
     out = tmp_path / name
-    status = main(["report", "--manifest", MANIFEST, "--workers", "1", "--out", str(out), *extra])
+    status = main(["report", "--manifest", MANIFEST, "--workers", "1", "--no-card-effects", "--out", str(out), *extra])
     return status, json.loads((out / "balance.json").read_text()), (out / "balance.html").read_text()
 
 

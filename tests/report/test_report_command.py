@@ -11,7 +11,7 @@ from generator.progress import ProgressBar
 from tests.conftest import ROOT, MANIFEST_ARG as MANIFEST
 
 SMALL = ["report", "--manifest", MANIFEST, "--games", "40", "--players", "2,4", "--edition", "keep-it-simple",
-         "--edition", "only-chaos"]
+         "--edition", "only-chaos", "--no-card-effects"]
 
 
 def run(tmp_path: Path, name: str, *extra: str) -> tuple[int, Path]:

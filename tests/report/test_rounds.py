@@ -12,7 +12,7 @@ from tests.conftest import MANIFEST_ARG as MANIFEST
 
 def report(tmp_path: Path, name: str, *extra: str) -> tuple[int, dict]:
     out = tmp_path / name
-    status = main(["report", "--manifest", MANIFEST, "--workers", "1", "--out", str(out), *extra])
+    status = main(["report", "--manifest", MANIFEST, "--workers", "1", "--no-card-effects", "--out", str(out), *extra])
     return status, json.loads((out / "balance.json").read_text()) if status in (0, 130) else {}
 
 
