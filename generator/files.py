@@ -153,3 +153,30 @@ def remove_tree(root: str | os.PathLike[str]) -> None:
         os.rmdir(top)
     except OSError:
         pass
+
+
+def walk_files(top: str | os.PathLike[str]) -> list[Path]:
+    """The files under `top` as os.walk lists them (top-down, each folder's files and then its
+    folders in name order; a folder whose name starts with '.' and a link to a folder are not
+    entered), walked without recursion: a folder thousands deep costs no stack, and one whose
+    path grows past what the system takes is left unread."""
+    found: list[Path] = []
+    todo = [Path(top)]
+    while todo:
+        folder = todo.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            continue
+        inner = []
+        for entry in entries:
+            try:
+                is_folder = entry.is_dir()
+            except OSError:
+                is_folder = False
+            if not is_folder:
+                found.append(Path(entry.path))
+            elif not entry.name.startswith(".") and not entry.is_symlink():
+                inner.append(Path(entry.path))
+        todo.extend(reversed(inner))
+    return found

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.files import crosses_link
+from generator.files import crosses_link, walk_files
 from generator.products.output.outputs import Artifact
 
 #: How many file names a message lists before it says "and N more".
@@ -54,13 +54,11 @@ def plan(out: Path, made: list[Artifact], built: set[str], previous: tuple[Artif
         elif _made_here(out, old, folders):
             mirror.remove.append(old.path)
     listed = made_paths | set(mirror.remove) | set(mirror.dropped)
-    for folder in folders:  # the products' own folders
-        for root, dirs, files in os.walk(out / folder):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-            for name in sorted(files):
-                rel = (Path(root) / name).relative_to(out).as_posix()
-                if not name.startswith(".") and rel not in listed:
-                    mirror.foreign.append(rel)
+    for folder in folders:  # the products' own folders (a designer's folder there may be of any depth)
+        for path in walk_files(out / folder):
+            rel = path.relative_to(out).as_posix()
+            if not path.name.startswith(".") and rel not in listed:
+                mirror.foreign.append(rel)
     mirror.remove.sort()
     return mirror
 

@@ -66,20 +66,48 @@ def test_a_journal_the_build_wrote_is_still_rolled_forward(build_copy, built_onc
     assert _still_there(out) and listed(out) == listed(built_once(ONLY))
 
 
-def test_a_leftover_3000_folders_deep_is_removed(build_copy, built_once, capsys):
-    out = build_copy(ONLY)
-    leftover = out / f"{STAGING_PREFIX}deep"
-    leftover.mkdir()
-    fd = os.open(leftover, os.O_RDONLY)
-    for _ in range(3000):  # made relative to each folder: the whole path is past what the system takes
+@pytest.fixture
+def deep():
+    """`deep(folder)`: `folder`/a/a/... 3,000 deep, made relative to each folder: the whole path is
+    past what the system takes, and a recursive walk past Python's stack. Removed after the test
+    (pytest's own clean-up of old temporary folders recurses and would fail on it)."""
+    from generator.files import remove_tree
+
+    made = []
+    yield lambda folder: made.append(folder) or _deep(folder)
+    for folder in made:
+        remove_tree(folder)
+
+
+def _deep(folder, levels: int = 3000) -> None:
+    folder.mkdir(parents=True)
+    fd = os.open(folder, os.O_RDONLY)
+    for _ in range(levels):
         os.mkdir("a", dir_fd=fd)
         inner = os.open("a", os.O_RDONLY, dir_fd=fd)
         os.close(fd)
         fd = inner
     os.close(fd)
+
+
+def test_a_leftover_3000_folders_deep_is_removed(build_copy, built_once, capsys, deep):
+    out = build_copy(ONLY)
+    leftover = out / f"{STAGING_PREFIX}deep"
+    deep(leftover)
     status, _, err = build(capsys, out)
     assert status == 0, err
     assert not leftover.exists() and listed(out) == listed(built_once(ONLY))
+
+
+def test_a_designers_folder_3000_deep_in_a_products_folder_is_left_alone(build_copy, built_once, capsys, deep):
+    out = build_copy(ONLY)
+    deep(out / "cards" / "mine")
+    (out / "cards" / "mine" / "a" / "sketch.txt").write_text("mine\n")
+    status, stdout, err = build(capsys, out)
+    assert status == 0, err
+    assert "cards/mine/a/sketch.txt" in stdout + err  # named as not the tool's, and left
+    assert (out / "cards" / "mine" / "a" / "sketch.txt").read_text() == "mine\n"
+    assert (out / "cards" / "mine" / "a" / "a").is_dir() and listed(out) == listed(built_once(ONLY))
 
 
 def test_a_build_json_claiming_a_hundred_million_pages_is_not_used(build_copy, built_once, capsys):
