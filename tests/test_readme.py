@@ -76,3 +76,21 @@ def test_the_slow_marker_is_registered_and_documented():
     assert 'python -m pytest -m "not slow"' in tests
     marked = [p for p in (ROOT / "tests").rglob("test_*.py") if "@pytest.mark.slow" in p.read_text(encoding="utf-8")]
     assert marked, "no test carries the slow marker the README describes"
+
+
+def test_the_readme_cards_picture_is_the_built_cards(built_once):
+    """docs/cards.png is the current cards: remade from a build (tests/readme_cards.py) and compared,
+    so a change to how the cards look cannot leave the README's first picture behind."""
+    import os
+
+    from PIL import Image, ImageChops
+
+    from tests import readme_cards
+
+    got = readme_cards.picture(built_once("cards") / "cards")
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        got.save(readme_cards.PICTURE, optimize=True)
+    want = Image.open(readme_cards.PICTURE).convert("RGBA")
+    assert got.size == want.size, "run with UPDATE_GOLDEN=1 after an intended change"
+    diff = ImageChops.difference(got, want).convert("L").point(lambda v: 255 if v > 48 else 0)
+    assert diff.histogram()[255] / (got.width * got.height) <= 0.002, "run with UPDATE_GOLDEN=1 after an intended change"

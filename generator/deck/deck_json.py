@@ -12,7 +12,7 @@ from generator.deck.model import CardType, Deck
 def card_json(card: CardType, deck: Deck) -> dict[str, Any]:
     """A card for other tools: its name and text in plain words (inline icons said as words,
     deck/icons.py)."""
-    out: dict[str, Any] = {"code": card.code, "kind": card.kind, "set": card.set, "name": deck.words(card.name),
+    out: dict[str, Any] = {"code": card.code, "kind": card.kind, "set": card.set, "name": deck.words(card.name, card),
                            "copies": card.copies}
     if card.colours:
         out["colours"] = list(card.colours)
@@ -25,7 +25,7 @@ def card_json(card: CardType, deck: Deck) -> dict[str, Any]:
         if not card.effect.playable:
             out["rule"] = card.effect.rule
     if card.text:
-        out["text"] = deck.words(card.text)
+        out["text"] = deck.words(card.text, card)
     if card.art is not None:
         out["art"] = _art(card.art, _folder(card.origin))
     return out

@@ -20,6 +20,8 @@ This module imports nothing of the project but the deck layer.
 
 from __future__ import annotations
 
+import re
+
 import string
 from dataclasses import dataclass
 from functools import lru_cache
@@ -120,17 +122,27 @@ def known_names(colours: Iterable[str], effects: Iterable[str], images: Iterable
     return tuple([f"{{{c}}}" for c in colours] + [f"{{{ICON}:{n}}}" for n in named])
 
 
-def words(marked: str, colour_words: Mapping[str, str], icon_words: Mapping[str, str]) -> str:
-    """A marked text in plain words: a colour's icon as the colour's name, an effect's glyph as
-    the name of its card, a declared picture as its name; literal braces single."""
+def words(marked: str, colour_words: Mapping[str, str], icon_words: Mapping[str, str], drop: str = "") -> str:
+    """A marked text in plain words: a colour's icon as the colour's name ("a cyan card"); any
+    other icon as its name in brackets, an effect's glyph as the name of its card ("[Skip]"), a
+    declared picture as its name ("[logo]"), so it never runs on into the words beside it; an icon
+    named `drop` (the card's own effect, which would repeat the card's name) left out; an icon
+    that is the whole text as its bare name; literal braces single."""
     if not has_marks(marked):
         return marked
+    runs = parse(marked)
+    alone = len(runs) == 1
     out = []
-    for run in parse(marked):
+    for run in runs:
         if isinstance(run, str):
             out.append(run)
         elif run.colour:
             out.append(colour_words.get(run.name, run.name))
+        elif run.name == drop and not alone:
+            out.append(" ")
         else:
-            out.append(icon_words.get(run.name, run.name.replace("_", " ").replace("-", " ")))
+            word = icon_words.get(run.name, run.name.replace("_", " ").replace("-", " "))
+            out.append(word if alone else f"[{word}]")
+    if drop and not alone:  # spaces a left-out icon leaves: one between words, none before punctuation
+        return re.sub(r" ([,.;:!?])", r"\1", " ".join("".join(out).split()))
     return "".join(out)

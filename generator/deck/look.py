@@ -132,48 +132,57 @@ def _e(name: str, x: float, y: float, w: float, h: float, **kw: Any) -> Element:
 
 
 _OVERSCAN = (-BLEED, -BLEED, W + 2 * BLEED, H + 2 * BLEED)
-#: The interior inside the frame: the frame runs 14 + 34 dots (4 mm) in from the trim, and out
-#: through the whole bleed, so a cut up to 1/16 in off still leaves frame colour at every edge.
-_INTERIOR = (48.0, 48.0, 654.0, 954.0)
+#: How far a border may come to the trim: a 1/16 in (18.75 dots) miscut makes a border of d
+#: dots d - 18.75 on one side and d + 18.75 on the other, at most 1.5:1 from d = 5 × 18.75 on.
+BORDER_MIN = 5 * BLEED / 2
+#: The interior inside the frame: the frame runs 97 dots (8.2 mm) in from the trim, and out
+#: through the whole bleed, so a cut up to 1/16 in off leaves frame colour at every edge, and the
+#: frame's widths on opposite sides within 1.5:1 (1.48:1, room for a pixel's rounding in an
+#: image; a 4 mm frame went 2.3:1).
+_INTERIOR = (97.0, 97.0, 556.0, 856.0)
 _FACE = (_e("frame", *_OVERSCAN), _e("interior", *_INTERIOR, radius=27.0))
 _NUMBER = _FACE + (
     _e("art", *_INTERIOR, fit="contain"),
     # the corner index: the number (its top at y, shrunk to the width) ...
-    _e("corner", 65.0, 62.0, 130.0, 84.0, size=84.0, bold=True),
+    _e("corner", 112.0, 110.0, 130.0, 84.0, size=84.0, bold=True),
     # ... and each colour's shape under it, in a column
-    _e("corner_shapes", 103.0, 165.0, 54.0, 182.0, size=54.0, spacing=64.0),
+    _e("corner_shapes", 150.0, 213.0, 54.0, 182.0, size=54.0, spacing=64.0),
     # the centre: a row of the colours' shapes, the big value (centred in its box), the names
     _e("shapes", 0.0, 242.0, W, 116.0, size=116.0, spacing=150.0),
     _e("value", 140.0, 360.0, 470.0, 330.0, size=330.0, bold=True, line=7.0),
-    _e("name", 175.0, 766.56, 400.0, 44.0, size=44.0, bold=True),
+    _e("name", 225.0, 766.56, 300.0, 44.0, size=44.0, bold=True),
 )
 _WILD = _FACE + (
     _e("art", 215.0, 200.0, 320.0, 245.0, fit="contain"),
-    _e("corner", 70.0, 62.0, 210.0, 130.0, size=84.0, bold=True),
+    # the corner index: the name (or its `corner:` text) on one line, one size for every wild
+    _e("corner", 112.0, 112.0, 300.0, 70.0, size=56.0, bold=True, align="l"),
     _e("glyph", 225.0, 250.6, 300.0, 190.0, size=190.0, bold=True),
-    _e("name", 95.0, 454.84, 560.0, 2.3 * 66, size=66.0, bold=True),
+    _e("name", 120.0, 454.84, 510.0, 2.3 * 66, size=66.0, bold=True),
     _e("divider", 255.0, 530.0, 240.0, 4.0),
-    _e("text", 95.0, 550.0, 560.0, 255.0, size=46.0, fit="wrap"),
+    # the text keeps 2 mm (24 dots) below the divider, however long it is
+    _e("text", 120.0, 558.0, 510.0, 247.0, size=46.0, fit="wrap"),
 )
-_REFERENCE = _FACE + (
-    _e("art", *_INTERIOR, fit="contain"),
-    _e("title", 95.0, 87.44, 560.0, 56.0, size=56.0, bold=True),
-    _e("body", 80.0, 165.0, 590.0, 810.0, size=44.0, min_size=7 * 300 / 72, fit="wrap"),
+#: The quick reference runs its interior through the bleed: no border near the trim for a miscut
+#: to make lopsided, and the whole safe area for its text.
+_REFERENCE = (_e("frame", *_OVERSCAN), _e("interior", *_OVERSCAN)) + (
+    _e("art", *_OVERSCAN, fit="contain"),
+    _e("title", 70.0, 80.0, 610.0, 56.0, size=56.0, bold=True),
+    _e("body", 65.0, 160.0, 620.0, 845.0, size=44.0, min_size=7 * 300 / 72, fit="wrap"),
 )
 _FAINT = "#9A9AA6"
 _BLANK = _FACE + (
-    _e("art", 225.0, 110.0, 300.0, 280.0, radius=24.0, line=4.0, colour=_FAINT, fit="contain"),
-    _e("corner", 68.0, 62.0, 124.0, 170.0, radius=14.0, line=4.0, colour=_FAINT),
-    _e("divider", 110.0, 470.0, 530.0, 0.0, line=4.0, colour=_FAINT),
+    _e("art", 265.0, 130.0, 280.0, 270.0, radius=24.0, line=4.0, colour=_FAINT, fit="contain"),
+    _e("corner", 115.0, 115.0, 124.0, 170.0, radius=14.0, line=4.0, colour=_FAINT),
+    _e("divider", 130.0, 470.0, 490.0, 0.0, line=4.0, colour=_FAINT),
     # ruled lines for a text, `spacing` apart; the last stops short, as a paragraph does
-    _e("text", 110.0, 560.0, 530.0, 248.0, spacing=62.0, line=3.0, colour=_FAINT),
+    _e("text", 130.0, 560.0, 490.0, 248.0, spacing=62.0, line=3.0, colour=_FAINT),
 )
 _BACK = (
     _e("interior", *_OVERSCAN, colour="#23233A"),
-    # the border: its outer edge 86 dots (7.3 mm, over 1/4 in) inside the cut, so a 1/16 in
-    # miscut changes one side's gap by under a third and backs cut apart look alike
-    _e("frame", 90.0, 90.0, 570.0, 870.0, radius=36.0, line=8.0),
-    _e("inner_frame", 112.0, 112.0, 526.0, 826.0, radius=24.0, line=3.0),
+    # the border: its outer edge 98 dots (8.3 mm) inside the cut, so a 1/16 in miscut leaves
+    # the gaps on opposite sides within 1.5:1 and backs cut apart look alike
+    _e("frame", 102.0, 102.0, 546.0, 846.0, radius=36.0, line=8.0),
+    _e("inner_frame", 122.0, 122.0, 506.0, 806.0, radius=24.0, line=3.0),
     _e("art", 125.0, 325.0, 500.0, 400.0, fit="contain"),
     # the game's name, a word a line, centred in the box
     _e("title", 125.0, 375.0, 500.0, 300.0, size=150.0, bold=True),

@@ -503,10 +503,11 @@ class _Checker:
             fill.update(effect.params)
         name = self.fill(loc + ("name",), e.name, fill)
         text = self.fill(loc + ("text",), e.text or "", fill)
-        if name is None or text is None:
+        corner = self.fill(loc + ("corner",), e.corner or "", fill)
+        if name is None or text is None or corner is None:
             return []
         return [CardType(e.code, e.kind, e.set, e.copies, name, (), None, effect, " ".join(text.split()),
-                         origin=self.src.origin(loc), art=self.art(loc + ("art",), e.art))]
+                         origin=self.src.origin(loc), art=self.art(loc + ("art",), e.art), corner=corner.strip())]
 
     def wild_rule(self, loc: Loc, e: schema.CardEntry) -> Effect | None:
         """A wild's rule: its steps (`does:`), or a named effect of the catalogue (`effect:` and its

@@ -165,6 +165,7 @@ class CardType:
     text: str = ""
     origin: Origin | None = _origin()
     art: Art | None = None  #: its picture (else its set's)
+    corner: str = ""  #: a wild's corner index as the manifest gives it (marked text); "": from its name
 
     @property
     def playing(self) -> bool:
@@ -314,10 +315,13 @@ class Deck:
                 counts[c.kind] += c.copies
         return {k: counts[k] for k in KINDS if counts[k]}
 
-    def words(self, text: str) -> str:
+    def words(self, text: str, card: CardType | None = None) -> str:
         """A printed text (a card's name or text, a quick-reference line) in plain words: its
-        inline icons (deck/icons.py) said as words, `{cyan}` as "cyan", `{icon:skip}` as the name
-        of the deck's Skip card. For every plain-text form: the terminal, the web table, deck.json."""
+        inline icons (deck/icons.py) said as words, `{cyan}` as "cyan", `{icon:skip}` as "[Skip]",
+        the name of the deck's Skip card in brackets (the bare name where it is the whole text);
+        in the text of `card`, the icon of the card's own effect is left out, as it would only
+        repeat the card's name ("Steal a Card Take a card..."). For every plain-text form: the
+        terminal, the web table, deck.json (and so the build's summary and `diff`), TTS, reports."""
         if not icons.has_marks(text):
             return text
         colour_words = {c.name: c.name for c in self.colours}
@@ -325,7 +329,9 @@ class Deck:
         for c in self.cards:
             if c.effect is not None and c.effect.name and c.effect.name not in effect_words and not icons.has_marks(c.name):
                 effect_words[c.effect.name] = c.name
-        return icons.words(text, colour_words, effect_words)
+        # the card's own icon: its effect's, or the picture named by its code (a wild of steps)
+        own = (card.effect.name or card.code.lower()) if card is not None and card.effect is not None else ""
+        return icons.words(text, colour_words, effect_words, drop=own)
 
     def cards_of(self, kinds: Iterable[str]) -> list[CardType]:
         wanted = set(kinds)

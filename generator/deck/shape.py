@@ -477,13 +477,16 @@ CARD = Record("CardEntry", {
     "short": Key(Text(max_length=MAX_TEXT), None, "the wild's quick-reference line, instead of the one made from its steps"),
     "text": Key(Text(max_length=MAX_TEXT), None, "effect text as printed"),
     "art": Key(ART, None, _ART_DOC),
+    "corner": Key(Text(max_length=MAX_NAME), None,
+                  "wild cards: the corner index's text, one line at the corner's size (default: the name, "
+                  "shortened to its first words when it is too long)"),
 })
 #: The keys each kind of card takes beyond kind, set and copies: True for a key it needs.
 KINDS_FIELDS: dict[str, dict[str, bool]] = {
     "number": {"colour": True, "values": True, "art": False},
     "dual": {"colours": True, "values": True, "art": False},
     "wild": {"code": True, "name": True, "effect": False, "params": False, "does": False, "rule": False, "short": False,
-             "text": True, "art": False},
+             "text": True, "art": False, "corner": False},
     "reference": {"code": True, "name": True, "text": False, "art": False},
     "blank": {"code": True, "name": True, "text": False, "art": False},
 }

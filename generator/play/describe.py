@@ -29,9 +29,9 @@ def card_text(game: Game, code: str, *, long: bool = False) -> Text:
             out.append_text(colour_tag(game, colour))
         out.append(f" {card.value}", style="bold")
         return out
-    out = Text(game.deck.words(card.name), style="bold magenta")  # inline icons in words
+    out = Text(game.deck.words(card.name, card), style="bold magenta")  # inline icons in words
     if long and card.text:
-        out.append(f" ({game.deck.words(card.text)})", style="dim")
+        out.append(f" ({game.deck.words(card.text, card)})", style="dim")
     return out
 
 

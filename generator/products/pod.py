@@ -128,7 +128,7 @@ def measures(ctx: BuildContext) -> list[dict]:
 
 def colour_proof(ctx: BuildContext, s: Shop) -> list[str]:
     """The summary's line on how shop `s`'s press prints the deck's colours: each colour's
-    soft-proof ΔE (CIE76) through its press profile (of the designer's own CMYK where the
+    soft-proof ΔE00 (CIEDE2000) through its press profile (of the designer's own CMYK where the
     manifest gives one), and which are outside the press's gamut; or that no press profile was
     found. Kept in the face cache, so a rebuild does not load LittleCMS."""
     conversion = ink(ctx, s)
@@ -148,7 +148,7 @@ def colour_proof(ctx: BuildContext, s: Shop) -> list[str]:
         far = [(name, rgb.upper() in given) for (name, rgb), (_, de) in zip(colours, deltas)
                if de is not None and de > cmyk.GAMUT_DELTA_E]
         outside, own = [name for name, mine in far if not mine], [name for name, mine in far if mine]
-        text = (f"{s.path}: colours on press ({profile.description}, soft proof, \u0394E76): "
+        text = (f"{s.path}: colours on press ({profile.description}, soft proof, \u0394E00): "
                 + ", ".join(f"{name} {de:.1f}" for name, de in deltas))
         if outside:
             text += (f"; {', '.join(outside)} {'is' if len(outside) == 1 else 'are'} outside the press's gamut and "

@@ -11,7 +11,9 @@ of the card, or of the file entry) that causes it:
 - nothing that must be read (texts: the corner, value, name, glyph, text, title, body, added
   texts) outside the safe zone, 1/8 in inside the trim;
 - no edge of a frame, an interior or a picture between the bleed's edge and 1/16 in inside the
-  trim, where a miscut of 1/16 in would show it or cut it off.
+  trim, where a miscut of 1/16 in would show it or cut it off; and, as a warning, none between
+  there and 7.9 mm inside the trim, where that miscut makes the borders on opposite sides differ
+  by more than 1.5:1.
 
 Backs are identical within every set by construction: the deck has one back (`look: back:`), and
 the manifest refuses a set's own back at its line. Raster art below 300 dpi where it prints is a
@@ -23,7 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
-from generator.deck.look import EDGED, READ, Element, Layout
+from generator.deck.look import BORDER_MIN, EDGED, READ, Element, Layout
 from generator.deck.model import Deck, Origin, Place
 from generator.deck.problems import Problem
 from generator.products import picture_verdicts
@@ -74,6 +76,8 @@ def warnings(deck: Deck) -> list[Problem]:
                        "alone; for another weight or width, use a static instance of it")
             out.setdefault((place, message), Problem.at(place, message))
     for who, lay, _, origin in _faces(deck):
+        for problem in _lopsided(who, lay):
+            out.setdefault((problem, problem.message), problem)
         for el in _pictures(lay):
             from generator.products.render.assets import art  # lazy: only a deck with pictures asks
 
@@ -362,6 +366,40 @@ def _miscut(who: str, lay: Layout) -> list[Problem]:
                 out.append(Problem.at(place, f"{_who(who, el)}the {_SIDE[key]} edge of element '{el.name}' is {edge}, where a "
                                       "1/16 in (1.6 mm) miscut would show it or cut it off; take it out to the bleed's "
                                       f"edge, 1/8 in (3.2 mm) outside the trim{fix}, or 1/16 in inside the trim or more"))
+                break
+    return out
+
+
+#: The widest two opposite borders may differ after a 1/16 in miscut: a border nearer the trim
+#: than look.BORDER_MIN goes lopsided beyond this.
+LOPSIDED = 1.5
+#: Elements whose edges make a border along the trim (a picture's too, where it has one).
+BORDERED = ("frame", "interior", "inner_frame", "art")
+
+
+def _lopsided(who: str, lay: Layout) -> list[Problem]:
+    """Warnings at a look's element whose edge runs along the trim between 1/16 in and BORDER_MIN
+    inside it: a 1/16 in miscut makes that border d - 1/16 in on one side and d + 1/16 in on the
+    other, over 1.5:1 (the band nearer the trim is an error, _miscut). The default look keeps
+    every edge out of it (tests/products/render/test_cut_and_smooth.py measures the images)."""
+    out = []
+    for el in [e for e in lay.elements if e.name in BORDERED and not e.hidden] + \
+            [e for e in lay.added if e.file is not None and not e.hidden]:
+        if el.name == "art" and el.file is None:
+            continue
+        x0, y0, x1, y1 = art_box(el) if el.file is not None else (el.x, el.y, el.x1, el.y1)
+        for key, gap in (("x", x0), ("y", y0), ("width", W - x1), ("height", H - y1)):
+            if MISCUT - 1e-6 <= gap < BORDER_MIN - 1e-6:
+                place = _place(el, key, None)
+                if place is None:
+                    continue
+                low, high = gap - MISCUT, gap + MISCUT
+                ratio = f"{high / low:.2f}:1" if low > 0 else "none on one side"
+                out.append(Problem.at(place, f"{_who(who, el)}the {_SIDE[key]} edge of element '{el.name}' is "
+                                      f"{_mm(gap)} inside the trim: a 1/16 in (1.6 mm) miscut makes that border "
+                                      f"{_mm(low)} on one side and {_mm(high)} on the other ({ratio}, over "
+                                      f"{LOPSIDED:g}:1), and the card looks lopsided; keep its edges "
+                                      f"{_mm(BORDER_MIN)} or more inside the trim, or run it out to the bleed"))
                 break
     return out
 

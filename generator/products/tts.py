@@ -85,7 +85,7 @@ def saved_object(deck: Deck, sheets: list[Sheet], url: str) -> dict[str, Any]:
 
     def card_object(card, x: float) -> dict[str, Any]:
         number, slot = where[card.code]
-        return {"Name": "Card", "Nickname": deck.words(card.name), "Description": deck.words(card.text), "GMNotes": card.code,
+        return {"Name": "Card", "Nickname": deck.words(card.name, card), "Description": deck.words(card.text, card), "GMNotes": card.code,
                 "CardID": number * 100 + slot, "CustomDeck": {str(number): custom[str(number)]},
                 "Transform": _transform(x), "Hands": True, "SidewaysCard": False}
 

@@ -130,7 +130,7 @@ def card_rows(deck: Deck, tally: Tally) -> list[dict[str, Any]]:
         share = c.plays_by_winner / c.plays
         lo, hi = stats.wilson(c.plays_by_winner, c.plays)
         rows.append({
-            "code": card.code, "name": deck.words(card.name), "kind": card.kind,
+            "code": card.code, "name": deck.words(card.name, card), "kind": card.kind,
             "plays": c.plays, "per_game": r(c.plays / tally.finished if tally.finished else 0.0, 3),
             "games_with": r(c.games / tally.finished if tally.finished else 0.0, 3),
             "winner_share": r(share), "low": r(lo), "high": r(hi), "lift": r(share - base),

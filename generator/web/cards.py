@@ -22,7 +22,7 @@ def deck_json(game, images: set[str] | frozenset[str] = frozenset()) -> dict[str
         card = game.deck.card(code)
         colours = [game.deck.colour(c) for c in card.colours] if card.is_number else []
         cards[code] = {
-            "name": words(card.name), "text": words(card.text or ""), "number": card.is_number,
+            "name": words(card.name, card), "text": words(card.text or "", card), "number": card.is_number,
             "value": card.value if card.is_number else None,
             "colours": [{"name": c.name, "rgb": c.rgb, "shape": SHAPES.get(c.shape, "?")} for c in colours],
             "image": code in images,

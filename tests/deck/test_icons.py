@@ -10,7 +10,7 @@ import pytest
 from generator.deck import icons
 from generator.deck.icons import Mark
 from generator.deck.manifest import load_bytes
-from tests.conftest import run
+from tests.conftest import ROOT, run
 
 SKIP_TEXT = "    text: Skip the next player's turn."
 
@@ -29,7 +29,9 @@ def test_parameters_are_filled_first_and_what_remains_in_braces_is_an_icon():
     assert marked == "Times 3: play a {cyan} card, not {icon:skip}; {{literal}}"
     assert icons.parse(marked) == ("Times 3: play a ", Mark("cyan", True), " card, not ", Mark("skip", False),
                                    "; {literal}")
-    assert icons.words(marked, {"cyan": "cyan"}, {"skip": "Skip"}) == "Times 3: play a cyan card, not Skip; {literal}"
+    assert icons.words(marked, {"cyan": "cyan"}, {"skip": "Skip"}) == "Times 3: play a cyan card, not [Skip]; {literal}"
+    assert icons.words("{icon:skip}", {}, {"skip": "Skip"}) == "Skip"  # an icon that is the whole text: its name
+    assert icons.words("{icon:skip} Skip the next player.", {}, {"skip": "Skip"}, drop="skip") == "Skip the next player."
 
 
 def test_a_text_without_braces_is_kept_as_it_is():
@@ -44,8 +46,9 @@ def test_the_deck_keeps_marks_and_says_them_in_words(manifest_text):
     card = deck.card("SKIP")
     assert card.text == text  # marked: the icons and the doubled braces kept
     assert card.name == "{icon:skip} Skip"
-    assert deck.words(card.text) == "After a cyan or magenta card: Reverse, then {x}."
-    assert deck.words(card.name) == "skip Skip"  # no other card names the effect without an icon
+    assert deck.words(card.text) == "After a cyan or magenta card: [Reverse], then {x}."
+    assert deck.words(card.name) == "[skip] Skip"  # no other card names the effect without an icon
+    assert deck.words(card.name, card) == "Skip"  # its own effect's icon would only repeat the card's name
 
 
 @pytest.mark.parametrize("text, message", [
@@ -78,12 +81,13 @@ def test_every_unknown_icon_of_a_text_is_named_at_once(manifest_text, tmp_path, 
 
 def test_plain_text_forms_say_icons_in_words(manifest_text, tmp_path, capsys):
     path = tmp_path / "cards.yaml"
-    path.write_text(with_text(manifest_text, "Skip a {green} player {icon:steal}."), encoding="utf-8")
+    path.write_text(with_text(manifest_text, "{icon:skip} Skip a {green} player {icon:steal}."), encoding="utf-8")
     status, _, _ = run(capsys, "build", "--only", "deck", "--manifest", str(path), "--out", str(tmp_path / "out"))
     assert status == 0
     data = json.loads((tmp_path / "out" / "deck.json").read_text())
     skip = next(c for c in data["cards"] if c["code"] == "SKIP")
-    assert skip["text"] == "Skip a green player Steal a Card."
+    # a colour as its name, another wild's icon as its name in brackets, its own icon left out
+    assert skip["text"] == "Skip a green player [Steal a Card]."
 
     from generator.engine import Game
     from generator.play.describe import card_text
@@ -91,5 +95,26 @@ def test_plain_text_forms_say_icons_in_words(manifest_text, tmp_path, capsys):
 
     deck = load_bytes(path.read_bytes(), str(path))
     game = Game(deck, deck.editions[0].key, 3)
-    assert card_text(game, "SKIP", long=True).plain == "Skip (Skip a green player Steal a Card.)"
-    assert deck_json(game)["cards"]["SKIP"]["text"] == "Skip a green player Steal a Card."
+    assert card_text(game, "SKIP", long=True).plain == "Skip (Skip a green player [Steal a Card].)"
+    assert deck_json(game)["cards"]["SKIP"]["text"] == "Skip a green player [Steal a Card]."
+
+
+def test_diff_and_tts_say_an_icon_in_brackets_and_drop_the_card_s_own(manifest_text, tmp_path, capsys):
+    """The build's change summary and `diff` compare deck.json documents, and the TTS tooltips
+    take the same words: "[Skip] then take a card", not "Skip then take a card" run on; Steal's
+    own icon before its text is left out, not "Steal a Card Take a card"."""
+    steal = "    text: Take a card from a player of your choice.\n"
+    assert steal in manifest_text
+    changed = manifest_text.replace(steal, '    text: "{icon:skip} then {icon:steal} take a card."\n', 1)
+    path = tmp_path / "cards.yaml"
+    path.write_text(changed, encoding="utf-8")
+    status, out, _ = run(capsys, "diff", str(ROOT / "cards.yaml"), str(path))
+    assert status == 1  # the decks differ
+    assert "card STEAL changed: text 'Take a card from a player of your choice.' -> '[Skip] then take a card.'" in out
+
+    from generator.products.tts import layout, saved_object
+
+    deck = load_bytes(path.read_bytes(), str(path))
+    saved = json.dumps(saved_object(deck, layout([c.code for c in deck.cards]), "https://example.invalid"))
+    assert '"Description": "[Skip] then take a card."' in saved
+    assert "Steal a Card Take" not in saved and "Skip then" not in saved

@@ -104,7 +104,8 @@ def test_fast_acceptance_implies_pydantic_acceptance_with_the_same_values(seed):
 KIND_EXAMPLES = {
     "number": {"kind": "number", "set": "base", "copies": 1, "colour": "cyan", "values": 5},
     "dual": {"kind": "dual", "set": "base", "copies": 1, "colours": ["cyan", "green"], "values": 5},
-    "wild": {"kind": "wild", "set": "base", "copies": 1, "code": "W", "name": "W", "effect": "skip", "text": "t"},
+    "wild": {"kind": "wild", "set": "base", "copies": 1, "code": "W", "name": "W", "effect": "skip", "text": "t",
+             "corner": "W"},
     "reference": {"kind": "reference", "set": "base", "copies": 1, "code": "R", "name": "R"},
     "blank": {"kind": "blank", "set": "base", "copies": 1, "code": "B", "name": "B"},
 }

@@ -74,13 +74,13 @@ def test_a_text_held_at_its_min_size_that_runs_out_of_its_box_is_an_error(tmp_pa
     """The quick reference's body is held at 7 pt: in a smaller box its last lines ran past the
     box, over the frame and off the card, and validate and build passed."""
     path = manifest(tmp_path, "  reference:\n    body: {y: 17mm, height: 40mm}\n")
-    assert messages(path) == [f"{located(path, 'height: 40mm', 29)}: element 'body' (50.0 × 40.0 mm) is too small for "
+    assert messages(path) == [f"{located(path, 'height: 40mm', 29)}: element 'body' (52.5 × 40.0 mm) is too small for "
                               "what it holds: card 'REF' (and 1 more card) runs out of it even at 7.0 pt, its min_size; "
                               "make the box larger, or min_size smaller (6.5 pt at least)"]
     # a wild's text held at a min_size its box cannot give it
     wild = manifest(tmp_path, "  wild:\n    text: {min_size: 9pt, height: 12mm}\n")
     (problem,) = messages(wild)
-    assert problem.startswith(f"{located(wild, 'min_size: 9pt', 22)}: element 'text' (47.4 × 12.0 mm) is too small")
+    assert problem.startswith(f"{located(wild, 'min_size: 9pt', 22)}: element 'text' (43.2 × 12.0 mm) is too small")
     assert "runs out of it even at 9.0 pt, its min_size" in problem
     # an added line held at its min_size: one error at it, not one per card for its text past the trim
     added = manifest(tmp_path, "  wild:\n    add:\n      - {name: credit, text: 'Art by somebody with a very long "
@@ -176,6 +176,28 @@ def test_no_edge_where_a_miscut_would_move_it(tmp_path):
     d = load(bled)
     image = next(i for i in face(d.card("STEAL"), d).items if type(i).__name__ == "Image")
     assert (image.x0, image.y0, image.x1, image.y1) == (-37.5, -37.5, 787.5, 472.4409)  # through the bleed, but below
+
+
+def test_a_border_a_miscut_makes_lopsided_is_a_warning_at_its_line(tmp_path, capsys):
+    """The old 4 mm frame (interior 48 dots in) and the old back border (90 dots): a 1/16 in
+    miscut makes opposite borders 2.3:1 and 1.53:1. Each is a warning at the element's key, and
+    validate still passes; an interior 8 mm in, or through the bleed, says nothing."""
+    path = manifest(tmp_path, "  number:\n    interior: {x: 48dots, y: 48dots, width: 654dots, height: 954dots}\n"
+                              "  back:\n    frame: {x: 90dots, y: 90dots, width: 570dots, height: 870dots}\n")
+    warned = [str(w) for w in print_rules.warnings(load(path))]
+    assert warned == [
+        f"{located(path, 'x: 48dots', 19)}: the left edge of element 'interior' is 4.1 mm inside the trim: a 1/16 in "
+        "(1.6 mm) miscut makes that border 2.5 mm on one side and 5.7 mm on the other (2.28:1, over 1.5:1), and the "
+        "card looks lopsided; keep its edges 7.9 mm or more inside the trim, or run it out to the bleed",
+        f"{located(path, 'x: 90dots', 16)}: the left edge of element 'frame' is 7.6 mm inside the trim: a 1/16 in "
+        "(1.6 mm) miscut makes that border 6.0 mm on one side and 9.2 mm on the other (1.53:1, over 1.5:1), and the "
+        "card looks lopsided; keep its edges 7.9 mm or more inside the trim, or run it out to the bleed"]
+    status, _, err = run(capsys, "validate", "--manifest", str(path))
+    assert status == 0 and err.count("warning: ") == 2 and "card looks lopsided" in err
+    for fine in ("{x: 8mm, y: 8mm, width: 47.5mm, height: 72.9mm}", "{x: -3.175mm, y: -3.175mm, width: 69.85mm, "
+                                                                    "height: 95.25mm}"):
+        path = manifest(tmp_path, f"  number:\n    interior: {fine}\n")
+        assert print_rules.warnings(load(path)) == [], fine
 
 
 def test_backs_are_identical_within_a_set(tmp_path, deck):

@@ -10,6 +10,7 @@ The background extends past the trim far enough for any bleed a print profile as
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +19,7 @@ from generator.deck import look, wording
 from generator.deck.effects import CATALOGUE, wild_entry
 from generator.deck.icons import Mark
 from generator.deck.icons import escape as icons_escape
+from generator.deck.icons import parse as marks_parse
 from generator.deck.look import Element, Layout, Look
 from generator.deck.model import CardType, Deck, portable
 from generator.deck.quickref import quick_reference, shows_wilds, wilds_on
@@ -351,6 +353,62 @@ def wild_glyph(card: CardType, icons: Icons = NO_ICONS) -> str:
     return icons_escape(wording.fill(glyph, dict(card.effect.params)))
 
 
+#: Words a shortened corner label does not end on.
+_SMALL_WORDS = {"a", "an", "the", "of", "to", "and", "or", "in", "on", "your"}
+#: How far the glyph moves down into the name's place when the face drops the name.
+GLYPH_DROP = 45.0
+
+
+def corner_text(text: str, glyph: str, el: Element, icons: Icons = NO_ICONS) -> str:
+    """A wild's corner label, on one line at the corner's own size (every wild's the same): the
+    text (the card's `corner:`, else its name) when it fits the box, else its first words that
+    do (not ending on a small word: "Steal a Card" gives "Steal"), else the glyph, else as many of
+    its letters as fit, with a full stop."""
+    def fits(label: str) -> bool:
+        return inline.width(label, el.size, el.bold, icons, el.font) <= el.width + 1e-6
+
+    if fits(text):
+        return text
+    words = text.split()
+    for n in range(len(words) - 1, 0, -1):
+        kept = words[:n]
+        while len(kept) > 1 and kept[-1].lower() in _SMALL_WORDS:
+            kept.pop()
+        if fits(" ".join(kept)):
+            return " ".join(kept)
+    if fits(glyph):
+        return glyph
+    plain = "".join(r for r in marks_parse(text) if isinstance(r, str))
+    for n in range(len(plain) - 1, 0, -1):
+        if fits(icons_escape(plain[:n].rstrip()) + "."):
+            return icons_escape(plain[:n].rstrip()) + "."
+    return icons_escape(plain[:1])
+
+
+def _signs(marked: str) -> str:
+    """A marked text's printed characters, as the signs they show: a wild effect's icon as the
+    sign of the effect's glyph it draws (the shipped icons are those signs), the letter x before a
+    digit as the sign ×, +/- as ±, a hyphen as a minus, spaces and case dropped (other pictures
+    drop out)."""
+    def shown(run) -> str:
+        if isinstance(run, str):
+            return run
+        effect = None if run.colour else CATALOGUE.get(run.name)
+        return re.sub(r"\{[^{}]*\}", "", getattr(effect, "glyph", "") or "") if effect is not None else ""
+    plain = "".join(shown(r) for r in marks_parse(marked)).casefold()
+    plain = plain.replace("+/-", "±").replace("+-", "±").replace("-", "−")
+    return "".join("×" if ch == "x" and plain[i + 1:i + 2].isdigit() else ch for i, ch in enumerate(plain)
+                   if not ch.isspace())
+
+
+def repeats_glyph(name: str, glyph: str) -> bool:
+    """Whether a wild's name would print its glyph's signs again ("×2" over "x2", "+1" over "+1
+    Card", "±" over "+/-"): then the face shows the glyph alone. A glyph that is a picture alone
+    repeats nothing; its parameters (the 2 of {icon:multiply}2) count."""
+    signs = _signs(glyph)
+    return bool(signs) and signs in _signs(name)
+
+
 def _sizes(items: list[Item]) -> list[float]:
     """The text sizes of a label's items: its texts' sizes, and its pictures' (an icon picture is
     one em tall); 0 for a label of colour shapes alone."""
@@ -364,20 +422,23 @@ def wild_face(card: CardType, deck: Deck, light: bool = False) -> Face:
     glyph = wild_glyph(card, icons)
     fitted: list[Fitted] = []
     if (el := lay.shown("corner")) is not None:
-        fit = (el.width, el.height, el.size, el.anchor(), el.y, el.colour or ink, el.bold, icons, el.font, el.min_size)
-        corner_label, fits = fitted_lines(card.name, *fit)
-        if min(_sizes(corner_label)) < MIN_TEXT:  # a long name: the corner shows the glyph instead
-            short, short_fits = fitted_lines(glyph, *fit)
-            if min(_sizes(short)) >= MIN_TEXT:
-                corner_label, fits = short, short_fits
-        note(fitted, "corner", corner_label, fits)
+        # a name that says just what the glyph does ("x2" beside ×2) prints the glyph's signs there too
+        said = glyph if not card.corner and _signs(card.name) == _signs(glyph) else card.corner or card.name
+        label_text = corner_text(said, glyph, el, icons)
+        corner_label = inline.line(label_text, el.anchor(), top_line(el), el.size, el.colour or ink, el.bold, el.align,
+                                   icons, el.font)
+        note(fitted, "corner", corner_label)
         items += corner(corner_label)
+    # the glyph and the name never print the same signs twice: the glyph alone, in the name's place
+    named = lay.shown("name") is not None and not (lay.shown("glyph") is not None and repeats_glyph(card.name, glyph))
     if (el := lay.shown("glyph")) is not None:
+        if not named and lay.shown("name") is not None:
+            el = replace(el, y=el.y + GLYPH_DROP)
         gsize = inline.fit_size(glyph, el.width, el.size, el.bold, icons, el.font)
         drawn = inline.line(glyph, el.anchor(), top_line(el), gsize, el.colour or ink, el.bold, el.align, icons, el.font)
         note(fitted, "glyph", drawn)
         items += drawn
-    if (el := lay.shown("name")) is not None:
+    if (el := lay.shown("name")) is not None and named:
         base = top_line(el)
         tsize = inline.fit_size(card.name, el.width, el.size, el.bold, icons, el.font)
         if tsize >= MIN_TEXT or " " not in card.name:
@@ -494,16 +555,20 @@ def balanced_wrap(text: str, size: float, box_w: float, icons: Icons = NO_ICONS,
     return more if all(len(line.split()) > 1 for line in more[1:]) else lines
 
 
+#: The quick reference: at least 2 mm between a term (a wild's name) and its definition.
+TERM_GAP = 2.0 * 300 / 25.4
+
+
 def _lay_blocks(blocks, x0: float, y0: float, x1: float, size: float, ink: str,
                 icons: Icons = NO_ICONS, font: str = "", bold_font: str = "") -> tuple[list[Item], float]:
-    """Each entry's bold lead in a column as wide as the widest lead (a wild's name), its text in
-    the column beside it, wrapped by balanced_wrap; a lead wider than 40% of the box stands on
+    """Each entry's bold lead in a column as wide as the widest lead (a wild's name) and TERM_GAP,
+    its text in the column beside it, wrapped by balanced_wrap; a lead wider than 40% of the box stands on
     its own line, with the text below it."""
     lead = size * 1.18
     items: list[Item] = []
     y = y0
-    leads = [inline.width(lead_text + " ", size, True, icons, bold_font) for _, entries in blocks for lead_text, _ in entries
-             if lead_text]
+    leads = [inline.width(lead_text, size, True, icons, bold_font) + TERM_GAP for _, entries in blocks
+             for lead_text, _ in entries if lead_text]
     column = max((w for w in leads if w <= (x1 - x0) * 0.4), default=0.0)
     for head, entries in blocks:
         if head:
@@ -515,7 +580,7 @@ def _lay_blocks(blocks, x0: float, y0: float, x1: float, size: float, ink: str,
             indent = x0
             if lead_text:
                 items += inline.line(lead_text, x0, round(y + tf.ASCENT * size, 2), size, ink, True, "l", icons, bold_font)
-                if inline.width(lead_text + " ", size, True, icons, bold_font) <= column:
+                if inline.width(lead_text, size, True, icons, bold_font) + TERM_GAP <= column + 1e-6:
                     indent = x0 + column
                 else:
                     y += lead

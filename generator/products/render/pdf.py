@@ -15,7 +15,7 @@ from reportlab.lib.rl_accel import fp_str
 from generator.products.render import pdf_fonts, pdf_pictures, sheets, test_page
 from generator.products.render.press.cmyk import DEFAULT, Ink, to_cmyk
 from generator.products.render import typeface as tf
-from generator.products.render.items import Face, Image, Outline, Poly, Stroke, Text
+from generator.products.render.items import Face, Image, Item, Outline, Poly, Stroke, Text
 from generator.products.render.pdf_file import PdfFile, array, encoding_canvas, form_body, text_run, text_string
 from generator.products.render.stamp import NONE, Stamp
 from generator.products.render.press.shops import Shop
@@ -62,6 +62,7 @@ def face_ops(face: Face, doc, cmyk: Ink | bool | None = None) -> FaceOps:
     cmyk = _ink(cmyk)
     ops, pictures, fonts = [], [], []
     rich: list[tuple[float, float, float, float]] = []  # the boxes of the rich-black fills so far
+    below: list[Poly] = []  # the filled shapes drawn so far, the last on top
     for item in face.items:
         if cmyk is not None:
             if isinstance(item, Poly) and not is_line(item) and to_cmyk(item.fill, False, cmyk) == cmyk.rich_black:
@@ -83,7 +84,69 @@ def face_ops(face: Face, doc, cmyk: Ink | bool | None = None) -> FaceOps:
             ops.append(_outline_ops(item, cmyk))
         else:
             ops.append(_path_ops(item, cmyk))
+        if cmyk is not None and _overprints(item, cmyk) and _room_under(item, below, cmyk):
+            ops[-1] = f"q {OVERPRINT} gs {ops[-1]} Q"
+        if isinstance(item, Poly):
+            below.append(item)
     return FaceOps("\n".join(ops), tuple(pictures), tuple(fonts))
+
+
+def _room_under(item: Item, below: list[Poly], ink: Ink) -> bool:
+    """Whether solid black can overprint what lies under `item` within the shop's ink limit: at
+    its box's corners, edges' middles and centre, the topmost filled shape there prints C + M + Y
+    of at most the limit less 100% (an outline over the green, C75 Y100, knocks out instead:
+    overprinted it would print 275%)."""
+    x0, y0, x1, y1 = _item_box(item)
+    points = [(x, y) for x in (x0, (x0 + x1) / 2, x1) for y in (y0, (y0 + y1) / 2, y1)]
+    for x, y in points:
+        under = next((p for p in reversed(below) if _inside(x, y, p.points)), None)
+        if under is not None and sum(to_cmyk(under.fill, is_line(under), ink)[:3]) > ink.limit - 1.0 + 1e-6:
+            return False
+    return True
+
+
+def _item_box(item: Item) -> tuple[float, float, float, float]:
+    if isinstance(item, Text):
+        return item.bbox()
+    if isinstance(item, Outline):
+        return item.x0, item.y0, item.x1, item.y1
+    if isinstance(item, Stroke):
+        x0, y0, x1, y1 = _box(item.points)
+        w = item.width / 2
+        return x0 - w, y0 - w, x1 + w, y1 + w
+    return _box(item.points)
+
+
+def _inside(x: float, y: float, points) -> bool:
+    """Point in polygon (even-odd ray casting)."""
+    inside, n = False, len(points)
+    for i in range(n):
+        (ax, ay), (bx, by) = points[i], points[i - 1]
+        if (ay > y) != (by > y) and x < (bx - ax) * (y - ay) / (by - ay) + ax:
+            inside = not inside
+    return inside
+
+
+#: The graphics state (pdf_file.form_body adds it to a form that names it) under which solid
+#: black text and lines overprint: the black plate prints over what lies under it instead of
+#: knocking it out, so plates that miss each other leave no white halo (OPM 1: the other plates'
+#: zeros leave what is under them).
+OVERPRINT = "/OP"
+
+
+def _overprints(item: Item, ink: Ink) -> bool:
+    """Whether an item prints in solid black alone (K100) as text or a line: a text (and its
+    outline), an icon outline, a thin filled shape, a stroke. Those overprint in CMYK files."""
+    solid = (0.0, 0.0, 0.0, 1.0)
+    if isinstance(item, Text):
+        return to_cmyk(item.fill, True, ink) == solid and (not item.stroke or to_cmyk(item.stroke_colour, True, ink) == solid)
+    if isinstance(item, Outline):
+        return to_cmyk(item.fill, True, ink) == solid
+    if isinstance(item, Poly):
+        return is_line(item) and to_cmyk(item.fill, True, ink) == solid
+    if isinstance(item, Stroke):
+        return to_cmyk(item.colour, True, ink) == solid
+    return False
 
 
 def _rgb(hex_rgb: str) -> str:

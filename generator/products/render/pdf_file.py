@@ -75,6 +75,8 @@ def form_body(ops: str, bbox: tuple[float, float, float, float], pictures: tuple
     PdfFile.add_form). A face with neither is the form alone, as it has always been."""
     box = " ".join(fp_str(v) for v in bbox)
     xobjects = " /XObject @PICTURES@ 0 R" if pictures else ""
+    if "/OP gs" in ops:  # solid black text and lines overprint (pdf.OVERPRINT)
+        xobjects += " /ExtGState << /OP << /Type /ExtGState /OP true /op true /OPM 1 >> >>"
     procs = "/PDF /Text /ImageB /ImageC" if pictures else "/PDF /Text"
     body = stream(f"/Type /XObject /Subtype /Form /FormType 1 /BBox [ {box} ] /Matrix [ 1 0 0 1 0 0 ] "
                   f"/Resources << /Font {FONT_LIST} 0 R{xobjects} /ProcSet [ {procs} ] >>", ops.encode("latin-1"))

@@ -137,8 +137,8 @@ def card_data(deck: Deck, card: CardType, images: Mapping[str, CardImage]) -> di
         #: name and text as HTML, their inline icons as SVG; in words for alt texts
         "name": inline_html.html(card.name, deck),
         "text": inline_html.html(card.text, deck),
-        "name_words": deck.words(card.name),
-        "text_words": deck.words(card.text),
+        "name_words": deck.words(card.name, card),
+        "text_words": deck.words(card.text, card),
         "copies": card.copies,
         "value": card.value,
         "colours": colour_data(deck, card.colours),

@@ -37,6 +37,8 @@ def test_a_miscut_of_a_sixteenth_changes_no_edge(built, deck):
     lo, hi = round(BLEED - MISCUT), round(BLEED + MISCUT)
     for card in [*deck.cards, None]:
         code = card.code if card else "back"
+        if card is not None and card.kind == "reference":
+            continue  # its interior runs through the bleed: no frame, one colour at every edge (below)
         inside = [rgb(BACK_INK)] if card is None else [rgb(c) for c in INTERIORS[deck.card_set(card.set).interior]]
         im = png_of(built, deck, code)
         w, h = im.size
@@ -45,6 +47,67 @@ def test_a_miscut_of_a_sixteenth_changes_no_edge(built, deck):
         for (count, colour) in zone.getcolors(1 << 16):
             if colour != (1, 2, 3):
                 assert all(max(abs(a - b) for a, b in zip(colour, c)) > 40 for c in inside), (code, colour, count)
+
+
+def border_widths(im: Image.Image, inside: list[tuple[int, ...]]) -> dict[str, list[float]]:
+    """Per side of the trim, at a quarter, half and three quarters along it: how far in from the
+    trim (px, at 300 dpi) the border ends, where the first pixel of an `inside` colour begins (the
+    interior; on the back, its ink), to a tenth of a pixel: the blended pixel before it says how
+    much of it is inside colour. 0 where the trim itself is inside colour (a face through the
+    bleed: no border)."""
+    w, h = im.size
+    px = im.load()
+
+    def near(colour) -> bool:
+        return any(max(abs(a - c) for a, c in zip(colour, want)) <= 40 for want in inside)
+
+    def scan(points: list[tuple[int, int]], trim: float, step: int) -> float:
+        for n, (x, y) in enumerate(points):
+            if not near(px[x, y]):
+                continue
+            if n < 2:
+                return 0.0
+            here, blend, out = px[x, y], px[points[n - 1]], px[points[n - 2]]
+            channel = max(range(3), key=lambda c: abs(here[c] - out[c]))
+            t = (blend[channel] - out[channel]) / (here[channel] - out[channel])  # the inside share of it
+            at = (x, y)[0 if points[0][1] == points[-1][1] else 1] - step  # the blended pixel's index
+            boundary = at + 1 - t if step > 0 else at + t
+            return abs(boundary - trim)
+        return float("inf")
+    first_x, first_y = int(BLEED), int(BLEED)  # the pixels the trim runs through
+    out: dict[str, list[float]] = {"left": [], "right": [], "top": [], "bottom": []}
+    for f in (0.25, 0.5, 0.75):
+        x, y = round(BLEED + f * (w - 2 * BLEED)), round(BLEED + f * (h - 2 * BLEED))
+        out["left"].append(scan([(first_x + k, y) for k in range(w // 2)], BLEED, 1))
+        out["right"].append(scan([(w - 1 - first_x - k, y) for k in range(w // 2)], w - BLEED, -1))
+        out["top"].append(scan([(x, first_y + k) for k in range(h // 2)], BLEED, 1))
+        out["bottom"].append(scan([(x, h - 1 - first_y - k) for k in range(h // 2)], h - BLEED, -1))
+    return out
+
+
+def test_a_miscut_leaves_opposite_borders_within_one_and_a_half_to_one(built, deck):
+    """Every face and the back, read from the card images: cut 1/16 in off in any direction, the
+    border on one side and the border opposite differ by at most 1.5:1, or the face has no border
+    (its interior runs through the trim). The old 4 mm frame went 2.3:1, the back's 1.56:1."""
+    from generator.products.render.faces import BACK_INK, INTERIORS
+
+    def rgb(hex_: str) -> tuple[int, ...]:
+        return tuple(int(hex_[i:i + 2], 16) for i in (1, 3, 5))
+
+    worst = 0.0
+    for card in [*deck.cards, None]:
+        code = card.code if card else "back"
+        inside = [rgb(BACK_INK)] if card is None else [rgb(c) for c in INTERIORS[deck.card_set(card.set).interior]]
+        widths = border_widths(png_of(built, deck, code), inside)
+        for a, b in (("left", "right"), ("top", "bottom")):
+            for da, db in zip(widths[a], widths[b]):
+                if da == db == 0:
+                    continue  # no border: the interior runs out through the bleed
+                assert min(da, db) > MISCUT, (code, a, da, b, db)
+                ratio = max((da + MISCUT) / (db - MISCUT), (db + MISCUT) / (da - MISCUT))
+                worst = max(worst, ratio)
+                assert ratio <= 1.5, (code, a, da, b, db, round(ratio, 3))
+    assert worst > 1.0  # borders were found and measured
 
 
 def test_the_edge_is_one_colour_on_single_colour_cards(built, deck):

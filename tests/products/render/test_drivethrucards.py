@@ -144,8 +144,10 @@ def test_page_order_alternates_back_and_front_for_every_card(built, deck):
             back, front = doc[2 * n].get_textpage().get_text_range(), doc[2 * n + 1].get_textpage().get_text_range()
             assert back == back_text, f"page {2 * n + 1} is not the back"
             assert "County" not in front, f"page {2 * n + 2} is not a front"
-            if card.kind in ("wild", "reference"):
+            if card.kind == "reference":
                 assert card.name.upper().split()[0] in front.upper(), (n, card.code)
+            elif card.kind == "wild":  # its text (a name that repeats its glyph is not printed)
+                assert " ".join(card.text.split()[:3]).upper() in " ".join(front.upper().split()), (n, card.code)
     finally:
         doc.close()
 
@@ -249,7 +251,7 @@ def face_colours(deck) -> tuple[set[str], set[str]]:
 
 def test_soft_proof_of_the_file_within_3_for_every_colour_the_press_can_print(built, deck):
     """The DriveThruCards file's CMYK, soft-proofed through the press profile back to CIELAB,
-    lands within ΔE76 3 of the design's sRGB for every colour the press can print within the ink
+    lands within ΔE00 3 (CIEDE2000) of the design's sRGB for every colour the press can print within the ink
     limit (colour-managed through LittleCMS), and the file carries exactly those values."""
     need_press_profile()
     fills, texts = face_colours(deck)
@@ -272,6 +274,44 @@ def test_soft_proof_of_the_file_within_3_for_every_colour_the_press_can_print(bu
             assert cmyk.soft_proof(colour, text=True) <= 3.0, colour
             checked += 1
     assert checked >= 6  # cyan, magenta, the back, its ink, the frames...
+
+
+def test_one_rich_black_and_solid_black_text_and_lines_overprint(built):
+    """Read from every content stream of the DriveThruCards file: large dark areas print one rich
+    black (the 6/9 bar under the value was a second one, C51 M42 Y36 K100); every text, icon and
+    thin line in 100% K is drawn under a graphics state that overprints (OP and op true, OPM 1),
+    so a plate that misses leaves no white halo; nothing else overprints (a white text
+    overprinting would vanish)."""
+    rich, solid_text, overprinted_other = set(), 0, []
+    with pikepdf.open(built / DTC) as pdf:
+        for obj in streams(pdf):
+            states = (obj.get("/Resources") or {}).get("/ExtGState") or {}
+            for name, state in states.items():
+                assert name == "/OP" and bool(state.OP) and bool(state.op) and int(state.OPM) == 1, (name, state)
+            stack, over, fill, stroke = [], False, None, None
+            for operands, op in pikepdf.parse_content_stream(obj):
+                op = str(op)
+                if op == "q":
+                    stack.append((over, fill, stroke))
+                elif op == "Q":
+                    over, fill, stroke = stack.pop()
+                elif op == "gs":
+                    over = str(operands[0]) == "/OP"
+                elif op in ("k", "K"):
+                    value = tuple(round(float(v), 2) for v in operands)
+                    fill, stroke = (value, stroke) if op == "k" else (fill, value)
+                    if value[3] == 1.0 and sum(value[:3]) > 0:
+                        rich.add(value)
+                elif op in ("Tj", "TJ"):
+                    if fill == (0.0, 0.0, 0.0, 1.0):
+                        assert over, "solid black text that knocks out"
+                        solid_text += 1
+                    elif over:
+                        overprinted_other.append(fill)
+                elif op in ("f", "f*", "B", "S") and over and (fill if op != "S" else stroke) != (0.0, 0.0, 0.0, 1.0):
+                    overprinted_other.append(fill if op != "S" else stroke)
+    assert rich == {RICH_BLACK}, rich
+    assert solid_text > 100 and overprinted_other == []
 
 
 def test_the_build_reports_each_colours_soft_proof(built, deck, tmp_path):

@@ -95,12 +95,14 @@ def test_wild_names_and_text_follow_the_manifest(manifest_text, tmp_path):
     path.write_text(without_look(manifest_text).replace("params: {factor: 2}", "params: {factor: 3}"), encoding="utf-8")
     deck = load(path)
     texts = " ".join(t.text for t in face(deck.card("x2"), deck).texts())
-    assert "x3" in texts and "×3" in texts and "by 3" in texts and "x2" not in texts
+    # the name x3 says what the glyph ×3 says: the face prints the glyph's signs alone (corner and centre)
+    assert "×3" in texts and "by 3" in texts and "x2" not in texts and "x3" not in texts
     # with the shipped icon files the glyph is multiply's icon, then the factor as text
     path.write_text(manifest_text.replace("params: {factor: 2}", "params: {factor: 3}"), encoding="utf-8")
     shipped = load(path)
     items = face(shipped.card("x2"), shipped).items
-    icon = next(i for i in items if getattr(i, "path", None) is not None and i.path.name == "multiply.svg")
+    icon = next(i for i in items if getattr(i, "path", None) is not None and i.path.name == "multiply.svg"
+                and i.y1 - i.y0 > 150)  # the glyph's, not the corner's
     factor = next(t for t in face(shipped.card("x2"), shipped).texts() if t.text == "3" and t.size > 150)
     assert icon.x1 == pytest.approx(factor.x, abs=0.01) and factor.align == "l"
 
@@ -133,9 +135,11 @@ def test_face_png_is_the_face_and_not_blank(built, deck):
 def test_text_keeps_clear_of_the_frame(deck):
     from generator.deck.look import DEFAULTS
 
-    inner = DEFAULTS["number"][1].x + 15  # at least 15 dots (1.3 mm) of the interior around text
-    assert DEFAULTS["number"][1].name == "interior" and inner == 48 + 15
+    assert DEFAULTS["number"][1].name == "interior" and DEFAULTS["number"][1].x == 97
     for card in deck.cards:
+        # at least 15 dots (1.3 mm) of the interior around text; a face whose interior runs through
+        # the bleed (the quick reference) keeps its text 15 dots inside the safe zone
+        inner = max(F.layout(card, deck)["interior"].x, 37.5) + 15
         for t in face(card, deck).texts():
             left, top, right, bottom = t.bbox()
             assert left >= inner and right <= F.W - inner and top >= inner - 2 and bottom <= F.H - inner + 2, (

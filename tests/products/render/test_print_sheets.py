@@ -532,7 +532,7 @@ def test_ink_saver_chaos_cards_stay_recognisable(saver, deck):
         (left, bottom, right, top) = cards_on(page)[0]
         h = page.get_size()[1]
         # a point inside the interior, between the frame and the big number
-        return image.getpixel((round((left + 20) * scale), round((h - top + 110) * scale)))
+        return image.getpixel((round((left + 32) * scale), round((h - top + 110) * scale)))
 
     base_px, chaos_px = interior(base), interior(chaos)
     doc.close()

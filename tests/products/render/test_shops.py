@@ -136,7 +136,7 @@ def press_lab(profile: str, cmyks: list[tuple[float, ...]], rgbs: list[tuple[int
 def test_mb_print_file_is_made_through_the_shipped_fogra39_profile(monkeypatch, tmp_path, deck):
     """`--pod mbprint` with no profile named: converted through the FOGRA39 profile the package
     ships, declared as FOGRA39, 3 mm of bleed on 63.5×89 mm, front and back alternating, and its
-    colours soft-proofed back through that profile within ΔE76 3 wherever the press can print them."""
+    colours soft-proofed back through that profile within ΔE00 3 wherever the press can print them."""
     from generator.cli import main
     from tests.products.render.test_drivethrucards import face_colours
 

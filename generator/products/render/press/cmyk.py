@@ -21,7 +21,9 @@ for SWOP) names another ICC file. Then:
   colour, a text's outline, a stroked line, a shape 1 mm thin: pdf.is_line) are 100% K, as print
   shops ask;
 - near-black neutral fills (R = G = B <= 0x14, the chaos interior) become the shop's rich
-  black (C40 M30 Y30 K100 = 200% for DriveThruCards), deeper than K alone and within the limit.
+  black (C40 M30 Y30 K100 = 200% for DriveThruCards), deeper than K alone and within the limit:
+  the file's one rich black. Every other dark neutral fill (to #404040: the ink's bar under a 6
+  or a 9) is 100% K like the text, not a second rich black the profile would make of it.
 
 Without a SWOP profile on the machine the conversion falls back to a plain grey-component
 replacement (K = 1 - max(R, G, B), then C, M, Y), and `press_profile()` is None so the build
@@ -43,9 +45,9 @@ from generator.products.render.press.shops import SWOP, Condition, Shop, shop
 
 RICH_BLACK_MAX = 0x14  #: neutral fills this dark or darker print as rich black
 TEXT_BLACK_MAX = 0x40  #: neutral text this dark or darker prints as solid K100
-#: A colour whose soft proof misses it by more than this (CIE76) is out of the press's gamut.
+#: A colour whose soft proof misses it by more than this (ΔE00) is out of the press's gamut.
 GAMUT_DELTA_E = 3.0
-#: The profile's own conversion is kept when its soft proof is this near (CIE76), else the CMYK
+#: The profile's own conversion is kept when its soft proof is this near (ΔE00), else the CMYK
 #: within the cap that prints nearest is taken where it is nearer: the profile's separation of a
 #: saturated colour can miss it by ΔE 2.8 where another prints within 0.3.
 OWN_DELTA_E = 1.0
@@ -167,10 +169,11 @@ def to_cmyk(hex_rgb: str, text: bool = False, ink: Ink = DEFAULT) -> CMYK:
         return known
     r, g, b = (int(hex_rgb[i:i + 2], 16) for i in (1, 3, 5))
     if r == g == b:
-        if text:  # grey text and lines on the black plate alone, solid dark ones as 100% K
-            return (0.0, 0.0, 0.0, 1.0 if r <= TEXT_BLACK_MAX else round(1 - r / 255, 2))
-        if r <= RICH_BLACK_MAX:
+        if r <= RICH_BLACK_MAX and not text:  # large dark areas: the file's one rich black
             return ink.rich_black
+        if text or r <= TEXT_BLACK_MAX:  # grey text and lines on the black plate alone, dark ones (and
+            # any other dark neutral, such as the bar under a 6) as 100% K: no second rich black
+            return (0.0, 0.0, 0.0, 1.0 if r <= TEXT_BLACK_MAX else round(1 - r / 255, 2))
     found = press_profile(ink.condition)
     if found is None:
         return _formula(r, g, b, ink.cap)
@@ -261,7 +264,34 @@ def _percent(cmyk: CMYK) -> tuple[int, int, int, int]:
 
 
 def _delta_e(p: tuple[float, float, float], q: tuple[float, float, float]) -> float:
-    return sum((a - b) ** 2 for a, b in zip(p, q)) ** 0.5
+    """CIEDE2000 (CIE 142-2001; Sharma, Wu and Dalal's implementation notes), kL = kC = kH = 1:
+    the difference the eye sees, which CIE76 overstates in saturated colours (green, magenta)."""
+    from math import atan2, cos, degrees, exp, hypot, radians, sin, sqrt
+
+    (l1, a1, b1), (l2, a2, b2) = p, q
+    c_mean = (hypot(a1, b1) + hypot(a2, b2)) / 2
+    g = 0.5 * (1 - sqrt(c_mean ** 7 / (c_mean ** 7 + 25.0 ** 7)))
+    a1, a2 = a1 * (1 + g), a2 * (1 + g)
+    c1, c2 = hypot(a1, b1), hypot(a2, b2)
+    h1 = degrees(atan2(b1, a1)) % 360 if c1 else 0.0
+    h2 = degrees(atan2(b2, a2)) % 360 if c2 else 0.0
+    dl, dc = l2 - l1, c2 - c1
+    dh = 0.0 if not c1 * c2 else (h2 - h1 if abs(h2 - h1) <= 180 else h2 - h1 - 360 if h2 > h1 else h2 - h1 + 360)
+    dhh = 2 * sqrt(c1 * c2) * sin(radians(dh / 2))
+    l_mean, c_mean2 = (l1 + l2) / 2, (c1 + c2) / 2
+    if not c1 * c2:
+        h_mean = h1 + h2
+    elif abs(h1 - h2) <= 180:
+        h_mean = (h1 + h2) / 2
+    else:
+        h_mean = (h1 + h2 + 360) / 2 if h1 + h2 < 360 else (h1 + h2 - 360) / 2
+    t = (1 - 0.17 * cos(radians(h_mean - 30)) + 0.24 * cos(radians(2 * h_mean))
+         + 0.32 * cos(radians(3 * h_mean + 6)) - 0.20 * cos(radians(4 * h_mean - 63)))
+    sl = 1 + 0.015 * (l_mean - 50) ** 2 / sqrt(20 + (l_mean - 50) ** 2)
+    sc, sh = 1 + 0.045 * c_mean2, 1 + 0.015 * c_mean2 * t
+    rt = (-2 * sqrt(c_mean2 ** 7 / (c_mean2 ** 7 + 25.0 ** 7))
+          * sin(radians(60 * exp(-(((h_mean - 275) / 25) ** 2)))))
+    return sqrt((dl / sl) ** 2 + (dc / sc) ** 2 + (dhh / sh) ** 2 + rt * (dc / sc) * (dhh / sh))
 
 
 def _managed(rgb: tuple[int, int, int], path: str, cap: float) -> CMYK:
@@ -298,15 +328,12 @@ def _coarse(path: str, cap: float) -> tuple[list[tuple[int, int, int, int]], lis
 
 
 def _within_limit(target: tuple[float, float, float], path: str, cap: float) -> CMYK:
-    """The CMYK (whole percent) within `cap` whose soft proof is nearest `target` (CIE76): the
+    """The CMYK (whole percent) within `cap` whose soft proof is nearest `target` (CIEDE2000): the
     nearest on a coarse grid, then on finer grids around it."""
     top = int(cap * 100)
 
-    tl, ta, tb = target
-
     def nearest(cands, labs):
-        return min(zip(cands, labs), key=lambda cl: ((cl[1][0] - tl) ** 2 + (cl[1][1] - ta) ** 2 + (cl[1][2] - tb) ** 2,
-                                                      cl[0]))[0]
+        return min(zip(cands, labs), key=lambda cl: (round(_delta_e(cl[1], target), 9), cl[0]))[0]
 
     def search(ks, cs, ms, ys):
         cands = [(c, m, y, k) for k in ks for c in cs for m in ms for y in ys if c + m + y + k <= top]
@@ -320,7 +347,7 @@ def _within_limit(target: tuple[float, float, float], path: str, cap: float) -> 
 
 
 def soft_proof(hex_rgb: str, text: bool = False, ink: Ink = DEFAULT) -> float | None:
-    """How far (CIE76 ΔE) the press prints `hex_rgb` from the sRGB colour, through the press
+    """How far (ΔE00, CIEDE2000) the press prints `hex_rgb` from the sRGB colour, through the press
     profile (the designer's own CMYK for the colour, when given); None when this machine has no
     press profile."""
     found = press_profile(ink.condition)
