@@ -99,6 +99,7 @@ def folder(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("fuzz-files")
 
 
+@pytest.mark.slow  # builds the faces a mutated file passes: 10-20 s on 2 cores
 @settings(max_examples=examples(8))
 @given(data=st.one_of(mutated_svg(ART_SVG), mutated_bytes(png(160, 120, "#2266AA")), mutated_bytes(jpeg(160, 120))))
 @example(data=BROKEN_SVGS["rotate(inf)"].encode())
@@ -111,6 +112,7 @@ def test_art_files_validate_passes_build(folder, data):
     check(path, folder / "out-art")
 
 
+@pytest.mark.slow  # builds the faces a mutated file passes: 10-20 s on 2 cores
 @settings(max_examples=examples(8))
 @given(data=st.one_of(mutated_svg(SKIP_ICON), mutated_svg(svg(shape())), mutated_bytes(png(40, 40, "#000000"))))
 @example(data=BROKEN_SVGS["L garbage"].encode())
@@ -141,6 +143,7 @@ def mutated_font(draw) -> bytes:
     return draw(mutated_bytes(data)) if not flaw and draw(st.booleans()) else data
 
 
+@pytest.mark.slow  # builds the faces a mutated file passes: 10-20 s on 2 cores
 @settings(max_examples=examples(6))
 @given(data=mutated_font())
 @example(data=b"flaw:composite loop")

@@ -55,6 +55,7 @@ def peak_build(path: Path, out: Path) -> tuple[int, int, str]:
     return status, peak, done.stderr
 
 
+@pytest.mark.slow  # a whole build drawing the largest pictures the limits allow: 60-80 s on 2 cores
 def test_a_build_with_the_largest_pictures_the_limits_allow_stays_under_600_mb(tmp_path):
     path = manifest(tmp_path, "  back:\n    art: {file: art/big.svg, fit: contain}\n")
     text = path.read_text(encoding="utf-8")
