@@ -267,21 +267,38 @@ def _rebuild(request: BuildRequest, state: PreviewState) -> None:
 
     manifest, out = request.manifest, request.out
     state.update(status="building", message=f"building {manifest} …")
-    outcome = rebuild(request, tell=lambda line: print(escape(line), file=sys.stderr, flush=True))
+
+    first: list[str] = []  # what the card images' commit changed, for the page's list of changes
+
+    def cards_in(line: str, seconds: float) -> None:
+        """The card images are committed: the page shows them (and scrolls to a changed one) now."""
+        shown = read_output(out)
+        first.extend(shown["changes"]["summary"])
+        focus = [c["code"] for c in shown["cards"] if c.get("change")]
+        print(escape(f"[{time.strftime('%H:%M:%S')}] cards in {seconds:.1f} s: {line}"), flush=True)
+        state.update(message=f"cards in after {seconds:.1f} s; the sheets, print files and rulebook follow",
+                     output=shown, pending=True, problems=[], focus=focus)
+
+    outcome = rebuild(request, tell=lambda line: print(escape(line), file=sys.stderr, flush=True), first=cards_in)
     stamp = time.strftime("%H:%M:%S")
     output = read_output(out)
     if outcome.status == "ok":
         builds = state.get("builds") + 1
+        focus = [c["code"] for c in output["cards"] if c.get("change")] or state.get("focus")
+        if first:  # the rebuild's changes: the card images' commit's, then the rest's
+            output["changes"]["summary"] = list(dict.fromkeys(first + output["changes"]["summary"]))
         print(escape(f"[{stamp}] rebuilt in {outcome.seconds:.1f} s: {outcome.message}"), flush=True)
         state.update(status="ok", message=f"built at {stamp} in {outcome.seconds:.1f} s", problems=[], builds=builds,
-                     last={"at": stamp, "seconds": round(outcome.seconds, 3), "line": outcome.message}, output=output)
+                     last={"at": stamp, "seconds": round(outcome.seconds, 3), "line": outcome.message}, output=output,
+                     focus=focus, pending=False)
         try:
             prune(out / CACHE_DIR / AREA, sheet_hashes(out), root=out)
         except OSError:
             pass  # old thumbnails only take room
         return
     _tell_failure(stamp, outcome, out)
-    state.update(status=outcome.status, message=_page_message(outcome, out), problems=outcome.problems, output=output)
+    state.update(status=outcome.status, message=_page_message(outcome, out), problems=outcome.problems, output=output,
+                 pending=False)
 
 
 def _tell_failure(stamp: str, outcome: Outcome, out: Path) -> None:

@@ -2,7 +2,10 @@
 what came of it as data for the terminal line and the page.
 
 A rebuild is an ordinary all-or-nothing build (products/build.py), so whatever goes wrong the
-output folder keeps the last good build. A mistake in the manifest comes back located, with the
+output folder keeps the last good build. Where a build is already there, the rebuild is two:
+first the card images and deck.json alone (CARDS_FIRST, `--only deck,cards`: the other products'
+files kept as they were), which the page shows at once, then the whole request, which takes the
+faces just drawn from the face cache; each is committed whole. A mistake in the manifest comes back located, with the
 line of the manifest it is on and the value at its column, for the page to show.
 """
 
@@ -10,7 +13,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -26,6 +29,8 @@ from generator.preview.thumbnails import PDFIUM
 
 #: The terminal line of a rebuild is cut to this many characters (changes.json has it all).
 LINE_LIMIT = 240
+#: The products a rebuild commits first, for the page to show the changed cards at once.
+CARDS_FIRST = ("deck", "cards")
 
 
 @dataclass
@@ -41,9 +46,13 @@ class Outcome:
     what: str = ""  #: the words that name the bug instead of its "Type: message", for the crash report
 
 
-def rebuild(request: BuildRequest, tell: Callable[[str], None]) -> Outcome:
+def rebuild(request: BuildRequest, tell: Callable[[str], None],
+            first: Callable[[str, float], None] | None = None) -> Outcome:
     """Build `request.manifest` into `request.out`, as `county-uppy build` does with the same
-    request (commands/build.py's build_request).
+    request (commands/build.py's build_request). With `first`, where a build is there already and
+    the request makes more than the card images, the card images (and deck.json) are built and
+    committed first, and `first` is told what changed and when (the seconds since the start)
+    before the rest is built.
 
     Ctrl-C and SIGTERM are let through (KeyboardInterrupt, or InterruptedAfterCommit when the new
     build was already moved in); the build leaves the output folder whole either way.
@@ -65,8 +74,13 @@ def rebuild(request: BuildRequest, tell: Callable[[str], None]) -> Outcome:
     problem = request.problem_for(deck)  # an edition the options name and the manifest no longer has
     if problem is not None:
         return Outcome("failed", f"{problem}; {unchanged}", took())
+    first_line = ""
     try:
         with PDFIUM:  # the build draws faces with PDFium in this process; thumbnails wait for it
+            if first is not None and cards_first(request):
+                build(deck, replace(request, only=CARDS_FIRST), tell)
+                first_line = _changes_line(out)
+                first(first_line, took())
             build(deck, request, tell)
     except Exception as err:  # noqa: BLE001 -- every failure is told as classify() sorts it
         failure = classify(err, out)
@@ -77,7 +91,19 @@ def rebuild(request: BuildRequest, tell: Callable[[str], None]) -> Outcome:
         tail = f"; {unchanged}" if failure.unchanged else ""
         internal = (failure.error, failure.context) if failure.kind == "internal" else None
         return Outcome("failed", failure.message + tail, took(), internal=internal, what=failure.what)
-    return Outcome("ok", _changes_line(out), took())
+    line = _changes_line(out)
+    if first_line and first_line != "built":  # what the cards' commit changed, then what the rest did
+        line = first_line if line in ("built", first_line) else f"{first_line}; {line}"
+    return Outcome("ok", line if len(line) <= LINE_LIMIT else line[:LINE_LIMIT - 1] + "…", took())
+
+
+def cards_first(request: BuildRequest) -> bool:
+    """Whether a rebuild of `request` commits the card images first: a build is in the folder
+    already (a first build draws everything once), and the request makes the card images and
+    something more."""
+    wanted = set(request.only) if request.only else None
+    return ((request.out / "build.json").is_file() and (wanted is None or "cards" in wanted)
+            and (wanted is None or not wanted <= set(CARDS_FIRST)))
 
 
 def invalid(problems: list[Problem], manifest: Path, seconds: float) -> Outcome:

@@ -47,6 +47,14 @@ PING_SECONDS = 15.0
 BACKLOG = 128
 #: Connections served at once (each one thread); every open preview tab holds one for its events.
 MAX_CONNECTIONS = 256
+#: Seconds a thumbnail not drawn yet waits for a running build to let go of PDFium before it is
+#: answered with BUSY_THUMB (the page asks again after the build): a browser opens six
+#: connections to the preview at most, and thumbnails waiting out a build held them all, so the
+#: changed card's image and the page's own state waited behind them.
+THUMB_WAIT = 0.25
+#: What a thumbnail not drawn yet is while a build runs: one transparent pixel (never cached).
+BUSY_THUMB = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                           "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082")
 #: Seconds a connection over MAX_CONNECTIONS waits for a place before it is answered 503.
 QUEUE_SECONDS = 2.0
 #: Seconds a connection may stay silent (or stop reading) before it is closed.
@@ -304,12 +312,12 @@ class Handler(BaseHTTPRequestHandler):
         if pdf is None:
             return
         try:
-            data = thumbnail(pdf, int(page), self.server.out / CACHE_DIR / AREA, root=self.server.out)
+            data = thumbnail(pdf, int(page), self.server.out / CACHE_DIR / AREA, THUMB_WAIT, root=self.server.out)
         except NoSuchPage:
             self._fail(HTTPStatus.NOT_FOUND, "the sheet has no such page", body)
             return
-        except TimeoutError:
-            self._fail(HTTPStatus.SERVICE_UNAVAILABLE, "a build is running; try again", body)
+        except TimeoutError:  # a build holds PDFium: a blank pixel for now, asked for again once it is done
+            self._send(BUSY_THUMB, "image/png", body)
             return
         except Exception:  # noqa: BLE001 -- a PDF being replaced, or unreadable: no thumbnail this time
             self._fail(HTTPStatus.NOT_FOUND, "the sheet cannot be read now", body)

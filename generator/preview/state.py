@@ -13,6 +13,10 @@ reads /state. The JSON is encoded once per change, so a reader never sees half a
   last        the last successful rebuild: at (local time), seconds, line (what changed)
   manifest    the manifest's path; out: the output folder
   output      the last good build on show (output.read_output)
+  focus       the codes of the cards the last rebuild changed (the page scrolls to the first and
+              marks them), from the moment its card images are in
+  pending     true while the card images of a rebuild are in and its other files (sheets, print
+              files, the rulebook) are still being made
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ class PreviewState:
         self._closed = False
         self._doc: dict[str, Any] = {"version": 0, "status": "starting", "message": "starting", "builds": 0,
                                      "problems": [], "last": None, "manifest": manifest, "out": out,
-                                     "output": output}
+                                     "output": output, "focus": [], "pending": False}
         self._json = self._encode()
 
     def _encode(self) -> bytes:

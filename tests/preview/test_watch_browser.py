@@ -108,3 +108,37 @@ def test_the_preview_follows_an_edit_and_a_typo(browser, tmp_path: Path):
     assert status == 130, "".join(watch.stderr)[-6000:]
     assert not any("Traceback" in line for line in watch.stderr), watch.stderr
     assert watch.stderr[-1].startswith("county-uppy watch: stopped")
+
+
+def test_the_changed_card_comes_first_and_the_page_scrolls_to_it(browser, tmp_path: Path):
+    """A one-card edit: the card images are committed before the rest (the terminal says "cards
+    in" before "rebuilt"), the page shows the new face while the sheets and the rulebook are on
+    their way, scrolls to the changed card far down the page and marks it."""
+    manifest, out = tmp_path / "cards.yaml", tmp_path / "out"
+    shutil.copy(MANIFEST, manifest)
+    skip = 'figure[data-code="SKIP"]'
+    with Watch(manifest, out) as watch:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(watch.url, wait_until="load")
+        page.wait_for_selector("body[data-status=ok]", timeout=60_000)
+        assert page.evaluate("() => window.scrollY") == 0
+        before = page.get_attribute(f"{skip} img", "src")
+        edit(manifest, "text: Skip the next player's turn.", "text: Skip the next player's turn, twice.")
+        page.wait_for_function(f"() => {{ const i = document.querySelector('{skip} img');"
+                               f" return i.getAttribute('src') !== {before!r} && i.complete && i.naturalWidth === 825; }}",
+                               timeout=FOLLOW_MS)
+        # scrolled to it, on screen and marked
+        box = page.locator(skip).bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 900, box
+        assert page.evaluate("() => window.scrollY") > 900
+        assert "focus" in page.get_attribute(skip, "class")
+        assert page.evaluate("() => document.body.dataset.focus") == "SKIP"
+        state = watch.wait_for(lambda s: s["status"] == "ok" and s["builds"] == 2 and not s["pending"], what="the rest")
+        assert state["focus"] == ["SKIP"]
+        assert "card SKIP changed" in page.inner_text("#changes")
+        lines = list(watch.stdout)
+        first = next(i for i, line in enumerate(lines) if " cards in " in line)
+        done = next(i for i, line in enumerate(lines) if i > first and " rebuilt in " in line)
+        assert "card SKIP changed" in lines[first] and first < done
+        assert float(lines[first].split(" cards in ")[1].split(" s")[0]) <= float(lines[done].split(" rebuilt in ")[1].split(" s")[0])
+        assert watch.stop() == 130
