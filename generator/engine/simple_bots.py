@@ -62,7 +62,7 @@ class GreedyBot:
 
     def keep_score(self, view: PlayerView, card: int) -> float:
         game = view.game
-        keep = _tables(game.steps)[1][card]
+        keep = _tables(game.steps)[2][card]
         if keep is not None:
             return keep
         v = game.value[card]
@@ -128,7 +128,7 @@ class _Table:
         self.count = view.count
         self.invert = view.invert
         self.value = game.value
-        self.scorers = _tables(game.steps)[0]  #: scorers[card]: a wild's Score, None for a number card
+        self.scorers = _tables(game.steps)[1]  #: scorers[card]: a wild's Score, None for a number card
         self.hit_bonus = 30 + 10 * (view.n_in - 1)  #: hitting the target: every other player still in owes
 
 
@@ -263,10 +263,11 @@ _TABLES: dict[int, tuple] = {}
 
 
 def _tables(steps: tuple) -> tuple:
+    """(steps, scorers per card, keep values per card) for a Game's steps table."""
     hit = _TABLES.get(id(steps))
     if hit is None or hit[0] is not steps:
         while len(_TABLES) >= 16:
             del _TABLES[next(iter(_TABLES))]
         hit = _TABLES[id(steps)] = (steps, tuple(_scorer(card) for card in steps),
                                     tuple(steps_keep(card) if card else None for card in steps))
-    return hit[1:]
+    return hit
