@@ -5,8 +5,8 @@
 A reset is what OpenSpiel's `rl_environment.Environment.reset()` does: a new initial state,
 then chance outcomes sampled (the deal, card by card, and the first turn's draw) up to the
 first decision, and every seat's information-state tensor. Subjects, per round, back to back:
-- county_uppy, 4 players, The OG: the deal (new_initial_state + chance to the first decision),
-  and the whole rl_environment reset;
+- county_uppy, 4 players, The OG: a new state and its chance outcomes (the first card's), the
+  deal (new_initial_state + chance to the first decision), and the whole rl_environment reset;
 - OpenSpiel's crazy_eights (C++, 4 players, a card-by-card deal too) and leduc_poker: their
   rl_environment reset.
 A ratio is the median over the rounds of the ratio within each round (a shared machine's load
@@ -54,7 +54,10 @@ def subjects():
     envs = {name: rl_environment.Environment(pyspiel.load_game(name, params) if params else name)
             for name, params in (("county_uppy", {"manifest": str(ROOT / "cards.yaml"), "players": 4}),
                                  ("crazy_eights", {"players": 4}), ("leduc_poker", None))}
-    out = {"county_uppy deal": deal}
+    def root():
+        game.new_initial_state().chance_outcomes()  # what the 65,536-deal node cost at its first call
+
+    out = {"county_uppy new state + its chance outcomes": root, "county_uppy deal": deal}
     for name, env in envs.items():
         out[f"{name} rl_environment reset"] = env.reset
     return out
