@@ -18,12 +18,12 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import MANIFEST, ROOT, without_look
+from tests.conftest import MANIFEST, ROOT
 from tests.fuzz.profiles import examples
 from tests.fuzz.test_fuzz_manifest import check_builds, check_validate
 from tests.hostile_files import BROKEN_SVGS, FONT_FLAWS, font, jpeg, png, shape, svg
+from tests.products.test_file_checks import manifest
 
-STEAL = "    code: STEAL\n    name: Steal a Card\n"
 SKIP_ICON = (ROOT / "art" / "icons" / "skip.svg").read_text(encoding="utf-8")
 ART_SVG = svg('<g transform="translate(1 1) rotate(10 5 5) scale(0.9)">'
               + shape('d="M1 1 L9 1 Q9 9 5 9 C1 9 1 5 1 1 Z"', fill="#FF8800")
@@ -77,17 +77,6 @@ def mutated_bytes(draw, seed: bytes) -> bytes:
     return bytes(data)
 
 
-def _manifest(folder: Path, look: str = "", steal_art: str = "") -> Path:
-    text = without_look(MANIFEST.read_text(encoding="utf-8"))
-    if steal_art:
-        text = text.replace(STEAL, STEAL + f"    art: {steal_art}\n")
-    path = folder / "cards.yaml"
-    path.write_text(text + ("\nlook:\n" + look if look else ""), encoding="utf-8")
-    (folder / "art").mkdir(exist_ok=True)
-    (folder / "fonts").mkdir(exist_ok=True)
-    return path
-
-
 def check(path: Path, out: Path) -> None:
     """validate's outcome is sound; what it passes builds (the faces: --only cards)."""
     if check_validate(path) == 0:
@@ -106,7 +95,7 @@ def folder(tmp_path_factory) -> Path:
 @example(data=jpeg(160, 120)[:-2])
 @example(data=png(160, 120))
 def test_art_files_validate_passes_build(folder, data):
-    path = _manifest(folder, "  back:\n    art: {file: art/back.svg, fit: contain}\n", steal_art="art/steal.pic")
+    path = manifest(folder, "  back:\n    art: {file: art/back.svg, fit: contain}\n", steal_art="art/steal.pic")
     (folder / "art" / "steal.pic").write_bytes(data)
     (folder / "art" / "back.svg").write_bytes(data if data.lstrip().startswith(b"<") else ART_SVG.encode())
     check(path, folder / "out-art")
@@ -118,7 +107,7 @@ def test_art_files_validate_passes_build(folder, data):
 @example(data=BROKEN_SVGS["L garbage"].encode())
 @example(data=png(40, 40))
 def test_icon_files_validate_passes_build(folder, data):
-    path = _manifest(folder, "  icons: {skip: art/icons/skip.svg}\n")
+    path = manifest(folder, "  icons: {skip: art/icons/skip.svg}\n")
     (folder / "art" / "icons").mkdir(exist_ok=True)
     (folder / "art" / "icons" / "skip.svg").write_bytes(data)
     check(path, folder / "out-icon")
@@ -150,6 +139,6 @@ def mutated_font(draw) -> bytes:
 def test_font_files_validate_passes_build(folder, data):
     if data.startswith(b"flaw:"):
         data = font(_charset(), data[5:].decode(), advance=350)
-    path = _manifest(folder, "  wild:\n    text: {font: fonts/F.ttf}\n")
+    path = manifest(folder, "  wild:\n    text: {font: fonts/F.ttf}\n")
     (folder / "fonts" / "F.ttf").write_bytes(data)
     check(path, folder / "out-font")

@@ -68,30 +68,30 @@ def path_numbers(d: str, limit: float) -> int:
                 if found is None:
                     raise ValueError(f"an arc's flags are 0 or 1: path data {quoted(d, at)}")
             else:
-                found = NUMBER.match(d, at)
-                if found is None:
-                    raise ValueError(f"path data {quoted(d, at)}: the command {command} takes "
-                                     f"{PATH_ARGS[command.lower()]} numbers a time")
-                try:
-                    finite(found.group(0), limit)
-                except ValueError as exc:
-                    raise ValueError(f"path data {quoted(d, at)}: {exc}") from None
+                found = _number_at(d, at, limit, "path data", f"the command {command} takes "
+                                   f"{PATH_ARGS[command.lower()]} numbers a time")
             count += 1
             at = _GAP.match(d, found.end()).end()
     return count
+
+
+def _number_at(text: str, at: int, limit: float, what: str, missing: str) -> re.Match:
+    """The number standing at `at` in `text` (ValueError: `missing`, or one not finite or past `limit`)."""
+    found = NUMBER.match(text, at)
+    if found is None:
+        raise ValueError(f"{what} {quoted(text, at)}: {missing}")
+    try:
+        finite(found.group(0), limit)
+    except ValueError as exc:
+        raise ValueError(f"{what} {quoted(text, at)}: {exc}") from None
+    return found
 
 
 def point_numbers(points: str, limit: float) -> int:
     """Check a polygon's or polyline's `points` (pairs of numbers); how many numbers."""
     at, count = _GAP.match(points, 0).end(), 0
     while at < len(points):
-        found = NUMBER.match(points, at)
-        if found is None:
-            raise ValueError(f"points {quoted(points, at)} is not a number")
-        try:
-            finite(found.group(0), limit)
-        except ValueError as exc:
-            raise ValueError(f"points {quoted(points, at)}: {exc}") from None
+        found = _number_at(points, at, limit, "points", "not a number")
         count += 1
         at = _GAP.match(points, found.end()).end()
     if count % 2:
