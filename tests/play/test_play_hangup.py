@@ -142,7 +142,7 @@ def test_a_record_that_cannot_be_saved_at_the_end_names_its_path_escaped(monkeyp
         raise OSError(28, "No space left on device")
 
     record = tmp_path / "[red]x\x1b.json"
-    monkeypatch.setattr("generator.files.write_replacing", full)
+    monkeypatch.setattr("generator.engine.journal.write_replacing", full)  # the record's last write (journal.finish)
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
     assert main(["play", "--manifest", MANIFEST, "--record", str(record), "--seed", "5"]) == 1
     err = capsys.readouterr().err
