@@ -177,3 +177,22 @@ def test_the_card_table_filters_by_group_and_fits_a_phone(tmp_path, width):
         first = page.locator(".effects tr.row td").first.bounding_box()
         assert first is not None and first["x"] >= 0 and first["x"] + first["width"] <= width
         assert page.locator("p.plainwords").is_visible()
+
+
+def test_the_copy_button_copies_the_command_as_printed(tmp_path, monkeypatch):
+    from tests.browser import launched
+
+    command = "county-uppy sweep --edition the-og --players 3,4 --param copies.STEAL=1,2,3 --out output/sweep-steal-copies"
+    monkeypatch.setattr(suggest, "suggestions", lambda *a, **k: [{"text": "STEAL is stronger.", "command": command}])
+    out = tmp_path / "out"
+    assert main(["report", "--manifest", MANIFEST_ARG, "--edition", "keep-it-simple", "--players", "2", "--games", "20",
+                 "--workers", "1", "--out", str(out)]) == 0
+    with launched() as browser:
+        context = browser.new_context(viewport={"width": 390, "height": 900})
+        context.grant_permissions(["clipboard-read", "clipboard-write"])
+        page = context.new_page()
+        page.goto((out / "balance.html").as_uri())
+        button = page.locator("button.copy").first
+        button.click()
+        page.wait_for_function("() => document.querySelector('button.copy').textContent === 'copied'", timeout=5000)
+        assert page.evaluate("() => navigator.clipboard.readText()") == command
