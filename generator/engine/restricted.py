@@ -44,13 +44,23 @@ class WithoutCard:
 
 
 class Watching:
-    """`bot` unchanged, noting in `seen` every card code among its legal actions."""
+    """`bot` unchanged, noting in `seen` every card code among its legal actions; with `marks`, also
+    where each code was first offered: marks[code] = (a copy of the State, the bots' Random's state)
+    just before that decision, from which `simulate.play_game(start=...)` plays the game on."""
 
-    def __init__(self, bot: Bot, seen: set[str]):
+    def __init__(self, bot: Bot, seen: set[str], marks: dict[str, tuple] | None = None):
         self.bot = bot
         self.seen = seen
+        self.marks = marks
         self.name = bot.name
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-        self.seen.update(a.code for a in legal)
+        seen = self.seen
+        if self.marks is not None:
+            new = [a.code for a in legal if a.code not in seen]
+            if new:
+                mark = (view._state.clone(), rng.getstate())
+                for code in new:
+                    self.marks.setdefault(code, mark)
+        seen.update(a.code for a in legal)
         return self.bot.choose(view, legal, rng)

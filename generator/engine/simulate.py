@@ -40,16 +40,18 @@ def bot_seed(seed: int) -> int:
 
 
 def play_game(game: Game, bots: Sequence, seed: int, stats: list[int] | None = None,
-              observer: Callable[[Any, int, Any], None] | None = None):
+              observer: Callable[[Any, int, Any], None] | None = None, start: tuple | None = None):
     """Play one game from `seed` with one bot per seat; return the final State.
+
+    `start`, if given, is (state, bots' random.Random) of this game at a decision, to play on from
+    there instead of dealing `seed` (a State and a Random of its own: both are played on).
 
     `stats`, if given, is a list of 2 * len(game.codes) counters: plays per card, then the
     plays of it that cost its player a discard. `observer(state, seat, action)`, if given, is
     called after each decision is applied, with the seat that made it; the State then shows
     what followed (`last_penalty`, `last_count`, `sixteen_by`, `penalties`, `owed`, ...).
     """
-    state = game.new_initial_state(seed)
-    rng = random.Random(bot_seed(seed))
+    state, rng = (game.new_initial_state(seed), random.Random(bot_seed(seed))) if start is None else start
     rnd = rng.random
     ncards = len(game.codes)
     # RandomBot.choose is inlined for the seats that use it (the same draw from the same RNG).

@@ -30,6 +30,7 @@ from the same games (no more are played for them).
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
@@ -108,17 +109,28 @@ def _won(state, seat: int, teams: bool) -> int:
     return int(state.winner == (seat % 2 if teams else seat))
 
 
+#: Bots that keep nothing from one decision to the next but what the game and their Random hold: a
+#: restricted game of theirs may start from where the card was first offered rather than from the deal.
+MEMORYLESS = ("random", "greedy")
+
+
 def play_chunk(setup: Setup, job: Job) -> tuple[Job, Chunk]:
     """Play deals job.start..job.stop as usual and, for each card some seat had among its choices,
-    again with the first such seat (counting from seat deal mod players) kept from playing it."""
+    again with the first such seat (counting from seat deal mod players) kept from playing it.
+
+    Up to the first decision where that seat is offered the card, the game without it is the game
+    as usual; with memoryless bots it is played on from a copy of that decision (the same result,
+    for a fraction of the cost), with others from the deal."""
     game = Game(setup.deck, setup.edition, setup.players, setup.options)
     teams = game.options.teams
     n = setup.players
+    resume = all(name in MEMORYLESS for name in setup.bots)
     out = Chunk()
     for i in range(job.start, job.stop):
         seed = game_seed(setup.seed, i)
         seen: list[set[str]] = [set() for _ in range(n)]
-        bots = [Watching(ladder_bot(name), seen[s]) for s, name in enumerate(setup.bots)]
+        marks: list[dict[str, tuple] | None] = [{} if resume else None for _ in range(n)]
+        bots = [Watching(ladder_bot(name), seen[s], marks[s]) for s, name in enumerate(setup.bots)]
         usual = play_game(game, bots, seed)
         order = [(i + k) % n for k in range(n)]
         for code in job.codes:
@@ -128,7 +140,13 @@ def play_chunk(setup: Setup, job: Job) -> tuple[Job, Chunk]:
             out.held[code] = out.held.get(code, 0) + 1
             bots = [ladder_bot(name) for name in setup.bots]
             bots[seat] = WithoutCard(bots[seat], code)
-            d = _won(usual, seat, teams) - _won(play_game(game, bots, seed), seat, teams)
+            start = None
+            if resume:
+                state, rng_state = marks[seat][code]  # type: ignore[index]
+                rng = random.Random()
+                rng.setstate(rng_state)
+                start = (state.clone(), rng)
+            d = _won(usual, seat, teams) - _won(play_game(game, bots, seed, start=start), seat, teams)
             out.restricted_games += 1
             if d:
                 out.diffs.setdefault(code, {})[i] = d

@@ -196,3 +196,13 @@ def test_the_copy_button_copies_the_command_as_printed(tmp_path, monkeypatch):
         button.click()
         page.wait_for_function("() => document.querySelector('button.copy').textContent === 'copied'", timeout=5000)
         assert page.evaluate("() => navigator.clipboard.readText()") == command
+
+
+def test_playing_on_from_where_the_card_was_first_offered_is_the_same_as_replaying_the_deal(deck, monkeypatch):
+    setup = ce.Setup(deck, {}, "the-og", 3, ("greedy", "random", "greedy"), 4)
+    job = ce.Job(0, 15, tuple(c.code for c in ce.measured(deck, "the-og")))
+    _, resumed = ce.play_chunk(setup, job)
+    monkeypatch.setattr(ce, "MEMORYLESS", ())
+    _, replayed = ce.play_chunk(setup, job)
+    assert resumed.restricted_games > 100 and resumed.diffs  # many games played again, some outcomes changed
+    assert (resumed.held, resumed.diffs, resumed.restricted_games) == (replayed.held, replayed.diffs, replayed.restricted_games)
