@@ -24,7 +24,7 @@ from typing import Any
 
 from generator import strict_json
 from generator.engine.record import make_record
-from generator import files
+from generator.files import write_replacing
 
 
 class RecordJournal:
@@ -68,7 +68,7 @@ class RecordJournal:
 
     def finish(self, record: dict[str, Any]) -> None:
         """Replace the in-progress file by the whole record (one rename: either form is there whole)."""
-        files.write_replacing(self.path, (json.dumps(record, indent=1) + "\n").encode("utf-8"))
+        write_replacing(self.path, (json.dumps(record, indent=1) + "\n").encode("utf-8"))
         self._written = len(self.state.history)
 
 
