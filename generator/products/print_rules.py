@@ -351,12 +351,8 @@ def _outside(x0: float, y0: float, x1: float, y1: float) -> tuple[str, float] | 
 def _miscut(who: str, lay: Layout) -> list[Problem]:
     """An edge of a frame, interior or picture in the band a 1/16 in miscut moves over."""
     out = []
-    for el in [e for e in lay.elements if e.name in EDGED and not e.hidden] + \
-            [e for e in lay.added if e.file is not None and not e.hidden]:
-        if el.name == "art" and el.file is None:
-            continue
-        x0, y0, x1, y1 = art_box(el) if el.file is not None else (el.x, el.y, el.x1, el.y1)
-        for key, gap in (("x", x0), ("y", y0), ("width", W - x1), ("height", H - y1)):
+    for el, edges in _edges(lay, EDGED):
+        for key, gap in edges:
             if -BLEED + 1e-6 < gap < MISCUT - 1e-6:
                 place = _place(el, key, None)
                 if place is None:
@@ -368,6 +364,18 @@ def _miscut(who: str, lay: Layout) -> list[Problem]:
                                       f"edge, 1/8 in (3.2 mm) outside the trim{fix}, or 1/16 in inside the trim or more"))
                 break
     return out
+
+
+def _edges(lay: Layout, names: tuple[str, ...]) -> Iterator[tuple[Element, list[tuple[str, float]]]]:
+    """Each shown element of `names` that draws an area (an art box only with its picture) and
+    each added picture, with how far each of its sides stands inside the trim, by the key that
+    places it (negative: outside)."""
+    for el in [e for e in lay.elements if e.name in names and not e.hidden] + \
+            [e for e in lay.added if e.file is not None and not e.hidden]:
+        if el.name == "art" and el.file is None:
+            continue
+        x0, y0, x1, y1 = art_box(el) if el.file is not None else (el.x, el.y, el.x1, el.y1)
+        yield el, [("x", x0), ("y", y0), ("width", W - x1), ("height", H - y1)]
 
 
 #: The widest two opposite borders may differ after a 1/16 in miscut: a border nearer the trim
@@ -383,12 +391,8 @@ def _lopsided(who: str, lay: Layout) -> list[Problem]:
     other, over 1.5:1 (the band nearer the trim is an error, _miscut). The default look keeps
     every edge out of it (tests/products/render/test_cut_and_smooth.py measures the images)."""
     out = []
-    for el in [e for e in lay.elements if e.name in BORDERED and not e.hidden] + \
-            [e for e in lay.added if e.file is not None and not e.hidden]:
-        if el.name == "art" and el.file is None:
-            continue
-        x0, y0, x1, y1 = art_box(el) if el.file is not None else (el.x, el.y, el.x1, el.y1)
-        for key, gap in (("x", x0), ("y", y0), ("width", W - x1), ("height", H - y1)):
+    for el, edges in _edges(lay, BORDERED):
+        for key, gap in edges:
             if MISCUT - 1e-6 <= gap < BORDER_MIN - 1e-6:
                 place = _place(el, key, None)
                 if place is None:

@@ -319,24 +319,6 @@ def _fits(lines: list[str], size: float, leading: float, box_w: float, box_h: fl
     return len(lines) * size * leading <= box_h + 1e-6 and widest <= box_w + 1e-6
 
 
-def fitted_lines(text: str, box_w: float, box_h: float, max_size: float, cx: float, top: float, ink: str,
-                 bold: bool = True, icons: Icons = NO_ICONS, font: str = "",
-                 min_size: float = FIT_FLOOR) -> tuple[list[Item], bool]:
-    """A short marked label (a wild's name in the corner): one line if it fits, else wrapped; and
-    whether it fits the box."""
-    one = inline.fit_size(text, box_w, max_size, bold, icons, font)
-    fits = True
-    if one >= max_size * 0.55 or " " not in text:
-        size, lines = min(one, box_h / 1.1), [text]
-    else:
-        size, lines = inline.fit_paragraph(text, box_w, box_h, max_size, min_size, leading=1.1, bold=bold, icons=icons,
-                                           font=font)
-        fits = _fits(lines, size, 1.1, box_w, box_h, bold, icons, font)
-    return [item for k, line in enumerate(lines)
-            for item in inline.line(line, cx, round(top + tf.ASCENT * size + k * size * 1.1, 2), size, ink, bold,
-                                    icons=icons, font=font)], fits
-
-
 def wild_glyph(card: CardType, icons: Icons = NO_ICONS) -> str:
     """The wild's glyph (the catalogue's, or one made from its steps), its parameters filled in (`×{factor}` gives ×2), as
     a marked text: when the layout declares a picture for the effect (`look: icons:`), the
@@ -407,12 +389,6 @@ def repeats_glyph(name: str, glyph: str) -> bool:
     repeats nothing; its parameters (the 2 of {icon:multiply}2) count."""
     signs = _signs(glyph)
     return bool(signs) and signs in _signs(name)
-
-
-def _sizes(items: list[Item]) -> list[float]:
-    """The text sizes of a label's items: its texts' sizes, and its pictures' (an icon picture is
-    one em tall); 0 for a label of colour shapes alone."""
-    return [t.size if isinstance(t, Text) else t.y1 - t.y0 for t in items if isinstance(t, Text) or hasattr(t, "y1")] or [0.0]
 
 
 def wild_face(card: CardType, deck: Deck, light: bool = False) -> Face:
