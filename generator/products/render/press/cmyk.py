@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from math import atan2, cos, degrees, exp, hypot, radians, sin, sqrt
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -266,8 +267,6 @@ def _percent(cmyk: CMYK) -> tuple[int, int, int, int]:
 def _delta_e(p: tuple[float, float, float], q: tuple[float, float, float]) -> float:
     """CIEDE2000 (CIE 142-2001; Sharma, Wu and Dalal's implementation notes), kL = kC = kH = 1:
     the difference the eye sees, which CIE76 overstates in saturated colours (green, magenta)."""
-    from math import atan2, cos, degrees, exp, hypot, radians, sin, sqrt
-
     (l1, a1, b1), (l2, a2, b2) = p, q
     c_mean = (hypot(a1, b1) + hypot(a2, b2)) / 2
     g = 0.5 * (1 - sqrt(c_mean ** 7 / (c_mean ** 7 + 25.0 ** 7)))
