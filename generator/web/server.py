@@ -16,7 +16,10 @@ seat tokens it was given when it took them; a reload or a new connection with th
 tokens takes the seats back, and the device that held them is told at once. A seat with no
 device is away; after `reconnect_timeout` seconds anyone may take it (a new token: the old one
 holds it no more), and the table (any player, or with `host_controls` only the host link) may
-give it to a bot or free it. Connections and message sizes are bounded (MAX_DEVICES, MAX_MESSAGE).
+give it to a bot or free it. Connections and message sizes are bounded (MAX_DEVICES, MAX_MESSAGE);
+the socket is opened only from the table's own pages (guard.py), a slow or idle connection is
+closed after a few seconds (connections.py), and each game's record is written as it goes
+(engine/journal.py).
 """
 
 from __future__ import annotations
