@@ -1,8 +1,7 @@
 """output/rulebook-booklet.pdf: the rulebook's pages imposed two to a sheet for a folded booklet.
 
-The booklet's pages are the rulebook printed once more at PAGE (half of Letter's width by A5's
-height, 139.7 mm by 210 mm, so one page fits half of either paper), padded with blank pages to
-a multiple of four, and set two to a landscape sheet of SHEET_MM (Letter's height by A4's: the
+The booklet's pages are rulebook.pdf's (PAGE_MM: half of Letter's width by A5's height, 139.7 mm
+by 210 mm, so one page fits half of either paper), padded with blank pages to a multiple of four, and set two to a landscape sheet of SHEET_MM (Letter's height by A4's: the
 sheet prints at 100% on A4 and on Letter alike, centred, and folds at the paper's middle).
 Printed on both sides, flipped on the short edge, the stack folded in the middle reads in order:
 the first sheet holds the last page and the first on its front, the second and the last but one

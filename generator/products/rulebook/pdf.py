@@ -1,7 +1,8 @@
 """output/rulebook.pdf: the rulebook printed by headless Chromium from the same page as
 rulebook.html, set in the cards' typeface (DejaVu Sans, the fonts in render/fonts/) and its code
-in DejaVu Sans Mono (shipped in fonts/ here). One file for both papers: its pages are A4's width
-and Letter's height, so it prints at 100% on either.
+in DejaVu Sans Mono (shipped in fonts/ here), or the deck's own fonts (look_css.py). One file for
+both papers: its pages are half of Letter's width by A5's height, a game rulebook's, so it prints
+at 100% on either, and the same pages imposed two to a sheet are rulebook-booklet.pdf (booklet.py).
 
 The page gets one stylesheet more for print: those fonts as @font-face (data: URIs, cut down by
 print_fonts.py, so the PDF takes no font from the machine: a test prints it where fontconfig
@@ -46,13 +47,13 @@ from generator.products.rulebook.print_fonts import PRINT_FILES, WHOLE, covers
 if TYPE_CHECKING:
     from generator.products.pipeline.context import BuildContext
 
-#: The page: A4's width and Letter's height, so the one file prints at 100% on either paper, whole,
-#: within the margins (13 mm by 14 mm) every home printer leaves.
-PAGE_SIZE = "210mm 279.4mm"
-#: The booklet's page (booklet.py), and its margins: the fold's side gets as much as the outer one.
-BOOKLET_PAGE = f"{booklet.PAGE_MM[0]}mm {booklet.PAGE_MM[1]}mm"
-MARGINS = {"rulebook": "13mm 14mm", "booklet": "12mm 11mm"}
-SIZES = {"rulebook": PAGE_SIZE, "booklet": BOOKLET_PAGE}
+#: The page: a game rulebook's, half of Letter's width by A5's height (booklet.PAGE_MM), so the
+#: one file prints at 100% on A4 and Letter alike and its pages impose, unscaled, two to a sheet
+#: for the folded booklet; the margins (12 mm at the top, 14 mm at the foot where the page number
+#: stands, 11 mm at the sides, the fold's as the outer one) are
+#: inside what every home printer leaves.
+PAGE_SIZE = f"{booklet.PAGE_MM[0]}mm {booklet.PAGE_MM[1]}mm"
+MARGINS = "12mm 11mm 14mm"
 FILE = "rulebook.pdf"
 AREA = "rulebook-pdf"
 KEEP = 16  #: printed files the user's cache keeps (the newest)
@@ -64,11 +65,10 @@ STOP_WAIT = 10
 FAMILIES = {"text": "County Uppy Cards", "code": "County Uppy Code"}
 
 
-def print_css(fonts: dict[tuple[str, bool], Path], layout: str = "rulebook", deck_fonts: bool = False) -> str:
+def print_css(fonts: dict[tuple[str, bool], Path], deck_fonts: bool = False) -> str:
     """The stylesheet added for print: the text in the cards' typeface and code in monospace (a
     character the monospace font lacks in the cards' typeface), from the font files `fonts`
-    ((face, bold) -> file), the page size of `layout` ("rulebook" or "booklet") and the page
-    numbers. With `deck_fonts` (the page declares the deck's own, look_css.DECK_FAMILY) the text
+    ((face, bold) -> file), the page size and the page numbers. With `deck_fonts` (the page declares the deck's own, look_css.DECK_FAMILY) the text
     and the page numbers are in the deck's fonts, a glyph they lack in the cards' typeface."""
     faces = []
     for (face, bold), path in fonts.items():
@@ -82,7 +82,7 @@ def print_css(fonts: dict[tuple[str, bool], Path], layout: str = "rulebook", dec
     return "\n".join([*faces,
                       f"html, body, body * {{ font-family: {text}, sans-serif !important; }}",
                       f"body {mono}, body {mono} * {{ font-family: {code}, {text}, monospace !important; }}",
-                      f"@page {{ size: {SIZES[layout]}; margin: {MARGINS[layout]}; {number} }}"])
+                      f"@page {{ size: {PAGE_SIZE}; margin: {MARGINS}; {number} }}"])
 
 
 #: Each page's number at the foot of its margin, so loose printed pages go back in order: in the
@@ -104,10 +104,10 @@ def fonts_for(html: bytes) -> dict[tuple[str, bool], Path]:
 _POLICY = re.compile(rb'(<meta http-equiv="Content-Security-Policy" content=")([^"]*)(")')
 
 
-def for_print(html: bytes, layout: str = "rulebook", deck_fonts: bool = False) -> bytes:
-    """The page with the print stylesheet of `layout` added at the end of its head, and its fonts
+def for_print(html: bytes, deck_fonts: bool = False) -> bytes:
+    """The page with the print stylesheet added at the end of its head, and its fonts
     allowed (`deck_fonts`: the page declares the deck's own fonts, look_css.py)."""
-    style = f"<style>\n{print_css(fonts_for(html), layout, deck_fonts)}\n</style>\n".encode("utf-8")
+    style = f"<style>\n{print_css(fonts_for(html), deck_fonts)}\n</style>\n".encode("utf-8")
     html = _POLICY.sub(lambda m: m.group(0) if b"font-src" in m.group(2) else
                        m.group(1) + m.group(2) + b"; font-src data:" + m.group(3), html, count=1)
     at = html.find(b"</head>")
@@ -282,12 +282,13 @@ class _Printer:
                 self._result = browser
                 return
             try:
-                printed = browser.print_pages({layout: for_print(page, layout, self._deck_fonts) for layout in SIZES})
+                printed = browser.print_pages({"rulebook": for_print(page, self._deck_fonts)})["rulebook"]
             except Failed as e:
                 self._result = str(e)
                 return
-            self._result = (settled(printed["rulebook"], title, made_by),
-                            booklet.fixed_ids(settled(booklet.impose(printed["booklet"]), f"{title} (booklet)", made_by)))
+            # the booklet is the same pages imposed (PDFium), not a second print
+            self._result = (settled(printed, title, made_by),
+                            booklet.fixed_ids(settled(booklet.impose(printed), f"{title} (booklet)", made_by)))
             keep(k, pack(self._result))
         except BaseException as e:  # noqa: BLE001 -- handed to the build's main thread by wait()
             self._error = e

@@ -13,8 +13,8 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from generator.products.render.units import PAPERS
 from generator.products.rulebook import chromium
+from generator.products.rulebook.booklet import PAGE_MM
 from generator.products.rulebook.pdf import for_print
 from tests.browser import chromium_path
 
@@ -52,7 +52,7 @@ def test_one_browser_prints_several_pages_at_once_at_the_rulebook_size(scratch):
         printed = browser.print_pages(pages)
     finally:
         browser.close()
-    both = (min(PAPERS["a4"][0], PAPERS["letter"][0]), min(PAPERS["a4"][1], PAPERS["letter"][1]))
+    both = tuple(v * 72 / 25.4 for v in PAGE_MM)  # the rulebook's page (the booklet's)
     for name, data in printed.items():
         doc = pdfium.PdfDocument(data)
         try:
