@@ -52,7 +52,7 @@ def impose(pdf: bytes) -> bytes:
         for at, i in enumerate(pages):
             if i is None:
                 ordered.new_page(w, h, index=at)
-        sheets = pdfium_c.FPDF_ImportNPagesToOne(ordered.raw, w * 2, h, 2, 1)
+        sheets = pdfium_c.FPDF_ImportNPagesToOne(ordered.raw, SHEET_MM[0] * PT_PER_MM, SHEET_MM[1] * PT_PER_MM, 2, 1)
         if not sheets:
             raise RuntimeError("PDFium could not impose the booklet")
         imposed = pdfium.PdfDocument(sheets)
