@@ -64,8 +64,12 @@ class IsmctsBot:
             return legal[0]
         game = self.openspiel_game(view.game)
         state = game.state_at(view.sample_world(rng))
-        chosen = game.ids.action(int(searcher(game, self.simulations, rng.getrandbits(63)).step(state)))
-        for action in legal:
-            if action == chosen:
-                return action
-        raise AssertionError(f"ISMCTS chose {chosen}, which is not legal here")  # the world has the seat's legal actions
+        policy, picked = searcher(game, self.simulations, rng.getrandbits(63)).step_with_policy(state)
+        # `legal` is the world's legal actions, or fewer when a caller keeps the bot from some
+        # (restricted play, engine/restricted.py): then the searched policy's likeliest among them
+        for action_id, _ in [(picked, 1.0), *sorted(policy, key=lambda ap: -ap[1])]:
+            chosen = game.ids.action(int(action_id))
+            for action in legal:
+                if action == chosen:
+                    return action
+        raise AssertionError(f"ISMCTS found none of {len(legal)} legal actions in its policy")

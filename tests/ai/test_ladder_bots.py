@@ -115,3 +115,29 @@ def test_the_ismcts_bot_replays_its_seeded_games():
     two = play_game(game, [ladder_bot("ismcts:6"), ladder_bot("greedy"), ladder_bot("random")], 12)
     assert one.history == two.history and one.is_terminal()
     assert len(one.history) > 10
+
+
+def test_ismcts_kept_from_a_card_chooses_among_what_is_left(deck):
+    """Restricted play (engine/restricted.py) hands ISMCTS fewer choices than the world's: it picks the
+    likeliest of those in its searched policy, where it stopped on an AssertionError (report exit 3)."""
+    need("pyspiel")
+    import random
+
+    from generator.ai.ismcts import IsmctsBot
+    from generator.engine import Game
+    from generator.engine.restricted import WithoutCard
+
+    game = Game(deck, "keep-it-simple", 2)
+    bot = IsmctsBot(8)
+    kept = 0
+    for seed in range(12):
+        state = game.new_initial_state(seed)
+        legal = state.legal_actions()
+        plays = [a for a in legal if a.kind == "play"]
+        if len(plays) < 2:
+            continue
+        banned = plays[0].code
+        choice = WithoutCard(bot, banned).choose(state.view(state.current_player()), legal, random.Random(seed))
+        assert choice in legal and choice.code != banned
+        kept += 1
+    assert kept >= 5
