@@ -66,7 +66,7 @@ class IsmctsBot:
         state = game.state_at(view.sample_world(rng))
         policy, picked = searcher(game, self.simulations, rng.getrandbits(63)).step_with_policy(state)
         # `legal` is the world's legal actions, or fewer when a caller keeps the bot from some
-        # (restricted play, engine/restricted.py): then the searched policy's likeliest among them
+        # (restricted play, report/restricted.py): then the searched policy's likeliest among them
         for action_id, _ in [(picked, 1.0), *sorted(policy, key=lambda ap: -ap[1])]:
             chosen = game.ids.action(int(action_id))
             for action in legal:

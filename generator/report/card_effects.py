@@ -2,7 +2,7 @@
 
 For a cell of the report (edition, players, bots) and its deals 0..N-1 (game i is the report's
 game i: seed `game_seed(seed, i)`), game i is played as usual and again with one seat, seat
-i mod players, kept from playing card X (engine/restricted.py: it discards X first when it owes
+i mod players, kept from playing card X (report/restricted.py: it discards X first when it owes
 a discard and plays anything else it can). The card's **effect** is that seat's win rate as usual
 minus its win rate without X: how many points of winning the card is worth to whoever holds it.
 The deals are paired, so the interval is the paired one: a normal interval on the mean of the
@@ -38,7 +38,7 @@ from generator.ai.bots import ladder_bot
 from generator.backends import Backend, open_backend
 from generator.deck.model import CardType, Deck
 from generator.engine import Game
-from generator.engine.restricted import Watching, WithoutCard
+from generator.report.restricted import Watching, WithoutCard
 from generator.engine.simulate import Z95, game_seed, play_game
 from generator.report import stats
 from generator.report.summarize import ALPHA, TOLERANCE, r

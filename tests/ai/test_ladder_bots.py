@@ -118,14 +118,14 @@ def test_the_ismcts_bot_replays_its_seeded_games():
 
 
 def test_ismcts_kept_from_a_card_chooses_among_what_is_left(deck):
-    """Restricted play (engine/restricted.py) hands ISMCTS fewer choices than the world's: it picks the
+    """Restricted play (report/restricted.py) hands ISMCTS fewer choices than the world's: it picks the
     likeliest of those in its searched policy, where it stopped on an AssertionError (report exit 3)."""
     need("pyspiel")
     import random
 
     from generator.ai.ismcts import IsmctsBot
     from generator.engine import Game
-    from generator.engine.restricted import WithoutCard
+    from generator.report.restricted import WithoutCard
 
     game = Game(deck, "keep-it-simple", 2)
     bot = IsmctsBot(8)

@@ -12,7 +12,7 @@ from generator.cli import main
 from generator.deck.manifest import load
 from generator.engine import Game, make_bot
 from generator.engine.actions import DISCARD, PLAY
-from generator.engine.restricted import WithoutCard
+from generator.report.restricted import WithoutCard
 from generator.engine.simulate import game_seed, play_game
 from generator.report import card_effects as ce
 from generator.report import suggest
