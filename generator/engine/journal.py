@@ -17,8 +17,10 @@ the whole record. `replay` reads either form (`read_record`): a last line cut sh
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +62,21 @@ class RecordJournal:
             lines.append(json.dumps(header, separators=(", ", ": ")))
             self.path.parent.mkdir(parents=True, exist_ok=True)
         lines += [json.dumps(str(a)) for a in history[self._written:]]
-        with open(self.path, "w" if not self._written else "a", encoding="utf-8") as f:
+        # Never through a link, and only into a regular file: opening a FIFO to write waited for a
+        # reader (a `--record` naming one hung the game), and a link planted at the name was written
+        # through. Either stops the journal; the whole record is then tried at the end (`finish`),
+        # which replaces a link and refuses anything but a regular file with its own message.
+        flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | os.O_NOFOLLOW | (os.O_APPEND if self._written else os.O_TRUNC)
+        fd = os.open(self.path, flags, 0o644)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise OSError(errno.EINVAL, "not a regular file")
+            os.set_blocking(fd, True)
+            f = os.fdopen(fd, "w", encoding="utf-8")
+        except BaseException:
+            os.close(fd)
+            raise
+        with f:
             f.write("".join(line + "\n" for line in lines))
             f.flush()
             os.fsync(f.fileno())

@@ -76,3 +76,27 @@ def test_a_decision_cut_short_is_left_out_and_a_bad_line_is_located(tmp_path, mo
     assert main(["replay", "--manifest", MANIFEST, str(record)]) == 2
     err = capsys.readouterr().err
     assert f"{record}:3:" in err and "a record in progress holds one decision per line" in err
+
+
+def test_the_journal_writes_through_no_link_and_into_no_fifo(tmp_path, deck):
+    """A link planted at the record's name is not written through as the game goes (its target
+    stays as it was), and a FIFO there stops the journal at once instead of waiting for a reader."""
+    import os
+
+    from generator.engine import Game
+    from generator.engine.journal import RecordJournal
+
+    outside = tmp_path / "precious.txt"
+    outside.write_text("keep me\n", encoding="utf-8")
+    link = tmp_path / "record.json"
+    link.symlink_to(outside)
+    state = Game(deck, "the-og", 3).new_initial_state(4)
+    journal = RecordJournal(link, state, ["human", "greedy", "greedy"])
+    state.apply(state.legal_actions()[0])
+    journal.sync()
+    assert journal.failed and outside.read_text(encoding="utf-8") == "keep me\n"
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    journal = RecordJournal(fifo, state, ["human", "greedy", "greedy"])
+    journal.sync()  # returns at once: opening a FIFO to write used to wait for a reader
+    assert journal.failed
