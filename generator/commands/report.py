@@ -157,8 +157,13 @@ def run(args: argparse.Namespace) -> int:
                 if variant.deck is deck or any(e.key == cell.edition for e in variant.deck.editions):
                     Game(variant.deck, cell.edition, cell.players, variant.options)
         check_out(args.out)
-        if args.records is not None and not Path(args.records).is_dir():
-            raise UsageError(f"--records {args.records}: no such folder (it holds the game records to read)")
+        if args.records is not None:
+            try:
+                found = Path(args.records).is_dir()
+            except OSError as exc:  # a name the file system cannot look up (too long, say)
+                raise UsageError(f"--records {args.records}: cannot be read as a folder: {exc.strerror or exc}") from None
+            if not found:
+                raise UsageError(f"--records {args.records}: no such folder (it holds the game records to read)")
     except (UsageError, EngineError) as err:
         print(escape(f"county-uppy report: {err}"), file=sys.stderr)
         return 2
