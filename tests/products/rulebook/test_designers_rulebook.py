@@ -113,6 +113,25 @@ def test_designer_notes_in_the_players_rulebook_when_asked(tmp_path):
     assert "designers" in read((plain / "rulebook-designer.html").read_text(encoding="utf-8")).ids()
 
 
+def test_the_readmes_rulebook_section_builds_as_it_says(tmp_path):
+    """README "Shaping the rulebook": its block, appended to the shipped manifest, titles the cover,
+    fills the placeholders, leaves the examples out and puts Strategy after the wilds."""
+    block = re.search(r"<!-- rulebook: manifest -->\n```yaml\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"),
+                      flags=re.S)
+    assert block, "README.md: no <!-- rulebook: manifest --> block"
+    out = tmp_path / "out"
+    build_rulebook(project(tmp_path, "\n" + block.group(1)), out)
+    html = (out / "rulebook.html").read_text(encoding="utf-8")
+    page = read(html)
+    headings = [text for _, text in page.headings]
+    assert headings[0] == "Count to the Top" and "examples" not in page.ids()
+    assert headings.index("Chaos wilds") < headings.index("Strategy") < headings.index("Clarifications")
+    flat = " ".join(visible_text(html).split())
+    assert "Race the count to exactly 16 and keep your 5 cards alive." in flat and "15–30 minutes" in flat
+    assert "Keep a low card for when the count nears 16; hold a for the end." in flat  # the icon: a picture
+    assert "designers" not in page.ids()
+
+
 @pytest.mark.parametrize("rulebook, where, message", [
     ("rulebook:\n  leave_out: [exampels]\n", "leave_out: [", "unknown leave_out 'exampels' (did you mean 'examples'?)"),
     ("rulebook:\n  leave_out: [examples, examples]\n", "leave_out: [", "section 'examples' is listed twice"),
