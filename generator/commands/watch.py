@@ -17,7 +17,7 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from generator.commands import build as build_command
 from generator.commands.common import folder_problem, load_deck, named_files
@@ -31,8 +31,13 @@ if TYPE_CHECKING:
     from generator.preview.state import PreviewState
 
 DEFAULT_PORT = 8716
-#: watchfiles: yield once no file has changed for STEP_MS, or after DEBOUNCE_MS of steady changes.
-STEP_MS = 300
+#: watchfiles (inotify, where the system has it): yield once no file has changed for STEP_MS, or
+#: after DEBOUNCE_MS of steady changes. An editor writes a save in a few milliseconds, so the
+#: rebuild starts 25-50 ms after it; a save still on its way when the rebuild reads it (a
+#: manifest that does not parse yet, a picture cut short) is waited for (preview/rebuild.py,
+#: SETTLE_SECONDS) before its mistake is shown, and every later change rebuilds again. 300 ms
+#: here was a third of the time from a save to the changed card on the page.
+STEP_MS = 25
 DEBOUNCE_MS = 2000
 #: With no change seen for this long, the watcher wakes to compare the files' times and sizes.
 IDLE_CHECK_MS = 500
@@ -103,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
               flush=True)
         files = named_files(manifest)
         built = _signature(manifest, templates, files)
-        _rebuild(request, state)
+        _rebuild(request, state, lambda: _signature(manifest, templates, files))
         watching = True
         while watching:
             watching = False
@@ -113,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
                 # still shows in the files' times and sizes, checked whenever the watcher is idle
                 now = _signature(manifest, templates, files)
                 if changes or now != built:
-                    _rebuild(request, state)
+                    _rebuild(request, state, lambda: _signature(manifest, templates, files))
                     # the look may now name other files, in other folders: watch those from now on
                     files = named_files(manifest)
                     built = _signature(manifest, templates, files)
@@ -257,8 +262,9 @@ def relevant(path: str, manifest: str, template_folders: list[str], files: tuple
             and not name.endswith(("~", ".swp", ".swx", ".tmp")) and name not in _EDITOR_LITTER)
 
 
-def _rebuild(request: BuildRequest, state: PreviewState) -> None:
-    """One rebuild of what `request` asks for: the build, one line in the terminal, the page's state."""
+def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[], tuple] | None = None) -> None:
+    """One rebuild of what `request` asks for: the build, one line in the terminal, the page's state.
+    `signature`: the watched files' times and sizes (a save still being written shows in it)."""
     # lazy: start-up (the build's libraries)
     from generator.preview.output import read_output, sheet_hashes
     from generator.preview.rebuild import rebuild
@@ -279,7 +285,8 @@ def _rebuild(request: BuildRequest, state: PreviewState) -> None:
         state.update(message=f"cards in after {seconds:.1f} s; the sheets, print files and rulebook follow",
                      output=shown, pending=True, problems=[], focus=focus)
 
-    outcome = rebuild(request, tell=lambda line: print(escape(line), file=sys.stderr, flush=True), first=cards_in)
+    outcome = rebuild(request, tell=lambda line: print(escape(line), file=sys.stderr, flush=True), first=cards_in,
+                      signature=signature)
     stamp = time.strftime("%H:%M:%S")
     output = read_output(out)
     if outcome.status == "ok":

@@ -6,7 +6,9 @@ output folder keeps the last good build. Where a build is already there, the reb
 first the card images and deck.json alone (CARDS_FIRST, `--only deck,cards`: the other products'
 files kept as they were), which the page shows at once, then the whole request, which takes the
 faces just drawn from the face cache; each is committed whole. A mistake in the manifest comes back located, with the
-line of the manifest it is on and the value at its column, for the page to show.
+line of the manifest it is on and the value at its column, for the page to show, once the
+files have rested (settled(): the rebuild starts a few milliseconds after a save, which may
+still be on its way).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any, Callable
 
 from generator.deck.input_file import MAX_FILE_BYTES, Unread, read_regular
 from generator.deck.manifest import load
+from generator.deck.model import Deck
 from generator.deck.problems import InputError, Problem, escape
 from generator.products.build import BuildRequest, build
 from generator.products.failure import classify
@@ -31,6 +34,10 @@ from generator.preview.thumbnails import PDFIUM
 LINE_LIMIT = 240
 #: The products a rebuild commits first, for the page to show the changed cards at once.
 CARDS_FIRST = ("deck", "cards")
+#: Seconds a manifest with a mistake is given to change again before the mistake is shown (a
+#: save still being written), looked at every SETTLE_POLL seconds.
+SETTLE_SECONDS = 0.3
+SETTLE_POLL = 0.02
 
 
 @dataclass
@@ -47,12 +54,14 @@ class Outcome:
 
 
 def rebuild(request: BuildRequest, tell: Callable[[str], None],
-            first: Callable[[str, float], None] | None = None) -> Outcome:
+            first: Callable[[str, float], None] | None = None,
+            signature: Callable[[], Any] | None = None) -> Outcome:
     """Build `request.manifest` into `request.out`, as `county-uppy build` does with the same
     request (commands/build.py's build_request). With `first`, where a build is there already and
     the request makes more than the card images, the card images (and deck.json) are built and
     committed first, and `first` is told what changed and when (the seconds since the start)
-    before the rest is built.
+    before the rest is built. `signature`: the watched files' times and sizes, which a save
+    still being written changes (settled()).
 
     Ctrl-C and SIGTERM are let through (KeyboardInterrupt, or InterruptedAfterCommit when the new
     build was already moved in); the build leaves the output folder whole either way.
@@ -64,10 +73,7 @@ def rebuild(request: BuildRequest, tell: Callable[[str], None],
         return time.perf_counter() - started
 
     try:
-        deck = load(manifest)
-        found = undrawable(deck)
-        if found:
-            raise InputError(found, deck=deck)
+        deck = settled(manifest, signature)
     except InputError as err:
         return invalid(err.problems, manifest, took())
     unchanged = f"{out} still holds the last good build"
@@ -95,6 +101,37 @@ def rebuild(request: BuildRequest, tell: Callable[[str], None],
     if first_line and first_line != "built":  # what the cards' commit changed, then what the rest did
         line = first_line if line in ("built", first_line) else f"{first_line}; {line}"
     return Outcome("ok", line if len(line) <= LINE_LIMIT else line[:LINE_LIMIT - 1] + "…", took())
+
+
+def settled(manifest: Path, signature: Callable[[], Any] | None = None) -> Deck:
+    """The deck `manifest` makes, checked as a build checks it; InputError with its mistakes.
+
+    The watcher starts a rebuild a few milliseconds after a save (commands/watch.py, STEP_MS),
+    so an editor's save may still be on its way (the manifest renamed away or cut short, a
+    picture half written): before a mistake is shown, the watched files (`signature`) are given
+    SETTLE_SECONDS to change, and if they do the deck is read again."""
+    while True:
+        before = signature() if signature is not None else None
+        try:
+            deck = load(manifest)
+            found = undrawable(deck)
+            if found:
+                raise InputError(found, deck=deck)
+            return deck
+        except InputError:
+            if signature is None or not _changes_within(signature, before, SETTLE_SECONDS):
+                raise
+
+
+def _changes_within(signature: Callable[[], Any], before: Any, seconds: float) -> bool:
+    """Whether `signature()` differs from `before` within `seconds` (looked at every SETTLE_POLL)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if signature() != before:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(SETTLE_POLL)
 
 
 def cards_first(request: BuildRequest) -> bool:
