@@ -39,6 +39,9 @@ DEFAULT_PORT = 8716
 #: here was a third of the time from a save to the changed card on the page.
 STEP_MS = 25
 DEBOUNCE_MS = 2000
+#: Seconds the rest of a rebuild waits, once its card images are in, for an open page to be sent
+#: the first changed card's image (PreviewState.handed_over).
+HANDOFF_SECONDS = 0.5
 #: With no change seen for this long, the watcher wakes to compare the files' times and sizes.
 IDLE_CHECK_MS = 500
 #: Names editors write next to the file they save (vim's 4913 probe, swap and backup files).
@@ -280,10 +283,13 @@ def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[],
         """The card images are committed: the page shows them (and scrolls to a changed one) now."""
         shown = read_output(out)
         first.extend(shown["changes"]["summary"])
-        focus = [c["code"] for c in shown["cards"] if c.get("change")]
+        focus = changed_cards(shown)
         print(escape(f"[{time.strftime('%H:%M:%S')}] cards in {seconds:.1f} s: {line}"), flush=True)
         state.update(message=f"cards in after {seconds:.1f} s; the sheets, print files and rulebook follow",
                      output=shown, pending=True, problems=[], focus=focus)
+        image = next((c["image"] for c in shown["cards"] if focus and c["code"] == focus[0] and c["image"]), None)
+        if image:  # the page gets the changed card before the rest of the build takes this process
+            state.handed_over(image, HANDOFF_SECONDS)
 
     outcome = rebuild(request, tell=lambda line: print(escape(line), file=sys.stderr, flush=True), first=cards_in,
                       signature=signature)
@@ -291,7 +297,7 @@ def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[],
     output = read_output(out)
     if outcome.status == "ok":
         builds = state.get("builds") + 1
-        focus = [c["code"] for c in output["cards"] if c.get("change")] or state.get("focus")
+        focus = changed_cards(output) or state.get("focus")
         if first:  # the rebuild's changes: the card images' commit's, then the rest's
             output["changes"]["summary"] = list(dict.fromkeys(first + output["changes"]["summary"]))
         print(escape(f"[{stamp}] rebuilt in {outcome.seconds:.1f} s: {outcome.message}"), flush=True)
@@ -306,6 +312,15 @@ def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[],
     _tell_failure(stamp, outcome, out)
     state.update(status=outcome.status, message=_page_message(outcome, out), problems=outcome.problems, output=output,
                  pending=False)
+
+
+def changed_cards(output: dict) -> list[str]:
+    """The codes of the cards a build changed: those the manifest changed, then those only drawn
+    anew (a look: edit, a quick reference that quotes a changed text), each in the page's order.
+    The page scrolls to the first and marks them all."""
+    cards = output["cards"]
+    return [c["code"] for c in cards if c.get("change")] + [c["code"] for c in cards
+                                                            if c.get("redrawn") and not c.get("change")]
 
 
 def _tell_failure(stamp: str, outcome: Outcome, out: Path) -> None:

@@ -102,6 +102,8 @@ def _cards(deck: Mapping[str, Any], faces: Mapping[str, Any], sha: dict[str, str
     section = changes.get("cards", {}) if isinstance(changes.get("cards"), Mapping) else {}
     changed = {c.get("code") for c in section.get("changed", []) if isinstance(c, Mapping)}
     added = {c.get("code") for c in section.get("added", []) if isinstance(c, Mapping)}
+    files = changes.get("files", {}) if isinstance(changes.get("files"), Mapping) else {}
+    redrawn = set(files.get("redrawn", [])) if earlier.is_listing(files.get("redrawn", [])) else set()
     cards = []
     for card in deck.get("cards", []):
         if not isinstance(card, Mapping):
@@ -115,6 +117,7 @@ def _cards(deck: Mapping[str, Any], faces: Mapping[str, Any], sha: dict[str, str
             "colours": card.get("colours", []),
             "image": file_url(image, sha.get(image, "")) if image and image in sha else None,
             "change": "added" if code in added else "changed" if code in changed else None,
+            "redrawn": image in redrawn,  # its image is new, whatever drew it anew (a look: edit too)
         })
     return cards
 

@@ -301,6 +301,8 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             if body:
                 shutil.copyfileobj(f, self.wfile)
+                self.wfile.flush()
+                self.server.state.served(self.path)
 
     def _thumb(self, query: dict[str, list[str]], body: bool) -> None:
         rel = query.get("file", [""])[0]
@@ -332,6 +334,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
         seen = -1
+        state.listening(+1)
         try:
             self.wfile.write(b"retry: 1000\n\n")
             while not state.closed:
@@ -346,3 +349,5 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError):
             pass  # the browser went away
+        finally:
+            state.listening(-1)

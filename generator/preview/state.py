@@ -26,6 +26,8 @@ import threading
 from typing import Any
 
 STATUSES = ("starting", "building", "ok", "invalid", "busy", "failed")
+#: The addresses of files served that are remembered (handed_over).
+SERVED_KEPT = 64
 
 
 class PreviewState:
@@ -36,6 +38,8 @@ class PreviewState:
                                      "problems": [], "last": None, "manifest": manifest, "out": out,
                                      "output": output, "focus": [], "pending": False}
         self._json = self._encode()
+        self._listeners = 0  #: open event streams (pages)
+        self._served: list[str] = []  #: the addresses of the last SERVED_KEPT files served, newest last
 
     def _encode(self) -> bytes:
         return json.dumps(self._doc, ensure_ascii=False, sort_keys=True).encode("utf-8")
@@ -73,6 +77,28 @@ class PreviewState:
         with self._changed:
             self._changed.wait_for(lambda: self._closed or self._doc["version"] != seen, timeout)
             return self._doc["version"]
+
+    def listening(self, change: int) -> None:
+        """An event stream opened (+1) or closed (-1)."""
+        with self._changed:
+            self._listeners += change
+
+    def served(self, address: str) -> None:
+        """A file was sent whole to a page, at `address` (its path and query, as asked)."""
+        with self._changed:
+            self._served = [*self._served[-(SERVED_KEPT - 1):], address]
+            self._changed.notify_all()
+
+    def handed_over(self, address: str, timeout: float) -> bool:
+        """Wait until a page has been sent the file at `address`, at most `timeout` seconds, when a
+        page is listening (False at once when none is). The watch loop waits so after a rebuild's
+        card images are in: the rest of the build then runs in this process, and while it did the
+        server's threads got the interpreter for a few milliseconds at a time, so a page took
+        0.1-0.3 s to get the state and the changed image."""
+        with self._changed:
+            return self._changed.wait_for(
+                lambda: self._closed or not self._listeners or address in self._served, timeout) \
+                and address in self._served
 
     def close(self) -> None:
         """Wake every waiting reader for good (the server is stopping)."""

@@ -16,8 +16,44 @@ from pathlib import Path
 from generator.files import crosses_link
 from generator.products.output.outputs import write_atomic
 
+
+
+class _Pdfium:
+    """PDFium's lock in this process, held by the server's threads (`acquire`, a thumbnail) and
+    the watch loop's builds (`with PDFIUM:`). A build asking for it goes before every thumbnail
+    not yet begun, so it waits for one thumbnail at most: a page showing the sheets asks for
+    several after every rebuild, and a save made meanwhile waited for all of them."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._build_waiting = threading.Event()
+
+    def acquire(self, timeout: float) -> bool:
+        """For a thumbnail: False at once while a build waits, else after `timeout` seconds."""
+        if self._build_waiting.is_set() or not self._lock.acquire(timeout=timeout):
+            return False
+        if self._build_waiting.is_set():  # a build came while this one waited: it goes first
+            self._lock.release()
+            return False
+        return True
+
+    def release(self) -> None:
+        self._lock.release()
+
+    def __enter__(self) -> "_Pdfium":
+        self._build_waiting.set()
+        try:
+            self._lock.acquire()
+        finally:
+            self._build_waiting.clear()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
+
+
 #: Held by whoever uses PDFium in this process: the server's threads and the watch loop's builds.
-PDFIUM = threading.Lock()
+PDFIUM = _Pdfium()
 #: Width of a thumbnail in pixels.
 WIDTH = 240
 #: The folder under OUT/.cache; the build prunes only its own areas, so it leaves this one alone.

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import threading
+import time
 
 import pytest
 from PIL import Image
@@ -59,6 +61,33 @@ def test_a_thumbnail_waits_for_a_running_build(sheet, tmp_path):
     with thumbnails.PDFIUM:  # as the watch loop holds it while a build draws faces
         with pytest.raises(TimeoutError):
             thumbnail(pdf, 0, tmp_path, wait=0.2)
+    assert thumbnail(pdf, 0, tmp_path)[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_build_waits_for_one_thumbnail_at_most(sheet, tmp_path):
+    """A build asking for PDFium goes before every thumbnail not yet begun: those answer at once
+    (TimeoutError: the page gets a blank pixel and asks again after the build)."""
+    pdf, _ = sheet
+    thumbnails.PDFIUM.acquire(timeout=1)  # a thumbnail being drawn
+    entered = threading.Event()
+
+    def build() -> None:
+        with thumbnails.PDFIUM:
+            entered.set()
+            time.sleep(0.3)
+
+    builder = threading.Thread(target=build, daemon=True)
+    builder.start()
+    time.sleep(0.1)  # the build is waiting now
+    started = time.monotonic()
+    with pytest.raises(TimeoutError):
+        thumbnail(pdf, 0, tmp_path, wait=5)  # not queued behind the drawing one for 5 s
+    assert time.monotonic() - started < 1
+    thumbnails.PDFIUM.release()
+    assert entered.wait(5)  # the build has it
+    with pytest.raises(TimeoutError):
+        thumbnail(pdf, 0, tmp_path, wait=0.05)
+    builder.join(5)
     assert thumbnail(pdf, 0, tmp_path)[:8] == b"\x89PNG\r\n\x1a\n"
 
 

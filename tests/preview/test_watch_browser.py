@@ -141,4 +141,18 @@ def test_the_changed_card_comes_first_and_the_page_scrolls_to_it(browser, tmp_pa
         done = next(i for i, line in enumerate(lines) if i > first and " rebuilt in " in line)
         assert "card SKIP changed" in lines[first] and first < done
         assert float(lines[first].split(" cards in ")[1].split(" s")[0]) <= float(lines[done].split(" rebuilt in ")[1].split(" s")[0])
+
+        # a look: edit changes no card of the manifest, only C5's image: the page goes to C5 all the same
+        c5 = 'figure[data-code="C5"]'
+        before = page.get_attribute(f"{c5} img", "src")
+        edit(manifest, "\nlook:\n", '\nlook:\n  cards:\n    C5: {value: {colour: "#7A1A1A"}}\n')
+        page.wait_for_function(f"() => {{ const i = document.querySelector('{c5} img');"
+                               f" return i.getAttribute('src') !== {before!r} && i.complete && i.naturalWidth === 825; }}",
+                               timeout=FOLLOW_MS)
+        page.wait_for_function("() => document.body.dataset.focus === 'C5'", timeout=FOLLOW_MS)
+        box = page.locator(c5).bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 900, box
+        assert "focus" in page.get_attribute(c5, "class") and "focus" not in page.get_attribute(skip, "class")
+        state = watch.wait_for(lambda s: s["status"] == "ok" and s["builds"] == 3 and not s["pending"], what="the rest")
+        assert state["focus"] == ["C5"]
         assert watch.stop() == 130
