@@ -60,7 +60,7 @@ PRODUCTS: tuple[Product, ...] = (
             "rulebook.html with the quick reference, and rulebook-designer.html",
             images="rulebook", image_faces="generator.products.rulebook.images:rulebook_faces", background=True),
     Product("rulebook-pdf", "generator.products.rulebook.pdf:build_rulebook_pdf",
-            "rulebook.pdf and rulebook-booklet.pdf, the rulebook printed by headless Chromium in the cards' typeface",
+            "rulebook.pdf, rulebook-booklet.pdf and rulebook-shop.pdf, the rulebook printed by headless Chromium in the cards' typeface",
             images="rulebook", image_faces="generator.products.rulebook.images:rulebook_faces", background=True),
     Product("print", "generator.products.print_and_play:build_print",
             "print-and-play PDF sheets with their test page, and the card-count sheet",

@@ -416,14 +416,14 @@ def page_key(ctx: "BuildContext") -> str:
 
 class Page:
     """The build's rulebook pages: calling it waits for them and returns (the players' page, the
-    designer's, the lines about examples left out, the lines about unworded options); `kept` says it came whole from
-    the face cache, so nothing it is made of changed. Made once, by the first thread that asks
-    (the rulebook's printer asks on a thread of its own); what making it raised is raised to
-    every caller."""
+    designer's, the lines about examples left out, the lines about unworded options); `key` is
+    its cache key (page_key), known before the page is made. Made once, by the first thread that
+    asks (the rulebook's printer asks on a thread of its own); what making it raised is raised
+    to every caller."""
 
-    def __init__(self, get: Callable[[], tuple[bytes, bytes, list[str], list[str]]], kept: bool) -> None:
+    def __init__(self, get: Callable[[], tuple[bytes, bytes, list[str], list[str]]], key: str) -> None:
         self._get = get
-        self.kept = kept
+        self.key = key
         self._lock = threading.Lock()
         self._made: tuple[bytes, bytes, list[str], list[str]] | None = None
         self._error: Exception | None = None
@@ -456,7 +456,7 @@ def rulebook_html(ctx: "BuildContext") -> Page:
         head, _, pages = kept.partition(b"\n")
         size, _, pages = pages.partition(b"\n")
         whole = (pages[:int(size)], pages[int(size):], json.loads(head), [])
-        page = Page(lambda: whole, True)
+        page = Page(lambda: whole, k)
         ctx.state.shared[AREA] = page
         return page
     codes = rulebook_codes(ctx.deck)
@@ -478,7 +478,7 @@ def rulebook_html(ctx: "BuildContext") -> Page:
         players, designers = (page.encode("utf-8") for page in pages)
         store.put(AREA, k, json.dumps(notes + more).encode("utf-8") + b"\n%d\n" % len(players) + players + designers)
         return players, designers, notes, more
-    ctx.state.shared[AREA] = page = Page(get, False)
+    ctx.state.shared[AREA] = page = Page(get, k)
     return page
 
 

@@ -2,7 +2,8 @@
 rulebook.html, set in the cards' typeface (DejaVu Sans, the fonts in render/fonts/) and its code
 in DejaVu Sans Mono (shipped in fonts/ here), or the deck's own fonts (look_css.py). One file for
 both papers: its pages are half of Letter's width by A5's height, a game rulebook's, so it prints
-at 100% on either, and the same pages imposed two to a sheet are rulebook-booklet.pdf (booklet.py).
+at 100% on either, and the same pages imposed two to a sheet are rulebook-booklet.pdf (booklet.py)
+and, each on a sheet with a bleed for a print shop, rulebook-shop.pdf (shop.py).
 
 The page gets one stylesheet more for print: those fonts as @font-face (data: URIs, cut down by
 print_fonts.py, so the PDF takes no font from the machine: a test prints it where fontconfig
@@ -20,7 +21,10 @@ test) prints the same page again only when it changed.
 
 The printing begins as the product starts, on a thread that waits for the page (_Printer), so
 the browser prints while the build makes its other products (chromium.py says how it is found
-and driven). Without Chromium (or when it fails) the build goes on without the PDF and says why.
+and driven). The browser itself is started at once unless the user's cache holds the print of
+this very page (known before the page is made: INDEX names each print by the page's cache key),
+so its start-up overlaps the making of the page. Without Chromium (or when it fails) the build goes on
+without the PDF and says why.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from generator.products.output.outputs import Artifact
 from generator.products.pipeline.keys import code_version, key
 from generator.products.pipeline.rendered import stamp
 from generator.products.render.stamp import Stamp
-from generator.products.rulebook import booklet, chromium, print_fonts
+from generator.products.rulebook import booklet, chromium, print_fonts, shop
 from generator.products.rulebook.chromium import INSTALL, Browser, Failed, find_chromium, identity
 from generator.products.rulebook.look_css import DECK_FAMILY, deck_fonts
 from generator.products.rulebook.page import rulebook_html
@@ -57,6 +61,10 @@ MARGINS = "12mm 11mm 14mm"
 FILE = "rulebook.pdf"
 AREA = "rulebook-pdf"
 KEEP = 16  #: printed files the user's cache keeps (the newest)
+#: The user cache's area that names, by a page's cache key (and everything else the print is
+#: keyed by), the key of its printed file: a build knows whether it will print before the page is made.
+INDEX = "rulebook-pdf-index"
+KEEP_INDEX = 64
 #: Seconds a stopping build waits for the printing thread to let go of the browser's pipes.
 STOP_WAIT = 10
 
@@ -170,27 +178,38 @@ def _renumbered(pdf: bytes) -> bytes:
     return _NODE.sub(lambda m: b"(node%0*d)" % (len(m.group(1)), order[int(m.group(1))]), pdf)
 
 
-def pack(files: tuple[bytes, bytes]) -> bytes:
-    """The rulebook and its booklet as one cache entry: the booklet, then the rulebook, the
-    booklet's length in front (the entry still starts with the booklet's %PDF- and ends with the
-    rulebook's %%EOF, so a cut entry is never whole)."""
-    return b"%d\n" % len(files[1]) + files[1] + files[0]
+#: The files of one print, in the order the cache entry and the build hand them on.
+FILES = (FILE, booklet.FILE, shop.FILE)
 
 
-def unpack(data: bytes) -> tuple[bytes, bytes]:
-    length, _, rest = data.partition(b"\n")
-    n = int(length)
-    return rest[n:], rest[:n]
+def pack(files: tuple[bytes, ...]) -> bytes:
+    """The rulebook and the files made from it (FILES) as one cache entry: the others first, then
+    the rulebook, their lengths on a first line (the entry ends with the rulebook's %%EOF, and
+    each file must start with %PDF-, so a cut entry is never whole)."""
+    head = b" ".join(b"%d" % len(f) for f in files[1:])
+    return head + b"\n" + b"".join(files[1:]) + files[0]
 
 
-def cached(k: str) -> bytes | None:
-    """The printed file kept under key `k`, if whole (it is written whole or not at all)."""
+def unpack(data: bytes) -> tuple[bytes, ...] | None:
+    """pack's files again; None when the entry is not as pack writes it."""
+    head, _, rest = data.partition(b"\n")
+    sizes = [int(n) for n in head.split() if n.isdigit()]
+    if len(sizes) != len(FILES) - 1 or len(head.split()) != len(sizes) or sum(sizes) >= len(rest):
+        return None
+    files, at = [], 0
+    for n in sizes:
+        files.append(rest[at:at + n])
+        at += n
+    files.insert(0, rest[at:])
+    return tuple(files) if all(f[:5] == b"%PDF-" for f in files) else None
+
+
+def cached(k: str) -> tuple[bytes, ...] | None:
+    """The printed files kept under key `k`, if whole (they are written whole or not at all)."""
     data = user_cache.read(AREA, f"{k}.pdf")
     if data is None or not data.endswith(b"%%EOF\n"):
         return None
-    length, _, rest = data.partition(b"\n")
-    whole = length.isdigit() and rest[:5] == b"%PDF-" and rest[int(length):int(length) + 5] == b"%PDF-"
-    return data if whole else None
+    return unpack(data)
 
 
 def keep(k: str, data: bytes) -> None:
@@ -216,14 +235,20 @@ def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
     who = identity(binary)
     title = f"{ctx.deck.params.name} rulebook"
 
-    def print_key(html: bytes) -> str:
-        return key(AREA, here, code_version(Path(booklet.__file__).resolve(), folder=print_fonts.HERE, libraries=("pypdfium2",)),
-                   who, hashlib.sha256(html).hexdigest(), made_by)
+    made_from = code_version(Path(booklet.__file__).resolve(), Path(shop.__file__).resolve(), folder=print_fonts.HERE,
+                             libraries=("pypdfium2",))
 
-    # a page made anew where a rulebook PDF was built before is a changed page, almost surely
-    # printed: the browser starts now, so its start-up overlaps the page's making
-    start_now = not page.kept and (ctx.out / FILE).is_file()
-    printer = _Printer(lambda: page()[0], print_key, binary, title, made_by, start_now, bool(deck_fonts(ctx.deck)))
+    def print_key(html: bytes) -> str:
+        return key(AREA, here, made_from, who, hashlib.sha256(html).hexdigest(), made_by)
+
+    # the print's key but by the page's cache key in place of the page: what the index names
+    early = key(AREA, here, made_from, who, page.key, made_by)
+    known = user_cache.read(INDEX, early)
+    # the browser starts now, its start-up overlapping the page's making, unless this page's
+    # print is in the user's cache (a page not seen before, or a print no longer kept: printed)
+    start_now = known is None or not (user_cache.folder(AREA) / f"{known.decode('ascii', 'replace')}.pdf").is_file()
+    printer = _Printer(lambda: page()[0], print_key, binary, title, made_by, start_now, bool(deck_fonts(ctx.deck)),
+                       early=early)
     ctx.state.pools.append(printer)
 
     def finish() -> list[Artifact]:
@@ -232,7 +257,7 @@ def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
             ctx.notes.append(f"rulebook PDF skipped: {done}; rulebook.html is built without it")
             return []
         return [ctx.target.write(name, data, "pdf", cards=ctx.deck.printed, pages=_page_count(data))
-                for name, data in ((FILE, done[0]), (booklet.FILE, done[1]))]
+                for name, data in zip(FILES, done)]
     return finish
 
 
@@ -240,20 +265,23 @@ class _Printer:
     """The rulebook's PDF made on a thread of its own: it waits for the page, takes the printed
     file from the cache or has the browser print it (the browser only talks over its pipes, so
     it prints while the build's main thread makes the other products), then stops the browser.
-    `wait()` gives the file, or why there is none, or raises what making the page raised (the
-    rulebook product reports that first). `abort()` (a failed build) stops the browser, and a
+    `wait()` gives the files (FILES), or why there are none, or raises what making the page
+    raised (the rulebook product reports that first). `abort()` (a failed build) stops the browser, and a
     browser not yet started is then never started."""
 
     def __init__(self, html: Callable[[], bytes], print_key: Callable[[bytes], str], binary: str, title: str,
-                 made_by: Stamp, start_now: bool, deck_fonts: bool = False) -> None:
+                 made_by: Stamp, start_now: bool, deck_fonts: bool = False, early: str = "") -> None:
         self._lock = threading.Lock()
         self._aborted = False
         self._browser: Browser | str | None = None
         self._binary = binary
         self._deck_fonts = deck_fonts
-        #: the rulebook and its booklet, or why there are none
-        self._result: tuple[bytes, bytes] | str = "Chromium was not asked to print"
+        self._early = early  #: the index's name for this print (build_rulebook_pdf)
+        #: the rulebook and the files made from it (FILES), or why there are none
+        self._result: tuple[bytes, ...] | str = "Chromium was not asked to print"
         self._error: BaseException | None = None
+        #: set once the result (or error) is in: the browser is then stopped while the build goes on
+        self._done = threading.Event()
         if start_now:
             self._start()
         self._thread = threading.Thread(target=self._run, args=(html, print_key, title, made_by), name="rulebook-pdf",
@@ -275,7 +303,8 @@ class _Printer:
             k = print_key(page)
             kept = cached(k)
             if kept is not None:
-                self._result = unpack(kept)
+                self._result = kept
+                self._index(k)
                 return
             browser = self._start()
             if isinstance(browser, str):
@@ -286,17 +315,27 @@ class _Printer:
             except Failed as e:
                 self._result = str(e)
                 return
-            # the booklet is the same pages imposed (PDFium), not a second print
+            # the booklet and the shop's file are the same pages imposed (PDFium), not more prints
             self._result = (settled(printed, title, made_by),
-                            booklet.fixed_ids(settled(booklet.impose(printed), f"{title} (booklet)", made_by)))
+                            booklet.fixed_ids(settled(booklet.impose(printed), f"{title} (booklet)", made_by)),
+                            booklet.fixed_ids(settled(shop.with_bleed(printed), f"{title} (for a print shop)", made_by)))
             keep(k, pack(self._result))
+            self._index(k)
         except BaseException as e:  # noqa: BLE001 -- handed to the build's main thread by wait()
             self._error = e
         finally:
+            self._done.set()
             self.abort()
 
-    def wait(self) -> tuple[bytes, bytes] | str:
-        self._thread.join()
+    def _index(self, k: str) -> None:
+        """Name print `k` as this page's in the index, so the next build of it starts no browser."""
+        if self._early and user_cache.read(INDEX, self._early) != k.encode("ascii"):
+            user_cache.keep(INDEX, self._early, k.encode("ascii"), KEEP_INDEX)
+
+    def wait(self) -> tuple[bytes, ...] | str:
+        """The files or why there are none, as soon as they are made: the browser may still be
+        stopping (the build's end, stop_workers, waits for that)."""
+        self._done.wait()
         if self._error is not None:
             raise self._error
         return self._result

@@ -167,7 +167,7 @@ def test_the_rulebook_follows_the_decks_fonts_and_colours(chromium, tmp_path):  
     assert re.search(r'body \{ font-family: "County Uppy Deck", ', html)
     assert "--accent: #23233A" in html  # the back's interior colour
     assert "linear-gradient(to right, #00A3D9 0.000% 33.333%, #2E9E3E 33.333% 66.667%, #D4147A 66.667% 100.000%)" in html
-    for name in ("rulebook.pdf", "rulebook-booklet.pdf"):
+    for name in ("rulebook.pdf", "rulebook-booklet.pdf", "rulebook-shop.pdf"):
         with pikepdf.open(out / name) as pdf:
             fonts = set()
             for page in pdf.pages:

@@ -62,7 +62,7 @@ def test_printed_for_both_papers_in_the_cards_typeface(chromium, tmp_path, deck)
     out = tmp_path / "out"
     assert build(out, MANIFEST, "--paper", "a4") == 0  # the one file, whatever the papers
     assert runs(chromium) == 1
-    assert sorted(p.name for p in out.glob("rulebook*.pdf")) == ["rulebook-booklet.pdf", "rulebook.pdf"]
+    assert sorted(p.name for p in out.glob("rulebook*.pdf")) == ["rulebook-booklet.pdf", "rulebook-shop.pdf", "rulebook.pdf"]
     # a game rulebook's page, half of Letter's width by A5's height: printed at 100% on either
     # paper, nothing is cut off, and two to a sheet of either for the booklet
     both = (139.7 * 72 / 25.4, 210 * 72 / 25.4)
@@ -114,13 +114,13 @@ def test_same_inputs_give_the_same_bytes_and_a_rebuild_prints_nothing(chromium, 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache2"))
     assert build(second, MANIFEST, "--paper", "a4") == 0
     assert runs(chromium) == 2
-    for name in ("rulebook.pdf", "rulebook-booklet.pdf"):
+    for name in ("rulebook.pdf", "rulebook-booklet.pdf", "rulebook-shop.pdf"):
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
     # the same page again: the cached file, Chromium not started
     third = tmp_path / "three"
     assert build(third, MANIFEST, "--paper", "a4") == 0
     assert runs(chromium) == 2
-    for name in ("rulebook.pdf", "rulebook-booklet.pdf"):
+    for name in ("rulebook.pdf", "rulebook-booklet.pdf", "rulebook-shop.pdf"):
         assert (third / name).read_bytes() == (first / name).read_bytes(), name
     # a changed rule changes the page: printed anew
     edited = tmp_path / "cards.yaml"
@@ -147,11 +147,17 @@ def test_a_browser_started_for_a_page_printed_before_is_stopped_unused(chromium,
     assert build(out, edited, "--paper", "a4") == 0
     assert runs(chromium) == 2
     assert (out / "rulebook.pdf").read_bytes() != first
-    # undone, with the output folder's cache gone: the page is made anew in a folder with
-    # rulebook PDFs, so the browser starts while it is made; but the printed file is the one kept
-    # for that page: nothing is printed, and the browser is stopped
+    # undone, with the output folder's cache gone: the page is made anew, but the user cache's
+    # index names the print of that page (by the page's cache key), so no browser is started
     edited.write_text(text)
     shutil.rmtree(out / ".cache")
+    assert build(out, edited, "--paper", "a4") == 0
+    assert (out / "rulebook.pdf").read_bytes() == first
+    assert runs(chromium) == 2
+    # the same with the index lost too: the browser starts while the page is made; the printed
+    # file kept for that page is found, so nothing is printed, and the browser is stopped unused
+    shutil.rmtree(out / ".cache")
+    shutil.rmtree(tmp_path / "cache" / "county-uppy" / "rulebook-pdf-index")
     assert build(out, edited, "--paper", "a4") == 0
     assert (out / "rulebook.pdf").read_bytes() == first
     assert runs(chromium) == 3

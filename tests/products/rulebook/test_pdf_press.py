@@ -11,7 +11,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
 
-from generator.products.rulebook import booklet
+from generator.products.rulebook import booklet, shop
 from generator.products.rulebook.print_fonts import PRINT_FILES
 from tests.conftest import MANIFEST
 from tests.products.rulebook.glyph_positions import residuals
@@ -110,3 +110,53 @@ def test_the_booklet_folds_into_the_rulebooks_pages_in_order(printed):
 ])
 def test_booklet_order(count, expected):
     assert booklet.order(count) == expected
+
+
+def test_the_shop_file_has_the_rulebooks_pages_with_a_bleed(printed):
+    """rulebook-shop.pdf, for a print shop's saddle-stitched booklet: every page a sheet 3 mm larger
+    on each side than rulebook.pdf's, its TrimBox exactly rulebook.pdf's page and its BleedBox the
+    sheet, the page count a multiple of four (blank pages at the end); inside the trim the very
+    page of rulebook.pdf, and the bleed the page's own ground (white) out to the sheet's edge, so
+    nothing but the page's background is cut away or shows at a cut a little off."""
+    import pikepdf
+
+    with pikepdf.open(printed / "rulebook.pdf") as home, pikepdf.open(printed / shop.FILE) as sold:
+        count = len(home.pages)
+        assert len(sold.pages) == booklet.padded(count) and len(sold.pages) % 4 == 0
+        w, h = (float(v) for v in home.pages[0].MediaBox[2:])
+        b = shop.BLEED_MM * MM
+        for page in sold.pages:
+            boxes = {name: [float(v) for v in page[name]] for name in ("/MediaBox", "/BleedBox", "/TrimBox")}
+            assert boxes["/MediaBox"] == pytest.approx([0, 0, w + 2 * b, h + 2 * b], abs=0.01)
+            assert boxes["/BleedBox"] == pytest.approx(boxes["/MediaBox"], abs=0.01)
+            assert boxes["/TrimBox"] == pytest.approx([b, b, b + w, b + h], abs=0.01)
+    assert b == pytest.approx(8.504, abs=0.01)  # 3 mm
+    # rendered at 2 px per mm (the bleed 6 px)
+    scale = 2 * 25.4 / 72
+    home_doc, shop_doc = pdfium.PdfDocument(printed / "rulebook.pdf"), pdfium.PdfDocument(printed / shop.FILE)
+    try:
+        for i in range(len(shop_doc)):
+            sheet = shop_doc[i].render(scale=scale).to_pil().convert("RGB")
+            px = round(shop.BLEED_MM * 2)
+            strips = [(0, 0, sheet.width, px), (0, sheet.height - px, sheet.width, sheet.height),
+                      (0, 0, px, sheet.height), (sheet.width - px, 0, sheet.width, sheet.height)]
+            for strip in strips:  # the page's white ground reaches the sheet's edge all round
+                assert sheet.crop(strip).getextrema() == ((255, 255),) * 3, (i + 1, strip)
+            if i >= count:
+                assert sheet.getextrema() == ((255, 255),) * 3, i + 1  # a blank page
+                continue
+            # the page moved by the bleed, nothing else: every character and picture where rulebook.pdf has it, plus 3 mm
+            home_page, shop_page = home_doc[i], shop_doc[i]
+            home_text, shop_text = home_page.get_textpage(), shop_page.get_textpage()
+            assert shop_text.get_text_range() == home_text.get_text_range() != ""
+            for k in range(home_text.count_chars()):
+                moved = [v + b for v in home_text.get_charbox(k)]
+                assert shop_text.get_charbox(k) == pytest.approx(moved, abs=0.01), (i + 1, k)
+            pictures = [[obj.get_bounds() for obj in pg.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=4)]
+                        for pg in (home_page, shop_page)]
+            assert len(pictures[0]) == len(pictures[1])
+            for home_box, shop_box in zip(*pictures):
+                assert shop_box == pytest.approx([v + b for v in home_box], abs=0.01), i + 1
+    finally:
+        home_doc.close()
+        shop_doc.close()
