@@ -88,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.preview.page import render_page
     from generator.preview.server import PreviewServer
     from generator.preview.state import PreviewState
+    from generator.products.rulebook import chromium
     from generator.resources import templates_dir
 
     state = PreviewState(str(manifest), str(out), read_output(out))
@@ -105,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     server.start()
     templates = templates_dir()
+    printing = chromium.keep()  # one browser prints the rulebook for every rebuild, stopped with the watch
     try:
         print(f"county-uppy watch: preview at {server.url}", flush=True)
         print(escape(f"watching {manifest}, the files its look names and {templates}{os.sep} (Ctrl-C stops)"),
@@ -140,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         server.stop()
         table.stop()
+        printing.close()
     if stopped:
         _leave(interrupted_status())
     return 0  # the watch ended by itself (the watched folders went away)

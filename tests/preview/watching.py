@@ -25,8 +25,8 @@ STOP_SECONDS = 20.0
 
 
 class Watch:
-    def __init__(self, manifest: Path, out: Path, *extra: str):
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    def __init__(self, manifest: Path, out: Path, *extra: str, env: dict[str, str] | None = None):
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "generator", "watch", "--port", "0", "--out", str(out), "--manifest", str(manifest),
              *extra],

@@ -3,7 +3,9 @@
 One browser prints every paper's page, each in its own tab at the same time, so a build pays
 for one start-up. The browser is started as soon as a build knows the rulebook will be printed
 (`Browser.start`), while the page is still being made, and is talked to only when the page is
-ready (`print_pages`). It speaks the DevTools protocol over two pipes (`--remote-debugging-pipe`:
+ready (`print_pages`). `watch` keeps one browser for its whole session (`keep()`: each
+rebuild's print skips the start-up; one found crashed is started again), closing each print's
+tab, and stops it when it stops. It speaks the DevTools protocol over two pipes (`--remote-debugging-pipe`:
 it reads commands on its descriptor 3 and writes answers on 4, each a JSON text ended by a NUL
 byte), so nothing listens on a port and nothing else can reach it.
 
@@ -76,9 +78,11 @@ class Failed(Exception):
 
 
 class Browser:
-    """A headless Chromium started now and spoken to over its pipes; `close()` ends it."""
+    """A headless Chromium started now and spoken to over its pipes; `close()` ends it. `kept`:
+    lent by Kept for a series of builds, to be left running after a print."""
 
-    def __init__(self, binary: str) -> None:
+    def __init__(self, binary: str, kept: bool = False) -> None:
+        self.binary, self.kept = binary, kept
         self.folder = Path(tempfile.mkdtemp(prefix="county-uppy-print-"))
         to_browser, self._commands = os.pipe()
         self._answers, from_browser = os.pipe()
@@ -176,11 +180,30 @@ class Browser:
         """Each page (an HTML document, by name) printed to PDF, all in tabs at once; Failed
         says why not."""
         deadline = time.monotonic() + TIMEOUT
+        self._events.clear()  # a kept browser's: what came after its last print is no one's
+        self._answers_kept.clear()
+        targets: list[str] = []
+        try:
+            return self._print(pages, deadline, targets)
+        finally:
+            if self.kept and targets:  # its tabs closed, so a session's browser does not grow
+                self._close_tabs(targets)
+
+    def _close_tabs(self, targets: list[str]) -> None:
+        try:
+            deadline = time.monotonic() + 5
+            for number in [self._send("Target.closeTarget", {"targetId": t}) for t in targets]:
+                self._answer(number, deadline)
+        except Failed:
+            self.kill()  # a browser that cannot close a tab is not lent again (Kept.lend starts another)
+
+    def _print(self, pages: dict[str, bytes], deadline: float, targets: list[str]) -> dict[str, bytes]:
         sessions = {}
         for name, html in pages.items():
             path = self.folder / f"{name}.html"
             path.write_bytes(html)
             target = self._answer(self._send("Target.createTarget", {"url": "about:blank", "newWindow": True}), deadline)["targetId"]
+            targets.append(target)
             session = self._answer(self._send("Target.attachToTarget", {"targetId": target, "flatten": True}),
                                    deadline)["sessionId"]
             self._answer(self._send("Page.enable", {}, session), deadline)
@@ -200,6 +223,10 @@ class Browser:
             if not data.startswith(b"%PDF"):
                 raise Failed(f"Chromium's print of {name} is not a PDF")
         return printed
+
+    def ended(self) -> bool:
+        """Whether the browser has stopped (crashed, killed, closed)."""
+        return self._closed or self._poll() is not None
 
     def _poll(self, wait: float = 0) -> int | None:
         """The browser's exit status once it has ended (waiting up to `wait` seconds), else None.
@@ -260,3 +287,53 @@ class Browser:
             except OSError:
                 pass
             self._poll(wait=TIMEOUT)
+
+
+class Kept:
+    """One browser kept for a series of builds (a `watch` session), so that their prints skip
+    Chromium's start-up: `lend()` gives the running one, or starts one where none runs (the
+    first print, or after it crashed or a stopped build killed it). A build prints with it one
+    page at a time and leaves it running; `close()` ends it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._browser: Browser | None = None
+        self.started = 0  #: browsers started so far
+
+    def lend(self, binary: str) -> Browser:
+        with self._lock:
+            browser = self._browser
+            if browser is not None and (browser.binary != binary or browser.ended()):
+                browser.close()
+                browser = None
+            if browser is None:
+                browser = self._browser = Browser(binary, kept=True)
+                self.started += 1
+            return browser
+
+    def close(self) -> None:
+        """Stop the browser; the builds after this start their own again."""
+        global _KEPT
+        if _KEPT is self:
+            _KEPT = None
+        with self._lock:
+            browser, self._browser = self._browser, None
+        if browser is not None:
+            browser.close()
+
+
+#: The browser kept for the builds of this process, from keep() until its close().
+_KEPT: Kept | None = None
+
+
+def keep() -> Kept:
+    """From now on, every print of this process uses one browser, until the Kept returned is closed."""
+    global _KEPT
+    _KEPT = Kept()
+    return _KEPT
+
+
+def browser(binary: str) -> Browser:
+    """A browser to print with: the kept one (keep()), else one started for this build."""
+    keeper = _KEPT
+    return keeper.lend(binary) if keeper is not None else Browser(binary)

@@ -220,7 +220,8 @@ def keep(k: str, data: bytes) -> None:
 def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
     """rulebook.pdf: from the cache when the page, this code, the fonts, the stamp and the Chromium
     are those it was printed from; else printed by one browser. The printing begins now, on a
-    thread that waits for the page, so the browser prints while the other products are made.
+    thread that waits for the page, so the browser prints while the other products are made;
+    with the browser `watch` keeps for its session (chromium.keep), no start-up at all.
     Without Chromium: no file, and a line saying so."""
     binary, why = find_chromium()
     page = rulebook_html(ctx)
@@ -264,9 +265,10 @@ def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
 class _Printer:
     """The rulebook's PDF made on a thread of its own: it waits for the page, takes the printed
     file from the cache or has the browser print it (the browser only talks over its pipes, so
-    it prints while the build's main thread makes the other products), then stops the browser.
-    `wait()` gives the files (FILES), or why there are none, or raises what making the page
-    raised (the rulebook product reports that first). `abort()` (a failed build) stops the browser, and a
+    it prints while the build's main thread makes the other products), then stops the browser
+    (the one `watch` keeps, chromium.keep, stays running). `wait()` gives the files (FILES), or
+    why there are none, or raises what making the page raised (the rulebook product reports that
+    first). `abort()` (a failed build) stops the browser, and a
     browser not yet started is then never started."""
 
     def __init__(self, html: Callable[[], bytes], print_key: Callable[[bytes], str], binary: str, title: str,
@@ -292,7 +294,7 @@ class _Printer:
         with self._lock:
             if self._browser is None:
                 try:
-                    self._browser = "the build stopped" if self._aborted else Browser(self._binary)
+                    self._browser = "the build stopped" if self._aborted else chromium.browser(self._binary)
                 except OSError as e:
                     self._browser = f"Chromium could not be started ({e.strerror or e})"
             return self._browser
@@ -311,7 +313,7 @@ class _Printer:
                 self._result = browser
                 return
             try:
-                printed = browser.print_pages({"rulebook": for_print(page, self._deck_fonts)})["rulebook"]
+                printed = self._print(browser, page)
             except Failed as e:
                 self._result = str(e)
                 return
@@ -326,6 +328,22 @@ class _Printer:
         finally:
             self._done.set()
             self.abort()
+
+    def _print(self, browser: Browser, page: bytes) -> bytes:
+        """The page printed; a kept browser (chromium.keep: `watch`'s) found crashed is started
+        again once, so a crash costs one start-up, not the PDF."""
+        pages = {"rulebook": for_print(page, self._deck_fonts)}
+        try:
+            return browser.print_pages(pages)["rulebook"]
+        except Failed:
+            if not (browser.kept and browser.ended()):
+                raise
+        with self._lock:
+            self._browser = None
+        again = self._start()
+        if isinstance(again, str):
+            raise Failed(again)
+        return again.print_pages(pages)["rulebook"]
 
     def _index(self, k: str) -> None:
         """Name print `k` as this page's in the index, so the next build of it starts no browser."""
@@ -346,6 +364,8 @@ class _Printer:
             browser = self._browser
         if not isinstance(browser, Browser):
             return
+        if browser.kept and self._done.is_set():
+            return  # done with it: it stays running for the next build's print
         browser.kill()  # the thread's wait for an answer ends
         if threading.current_thread() is not self._thread:
             self._thread.join(timeout=STOP_WAIT)

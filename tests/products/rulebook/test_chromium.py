@@ -100,3 +100,35 @@ def test_a_browser_that_never_answers_is_stopped_at_the_time_limit(tmp_path, scr
     assert browser.status is not None and not running(tmp_path)
     ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True, check=True).stdout
     assert "sleep 6131" not in ps  # the browser's own processes went with it
+
+
+def test_a_kept_browser_prints_again_without_a_start_closes_its_tabs_and_is_replaced_once_dead(scratch):
+    """chromium.keep(): `watch`'s one browser for every print of its session."""
+    binary = chromium_path()
+    keeper = chromium.keep()
+    try:
+        first = chromium.browser(binary)
+        pages = [first.print_pages({"rulebook": PAGE})["rulebook"] for _ in range(2)]
+        assert chromium.browser(binary) is first and keeper.started == 1 and not first.ended()
+        assert pages[0][:5] == pages[1][:5] == b"%PDF-"
+        deadline = time.monotonic() + 10
+        while True:  # each print's tab closed (a tab goes a moment after the browser says it is closed)
+            tabs = first._answer(first._send("Target.getTargets"), deadline)["targetInfos"]
+            printed = [t for t in tabs if t["type"] == "page" and t["url"].startswith("file:")]
+            if not printed or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        assert printed == []
+        first.kill()  # crashed
+        assert first.ended()
+        second = chromium.browser(binary)
+        assert second is not first and keeper.started == 2
+        assert second.print_pages({"rulebook": PAGE})["rulebook"][:5] == b"%PDF-"
+    finally:
+        keeper.close()
+    assert running(scratch) == [] and list(scratch.iterdir()) == []  # stopped, its profile removed
+    fresh = chromium.browser(binary)  # after close(): a build's own browser again
+    try:
+        assert not fresh.kept
+    finally:
+        fresh.close()
