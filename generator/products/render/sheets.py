@@ -2,9 +2,12 @@
 
 A card's position is computed here and nowhere else. Two layouts:
 
-- duplex (the default): 3×3 cards a side; backs use the same function, mirrored the way the
-  paper turns over (columns for a long-edge flip, rows for a short-edge flip) and shifted by the
-  back offset, so printed duplex each back lands behind its front;
+- duplex (the default): 3×3 upright cards a side where the paper's margins hold the marks (A4),
+  else 2×4 cards turned on their side (Letter: three rows of upright cards leave only 1/4 in above
+  and below them, no room for a mark outside 1/4 in); backs use the same function, mirrored the
+  way the paper turns over (columns for a long-edge flip, rows for a short-edge flip) and shifted
+  by the back offset, so printed duplex each back lands behind its front (turned cards' backs turn
+  so that each back's top stands behind its front's top, as on a real card);
 - gutterfold: one-sided, four cards a sheet turned on their side, fronts in the left column and
   their backs in the right one, the fold line in the middle: folded along it, each back lands
   behind its front (the backs turn the other way, so both read the same way up).
@@ -12,15 +15,14 @@ A card's position is computed here and nowhere else. Two layouts:
 All values are PDF points, origin at the page's bottom-left.
 
 Home printers leave about 4.2 mm at every paper edge unprinted (HP and Canon's usual minimum;
-some leave 5 mm at the bottom, some 1/4 in). So every cut line keeps at least EDGE_MIN (6 mm)
-from every paper edge, the grid is centred, and nothing is drawn outside the printable area: a
-card's bleed on an outer edge stops at it. Every cut line has a mark at both ends, in the
+some leave 5 mm at the bottom, some 1/4 in). Every cut line has a mark at both ends, in the
 margins, outside every card's trim, so cutting a strip off leaves the other end of every line
-marked; a gutter wide enough holds marks too. The marks keep MARK_LIMIT (1/4 in) from every
-edge wherever the margin leaves them MARK_MIN of room there; only a margin narrower than that
-(Letter's 1/4 in above and below its three rows) puts them between the 4.2 mm limit and the
-trim, and mark_margins() says how near the edge they come, for the test page. Marks may run over the bleed (it is cut away); they are
-drawn with a white halo so they show on dark bleed too.
+marked; a gutter wide enough holds marks too. Every mark keeps MARK_LIMIT (1/4 in) from every
+paper edge, so the grid is centred with margins of at least MARGIN_MIN: room for a mark of
+MARK_MIN between MARK_LIMIT and the trim. A gutter a direction has no room for leaves the cards
+butted that way (gutter_note says so). Nothing is drawn outside the printable area: a card's
+bleed on an outer edge stops at it (only a back offset brings a card that near). Marks may run
+over the bleed (it is cut away); they are drawn with a white halo so they show on dark bleed too.
 """
 
 from __future__ import annotations
@@ -31,21 +33,19 @@ from functools import lru_cache
 from generator.deck.model import CardType, Deck
 from generator.products.render.units import BLEED_IN, LAYOUTS, PAPERS, TRIM_H_IN, TRIM_W_IN, inch, mm
 
-COLS, ROWS = 3, 3
-PER_PAGE = COLS * ROWS
 CARD_W, CARD_H = inch(TRIM_W_IN), inch(TRIM_H_IN)
 BLEED = inch(BLEED_IN)
 #: Nothing is printed closer than this to a paper edge (4.2 mm, plus half a point to spare).
 PRINT_LIMIT = mm(4.2) + 0.5
-#: Every cut line keeps at least this far from every paper edge.
-EDGE_MIN = mm(6.0)
-#: Crop marks keep this far from every paper edge where the grid leaves room: 1/4 in, the
-#: widest margin home printers commonly leave blank (a tenth of a point inside it).
+#: Crop marks keep this far from every paper edge: 1/4 in, the widest margin home printers
+#: commonly leave blank (a tenth of a point inside it).
 MARK_LIMIT = mm(6.35) + 0.1
 MARK_MIN = mm(1.0)  #: the mark at each end of a cut line is at least this long
 GUTTER_MARK_MIN = mm(1.0)  #: a gutter holds marks when they can be this long
 MARK_MAX = mm(4.0)  #: marks in the margins are at most this long
 MARK_GAP = 1.5  #: marks start this far outside the trim
+#: Every cut line keeps at least this far from every paper edge (7.9 mm): its marks fit outside 1/4 in.
+MARGIN_MIN = MARK_LIMIT + MARK_MIN + MARK_GAP
 MARK_WIDTH = 0.5
 FOOTER_SIZE = 6.5  #: points; the footer sits in the widest free margin
 DUPLEX = ("long", "short")
@@ -64,8 +64,8 @@ class Slot:
     """One card's place on a page: its trim rectangle and how much bleed shows on each edge.
 
     A bleed of 0 means a card is butted against this edge (the two share the cut). `rot`: the
-    card turned counter-clockwise by 0, 90 or 270 degrees (gutterfold turns them on their side);
-    x, y, w, h are the turned trim on the page.
+    card turned counter-clockwise by 0, 90 or 270 degrees (gutterfold and Letter's duplex sheets
+    lay them on their side); x, y, w, h are the turned trim on the page.
     """
 
     x: float
@@ -87,28 +87,34 @@ class Grid:
     duplex: str = "long"  #: the paper's edge it turns over for the backs
     offset: tuple[float, float] = (0.0, 0.0)  #: the backs' shift, as seen on the back
     layout: str = "duplex"
+    turned: bool = False  #: duplex: the cards lie on their side, 2×4 (the paper's margins need it)
 
     @property
     def size(self) -> tuple[float, float]:
         return PAPERS[self.paper]
 
     @property
+    def upright(self) -> bool:
+        """The cards stand upright (3×3 duplex); else they lie on their side."""
+        return self.layout == "duplex" and not self.turned
+
+    @property
     def cols(self) -> int:
-        return COLS if self.layout == "duplex" else 2
+        return 3 if self.upright else 2
 
     @property
     def rows(self) -> int:
-        return ROWS if self.layout == "duplex" else 4
+        return 3 if self.upright else 4
 
     @property
     def per_page(self) -> int:
-        """Cards (with their backs) on one page: 9 a side duplex, 4 gutterfold."""
-        return PER_PAGE if self.layout == "duplex" else self.rows
+        """Cards (with their backs) on one page: 9 or 8 a side duplex, 4 gutterfold."""
+        return self.cols * self.rows if self.layout == "duplex" else self.rows
 
     @property
     def cell(self) -> tuple[float, float]:
-        """A card's trim as laid on the page: upright, or on its side (gutterfold)."""
-        return (CARD_W, CARD_H) if self.layout == "duplex" else (CARD_H, CARD_W)
+        """A card's trim as laid on the page: upright, or on its side."""
+        return (CARD_W, CARD_H) if self.upright else (CARD_H, CARD_W)
 
     def fold(self) -> float | None:
         """gutterfold: the x of the fold line (the paper's middle); None for duplex."""
@@ -127,12 +133,12 @@ class Grid:
 @lru_cache(maxsize=None)
 def grid(paper: str, gutter_mm: float = 0.0, duplex: str = "long",
          back_offset_mm: tuple[float, float] = (0.0, 0.0), layout: str = "duplex") -> Grid:
-    """The grid for these options; raises LayoutError when the paper has no room for them.
+    """The grid for these options; raises LayoutError for a duplex edge or layout it does not know.
 
-    A gutter the paper has no room for between rows (Letter is 12.7 mm taller than three
-    cards) leaves the rows butted: see gutter_note(). gutterfold takes the gutter between its
-    rows only (its columns are spaced by the fold) and turns nothing over, so duplex and the
-    back offset do not apply to it.
+    duplex: 3×3 upright cards where the paper's margins hold them with their marks (A4), else
+    2×4 on their side (Letter). A gutter a direction has no room for leaves the cards butted that
+    way: see gutter_note(). gutterfold takes the gutter between its rows only (its columns are
+    spaced by the fold) and turns nothing over, so duplex and the back offset do not apply to it.
     """
     if duplex not in DUPLEX:
         raise LayoutError(f"duplex must be one of {', '.join(DUPLEX)}")
@@ -141,60 +147,53 @@ def grid(paper: str, gutter_mm: float = 0.0, duplex: str = "long",
     pw, ph = PAPERS[paper]
     g = mm(gutter_mm)
     if layout == "gutterfold":
-        gx, x0 = 2 * FOLD_SPACE, _place(pw, CARD_H, 2, 2 * FOLD_SPACE)
-        assert x0 is not None
-        gy, y0 = g, _place(ph, CARD_W, 4, g)
-        if y0 is None:
-            gy, y0 = 0.0, _place(ph, CARD_W, 4, 0.0)
-        assert y0 is not None
-        return Grid(paper, x0, y0, (gx, gy), layout=layout)
-    x0 = _place(pw, CARD_W, COLS, g)
-    if x0 is None:
-        most = _most_gutter(pw, CARD_W)
-        raise LayoutError(f"--gutter {gutter_mm:g} mm does not fit three cards across {paper} "
-                          f"(at most {most:.1f} mm)")
-    gy = g
-    y0 = _place(ph, CARD_H, ROWS, gy)
-    if y0 is None:
-        gy, y0 = 0.0, _place(ph, CARD_H, ROWS, 0.0)
-    assert y0 is not None
-    out = Grid(paper, x0, y0, (g, gy), duplex, (mm(back_offset_mm[0]), mm(back_offset_mm[1])))
-    # Sheets are cut along the fronts' marks; the backs' marks are a help that a back offset
-    # may push partly into the unprintable edge.
-    for back in ((False, True) if out.offset == (0.0, 0.0) else (False,)):
-        missing = unmarked_lines(out, back)
-        if missing:
-            side = "back" if back else "front"
-            raise LayoutError(f"--back-offset {back_offset_mm[0]:g},{back_offset_mm[1]:g} mm pushes the {paper} "
-                              f"{side} cut marks into the edge a home printer cannot print")
-    return out
+        x0 = _place(pw, CARD_H, 2, 2 * FOLD_SPACE)
+        rows = _axis(ph, CARD_W, 4, g)
+        assert x0 is not None and rows is not None
+        return Grid(paper, x0, rows[1], (2 * FOLD_SPACE, rows[0]), layout=layout)
+    offset = (mm(back_offset_mm[0]), mm(back_offset_mm[1]))
+    for turned in (False, True):
+        probe = Grid(paper, 0.0, 0.0, (0.0, 0.0), turned=turned)
+        (w, h), cols, rows = probe.cell, probe.cols, probe.rows
+        across, up = _axis(pw, w, cols, g), _axis(ph, h, rows, g)
+        if across is not None and up is not None:
+            return Grid(paper, across[1], up[1], (across[0], up[0]), duplex, offset, turned=turned)
+    raise LayoutError(f"{paper} holds no grid of cards with their crop marks")
 
 
 def gutter_note(paper: str, gutter_mm: float, layout: str = "duplex") -> str:
-    """A line for the user when the rows of `paper` could not take the gutter, else ''."""
+    """A line for the user when the columns or the rows of `paper` could not take the gutter, else ''."""
     if gutter_mm <= 0:
         return ""
     g = grid(paper, gutter_mm, layout=layout)
-    if g.gutter[1] > 0:
-        return ""
     if layout == "gutterfold":
-        return f"{paper} gutterfold: no room for a {gutter_mm:g} mm gutter between rows; the rows stay butted"
-    return f"{paper}: no room for a {gutter_mm:g} mm gutter between rows; the rows stay butted (columns have it)"
+        return "" if g.gutter[1] > 0 else \
+            f"{paper} gutterfold: no room for a {gutter_mm:g} mm gutter between rows; the rows stay butted"
+    if g.gutter[0] > 0 and g.gutter[1] > 0:
+        return ""
+    if g.gutter[0] > 0:
+        return f"{paper}: no room for a {gutter_mm:g} mm gutter between rows; the rows stay butted (columns have it)"
+    if g.gutter[1] > 0:
+        return f"{paper}: no room for a {gutter_mm:g} mm gutter between columns; the columns stay butted (rows have it)"
+    return f"{paper}: no room for a {gutter_mm:g} mm gutter; the cards stay butted"
 
 
 def _place(length: float, card: float, n: int, gutter: float) -> float | None:
     """Where the first of `n` cards' trim starts along one axis (centred), or None when the
-    cut lines would come nearer than EDGE_MIN to an edge. At EDGE_MIN the margin still holds
-    a mark of MARK_MIN between the printable limit and the trim."""
+    margins left would be narrower than MARGIN_MIN (no room for a mark outside 1/4 in)."""
     total = n * card + (n - 1) * gutter
     margin = (length - total) / 2
-    return margin if margin >= EDGE_MIN - 1e-6 else None
+    return margin if margin >= MARGIN_MIN - 1e-6 else None
 
 
-def _most_gutter(length: float, card: float) -> float:
-    """The widest gutter (to 0.1 mm) three cards across `length` take."""
-    most = (length - 3 * card - 2 * EDGE_MIN) / 2
-    return int(most / mm(0.1) + 1e-6) / 10
+def _axis(length: float, card: float, n: int, gutter: float) -> tuple[float, float] | None:
+    """(the gutter used, where the first card starts) along one axis: the gutter asked for where
+    it fits, else butted cards; None when not even those fit."""
+    start = _place(length, card, n, gutter)
+    if start is not None:
+        return gutter, start
+    start = _place(length, card, n, 0.0)
+    return None if start is None else (0.0, start)
 
 
 def _front_rect(g: Grid, index: int, col: int | None = None) -> tuple[float, float]:
@@ -202,7 +201,7 @@ def _front_rect(g: Grid, index: int, col: int | None = None) -> tuple[float, flo
         row = index
         col = col or 0
     else:
-        row, col = divmod(index, COLS)
+        row, col = divmod(index, g.cols)
     w, h = g.cell
     x = g.x0 + col * (w + g.gutter[0])
     y = g.y0 + (g.rows - 1 - row) * (h + g.gutter[1])
@@ -221,29 +220,36 @@ def _clip(g: Grid, x: float, y: float, w: float, h: float, bleed: tuple[float, f
 @lru_cache(maxsize=4096)
 def slot(g: Grid, index: int, back: bool = False, filled: int | None = None) -> Slot:
     """Slot `index` (reading order) of a page holding `filled` cards (default: full); `back`
-    for the other side of the sheet (gutterfold: the right column, the same side). An edge
+    for the other side of the sheet (gutterfold: the right column, the same side). Turned
+    duplex cards lie like the gutterfold's: a front turned 90°, its back 270° (long edge) or 90°
+    (short edge). An edge
     with no card beside it gets the full bleed, as far as the printable area allows; between
     two cards each fills half the gutter (or none, butted)."""
     filled = g.per_page if filled is None else filled
     if g.layout == "gutterfold":
         return _fold_slot(g, index, back, filled)
-    row, col = divmod(index, COLS)
+    cols, rows = g.cols, g.rows
+    row, col = divmod(index, cols)
     has = {
         "l": col > 0,
-        "r": col < COLS - 1 and index + 1 < filled,
-        "b": row < ROWS - 1 and index + COLS < filled,
+        "r": col < cols - 1 and index + 1 < filled,
+        "b": row < rows - 1 and index + cols < filled,
         "t": row > 0,
     }
     half = (min(BLEED, g.gutter[0] / 2), min(BLEED, g.gutter[1] / 2))
     left, right = (half[0] if has["l"] else BLEED), (half[0] if has["r"] else BLEED)
     bottom, top = (half[1] if has["b"] else BLEED), (half[1] if has["t"] else BLEED)
     x, y = _front_rect(g, index)
+    w, h = g.cell
     if not back:
-        return _clip(g, x, y, CARD_W, CARD_H, (left, bottom, right, top))
+        return _clip(g, x, y, w, h, (left, bottom, right, top), 0 if g.upright else 90)
     mx, my = g.mirror(x, y)
+    # A turned front's top points left. Turned over the long edge, the card's top points right
+    # as seen on the back, so the back turns the other way (270°); over the short edge it still
+    # points left (90°): either way each back's top stands behind its front's top.
     if g.duplex == "long":
-        return _clip(g, mx - CARD_W, my, CARD_W, CARD_H, (right, bottom, left, top))
-    return _clip(g, mx, my - CARD_H, CARD_W, CARD_H, (left, top, right, bottom))
+        return _clip(g, mx - w, my, w, h, (right, bottom, left, top), 0 if g.upright else 270)
+    return _clip(g, mx, my - h, w, h, (left, top, right, bottom), 0 if g.upright else 90)
 
 
 def _fold_slot(g: Grid, index: int, back: bool, filled: int) -> Slot:
@@ -302,16 +308,12 @@ def _candidates(g: Grid, back: bool) -> list[tuple[str, float, float, float, str
     xs, ys = _lines(g, back)
     fold = g.fold()
     out = []
-    for axis, lines, length in (("v", xs, ph), ("h", ys, pw)):
-        lo, hi = PRINT_LIMIT, length - PRINT_LIMIT
+    for axis, lines, length, across in (("v", xs, ph, pw), ("h", ys, pw, ph)):
+        lo, hi = MARK_LIMIT, length - MARK_LIMIT  # a margin's mark keeps 1/4 in from the paper's edge
         for line in lines:
+            if not MARK_LIMIT <= line <= across - MARK_LIMIT:  # a back offset took the line that near
+                continue
             for a, b, card_a, card_b in _free(line, rects, 0 if axis == "v" else 1, lo, hi):
-                # a margin's mark keeps 1/4 in from the paper's edge when it can still be
-                # MARK_MIN long there, else it uses the margin down to the printable limit
-                if not card_a and b - MARK_GAP - max(a, MARK_LIMIT) >= MARK_MIN - 1e-6:
-                    a = max(a, MARK_LIMIT)
-                if not card_b and min(b, length - MARK_LIMIT) - a - MARK_GAP >= MARK_MIN - 1e-6:
-                    b = min(b, length - MARK_LIMIT)
                 if card_a and card_b:
                     if axis == "h" and fold is not None and a < fold < b:
                         out.append((axis, line, a + MARK_GAP, min(a + MARK_GAP + MARK_MAX, fold - MARK_GAP), "gutter"))
@@ -329,24 +331,6 @@ def _candidates(g: Grid, back: bool) -> list[tuple[str, float, float, float, str
                 if end - start >= (GUTTER_MARK_MIN if where == "gutter" else MARK_MIN) - 1e-6:
                     out.append((axis, line, start, end, where))
     return out
-
-
-def unmarked_lines(g: Grid, back: bool = False) -> list[tuple[str, float]]:
-    """Cut lines without a mark at both ends (none for a grid that grid() returned)."""
-    xs, ys = _lines(g, back)
-    have = {(c[0], c[1], c[4]) for c in _candidates(g, back)}
-    ends = {"v": ("bottom", "top"), "h": ("left", "right")}
-    return [(a, v) for a, vs in (("v", xs), ("h", ys)) for v in vs
-            if not all((a, v, end) in have for end in ends[a])]
-
-
-def mark_margins(g: Grid, back: bool = False) -> dict[str, float]:
-    """The nearest the crop marks come to each paper edge ('left', 'bottom', 'right', 'top'),
-    in points: at least MARK_LIMIT wherever that margin has room for the marks."""
-    pw, ph = g.size
-    marks = crop_marks(g, back)
-    return {"left": min(min(m[0], m[2]) for m in marks), "bottom": min(min(m[1], m[3]) for m in marks),
-            "right": pw - max(max(m[0], m[2]) for m in marks), "top": ph - max(max(m[1], m[3]) for m in marks)}
 
 
 def _bands(g: Grid, back: bool) -> dict[str, float]:
@@ -414,13 +398,13 @@ def footer_place(g: Grid, back: bool = False) -> tuple[float, float, int] | None
 
 @dataclass(frozen=True)
 class Page:
-    """The cards of one page (nine duplex, four gutterfold), all of one set."""
+    """The cards of one page (nine or eight duplex, four gutterfold), all of one set."""
 
     set: str
     codes: tuple[str, ...]
 
 
-def pages(deck: Deck, cards: list[CardType], per_page: int = PER_PAGE) -> list[Page]:
+def pages(deck: Deck, cards: list[CardType], per_page: int) -> list[Page]:
     """Card instances (copies expanded) on pages of `per_page`, each set on its own pages, sets in
     manifest order."""
     out: list[Page] = []

@@ -52,26 +52,19 @@ def instructions(g: sheets.Grid, mode: str, filename: str) -> list[str]:
     lines.append("Check: the upper ruler measures exactly 50 mm and the lower exactly 2 in. If not, the printer "
                  "scaled the page.")
     if mode != "backs":
-        lines.append(margin_line(g))
+        lines.append(layout_line(g))
     return lines
 
 
-def margin_line(g: sheets.Grid) -> str:
-    """Which blank edge the crop marks assume: 1/4 in where the grid leaves room for that, else
-    how near the edge the marks come (Letter's three rows leave 1/4 in above and below)."""
-    near = {side: d for side, d in sheets.mark_margins(g).items() if d < sheets.MARK_LIMIT - 0.01}
-    if not near:
-        return ("Every crop mark stands at least 1/4 in (6.35 mm) from the paper's edges, so a printer that leaves "
-                "that much blank still prints them all.")
-    sides = " and ".join(sorted(near, key=["top", "bottom", "left", "right"].index))
-    cuts = "vertical" if set(near) <= {"top", "bottom"} else "horizontal" if set(near) <= {"left", "right"} else "outer"
-    nearest = min(near.values()) / mm(1)
-    fold = sheets.grid(g.paper, layout="gutterfold")
-    other = (", or print the gutterfold file, whose marks all keep 1/4 in from the edges"
-             if g.layout != "gutterfold" and min(sheets.mark_margins(fold).values()) >= sheets.MARK_LIMIT - 0.01 else "")
-    return (f"The marks of the {cuts} cuts stand {nearest:.1f} mm from the {sides} edges (the cards leave no more "
-            f"room): this sheet assumes a printer that prints that near them. If yours leaves more blank, cut along "
-            f"the other marks first, then between the cards{other}.")
+def layout_line(g: sheets.Grid) -> str:
+    """What the sheets hold and where the crop marks stand (every mark keeps 1/4 in from the edges)."""
+    held = ""
+    if g.layout == "duplex":
+        held = (f"Each sheet holds {g.per_page} cards a side, "
+                + ("upright. " if g.upright else f"turned on their side ({g.cols} across, {g.rows} down), so that "
+                   "every crop mark fits outside 1/4 in; each back is turned with its front. "))
+    return (f"{held}Every crop mark stands at least 1/4 in (6.35 mm) from the paper's edges, so a printer that leaves "
+            "that much blank still prints them all.")
 
 
 #: The worked example of the test page: a cross read at +1.5 across and -0.5 up-down.

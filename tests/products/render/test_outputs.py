@@ -55,7 +55,8 @@ def test_build_json_lists_every_file_with_its_hash(built):
         assert hashlib.sha256((built / path).read_bytes()).hexdigest() == art["sha256"]
         assert art["kind"] in {"pdf", "png", "html", "json", "tts"}
     assert listed["print/county-uppy-letter.pdf"]["cards"] == 212
-    assert listed["print/county-uppy-letter.pdf"]["pages"] == 52  # 25 sheets and the test page, both sides
+    assert listed["print/county-uppy-letter.pdf"]["pages"] == 56  # 27 sheets of 8 and the test page, both sides
+    assert listed["print/county-uppy-a4.pdf"]["pages"] == 52  # 25 sheets of 9 and the test page, both sides
 
 
 def test_fonts_are_embedded(built):

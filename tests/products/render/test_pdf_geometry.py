@@ -47,51 +47,61 @@ def paths_on(page) -> list[tuple[float, float, float, float]]:
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
-def test_nine_cards_at_exact_trim_positions(built, paper):
+def test_cards_at_exact_trim_positions(built, paper):
+    """A4: nine cards upright, 3×3. Letter: eight on their side, 2×4 (three upright rows would
+    leave 1/4 in above and below, no room for a mark outside 1/4 in), turned a quarter left."""
     pdf = pdfium.PdfDocument(built / "print" / f"county-uppy-{paper}-fronts.pdf")
     pw, ph = PAPERS[paper]
     page = pdf[1]  # page 1 is the test page
     assert page.get_size() == pytest.approx((pw, ph), abs=TOL)
-    rects = cards_on(page)
-    assert len(rects) == 9
-    # butted edge to edge, the grid inside the printable area
+    placed = trims_on(page)
+    rects = [r for r, _ in placed]
+    (w, h), n, rot = ((CARD_H, CARD_W), 8, 90) if paper == "letter" else ((CARD_W, CARD_H), 9, 0)
+    assert len(rects) == n and {r for _, r in placed} == {rot}
+    assert all((r[2] - r[0], r[3] - r[1]) == pytest.approx((w, h), abs=TOL) for r in rects)
+    # butted edge to edge, the grid centred inside the printable area
     xs, ys = sorted({round(r[0], 3) for r in rects}), sorted({round(r[1], 3) for r in rects})
-    assert [b - a for a, b in zip(xs, xs[1:])] == pytest.approx([CARD_W] * 2, abs=TOL)
-    assert [b - a for a, b in zip(ys, ys[1:])] == pytest.approx([CARD_H] * 2, abs=TOL)
-    assert xs[0] >= mm(4.2) and xs[-1] + CARD_W <= pw - mm(4.2)
-    assert ys[0] >= mm(4.2) and ys[-1] + CARD_H <= ph - mm(4.2)
-    if paper == "letter":  # known numbers: centred both ways, 1/2 in across and 1/4 in at top and bottom
-        assert rects[0][:2] == pytest.approx((inch(0.5), inch(0.25) + 2 * CARD_H), abs=TOL)
+    assert [b - a for a, b in zip(xs, xs[1:])] == pytest.approx([w] * (len(xs) - 1), abs=TOL)
+    assert [b - a for a, b in zip(ys, ys[1:])] == pytest.approx([h] * (len(ys) - 1), abs=TOL)
+    assert (len(xs), len(ys)) == ((2, 4) if paper == "letter" else (3, 3))
+    assert xs[0] == pytest.approx(pw - xs[-1] - w, abs=TOL) and ys[0] == pytest.approx(ph - ys[-1] - h, abs=TOL)
+    # known numbers: Letter 3/4 in across and 1/2 in at top and bottom; A4 9.75 mm and 15.15 mm
+    assert (xs[0], ys[0]) == pytest.approx((inch(0.75), inch(0.5)) if paper == "letter" else (mm(9.75), mm(15.15)),
+                                           abs=TOL)
     pdf.close()
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_duplex_backs_mirror_their_fronts(built, paper):
+    """Turned over the long edge, each back lies behind its front; a card on its side (Letter) has
+    its back turned the other way, so the back's top stands behind the front's top."""
     pdf = pdfium.PdfDocument(built / "print" / f"county-uppy-{paper}.pdf")
     pw, _ = PAPERS[paper]
     assert len(pdf) % 2 == 0
-    for i in range(0, len(pdf), 2):
-        fronts, backs = cards_on(pdf[i]), cards_on(pdf[i + 1])
+    for i in range(2, len(pdf), 2):
+        fronts, backs = trims_on(pdf[i]), trims_on(pdf[i + 1])
         assert len(fronts) == len(backs)
-        mirrored = sorted(((pw - r[2], r[1], pw - r[0], r[3]) for r in fronts), key=lambda r: (-r[1], r[0]))
-        for want, got in zip(mirrored, backs):
-            assert max(abs(a - b) for a, b in zip(want, got)) <= mm(0.5)
+        mirrored = sorted(((pw - r[2], r[1], pw - r[0], r[3]), (360 - rot) % 360) for r, rot in fronts)
+        for (want, want_rot), (got, got_rot) in zip(mirrored, sorted(backs)):
+            assert max(abs(a - b) for a, b in zip(want, got)) <= TOL and want_rot == got_rot, (i, want, got)
     pdf.close()
 
 
-def test_duplex_alternates_fronts_and_backs_and_sets_do_not_mix(built, deck):
-    pdf = pdfium.PdfDocument(built / "print" / "county-uppy-letter.pdf")
-    fronts = pdfium.PdfDocument(built / "print" / "county-uppy-letter-fronts.pdf")
-    backs = pdfium.PdfDocument(built / "print" / "county-uppy-letter-backs.pdf")
+@pytest.mark.parametrize("paper,per_page", [("letter", 8), ("a4", 9)])
+def test_duplex_alternates_fronts_and_backs_and_sets_do_not_mix(built, deck, paper, per_page):
+    pdf = pdfium.PdfDocument(built / "print" / f"county-uppy-{paper}.pdf")
+    fronts = pdfium.PdfDocument(built / "print" / f"county-uppy-{paper}-fronts.pdf")
+    backs = pdfium.PdfDocument(built / "print" / f"county-uppy-{paper}-backs.pdf")
     base, chaos = deck.set_totals()["base"], deck.set_totals()["chaos"]
-    pages = -(-base // 9) + -(-chaos // 9)
+    pages = -(-base // per_page) + -(-chaos // per_page)
     assert len(fronts) == len(backs) == pages + 1 and len(pdf) == 2 * (pages + 1)  # + the test page
-    assert sum(len(cards_on(fronts[i])) for i in range(len(fronts))) == deck.printed
+    assert sum(len(trims_on(fronts[i])) for i in range(len(fronts))) == deck.printed
+    assert max(len(trims_on(fronts[i])) for i in range(len(fronts))) == per_page
     texts = [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
     assert "print test page" in texts[0] and "registration" in texts[1]
     texts = texts[2:]
     assert all("fronts" in t for t in texts[0::2]) and all("backs" in t for t in texts[1::2])
-    assert "county-uppy-letter.pdf" in texts[0] and "page 3 of" in texts[0]
+    assert f"county-uppy-{paper}.pdf" in texts[0] and "page 3 of" in texts[0]
     sets = ["Base" if "· Base ·" in t else "Chaos" for t in texts[0::2]]
     assert sets == sorted(sets, key=["Base", "Chaos"].index)  # base pages first, never mixed
     for doc in (pdf, fronts, backs):
@@ -111,12 +121,15 @@ def test_grid_function_is_the_single_source():
         pw, ph = PAPERS[paper]
         for duplex in ("long", "short"):
             g = sheets.grid(paper, 0, duplex)
-            for i in range(9):
+            for i in range(g.per_page):
                 front, back = sheets.slot(g, i), sheets.slot(g, i, back=True)
+                assert (back.w, back.h) == (front.w, front.h)
                 if duplex == "long":
                     assert (back.x, back.y) == pytest.approx((pw - front.x - front.w, front.y))
+                    assert back.rot == (360 - front.rot) % 360
                 else:
                     assert (back.x, back.y) == pytest.approx((front.x, ph - front.y - front.h))
+                    assert back.rot == front.rot
 
 
 def test_drivethrucards_pdf_one_card_per_page(built, deck):
@@ -149,13 +162,12 @@ def test_bleed_on_every_edge_without_a_neighbour():
     assert sheets.slot(short, 1, back=True, filled=2).bleed == (0, b, b, b)  # rows turn over, not columns
 
 
-def test_bleed_stops_at_the_printable_area():
-    """Letter is 1/2 in taller than three cards: the top and bottom rows keep 1/4 in (6.35 mm) to
-    the paper's edge, and their bleed there stops 4.2 mm from it (mm 4.2 plus half a point)."""
-    g = sheets.grid("letter")
-    _, ph = PAPERS["letter"]
-    kept = inch(0.25) - sheets.PRINT_LIMIT
-    top, bottom = sheets.slot(g, 1), sheets.slot(g, 7)
-    assert top.bleed == pytest.approx((0, 0, 0, kept)) and bottom.bleed == pytest.approx((0, kept, 0, 0))
-    assert top.y + top.h + top.bleed[3] == pytest.approx(ph - sheets.PRINT_LIMIT)
-    assert sheets.slot(g, 3).bleed == pytest.approx((BLEED, 0, 0, 0))  # 1/2 in across: the full bleed
+def test_every_outer_edge_keeps_its_full_bleed():
+    """The margins that keep every crop mark 1/4 in from the edge (7.9 mm and more) also leave room
+    for the full 1/8 in bleed inside the printable area on every paper and layout, fronts and backs."""
+    for paper in PAPERS:
+        for layout in ("duplex", "gutterfold"):
+            g = sheets.grid(paper, layout=layout)
+            for back in (False, True):
+                for i in range(g.per_page):
+                    assert all(b in (0, BLEED) for b in sheets.slot(g, i, back).bleed), (paper, layout, back, i)

@@ -17,7 +17,7 @@ from generator.products.render import sheets
 from generator.products.render.units import PAPERS, mm
 from tests.products.render.conftest import ROOT, run_build
 from tests.ghostscript import need_ghostscript
-from tests.products.render.test_pdf_geometry import CARD_H, CARD_W, cards_on, trims_on
+from tests.products.render.test_pdf_geometry import CARD_H, CARD_W, trims_on
 
 EDGE = mm(4.2)  #: home printers print nothing closer to the paper's edge
 BASE14 = {"Courier", "Courier-Bold", "Courier-Oblique", "Courier-BoldOblique", "Helvetica", "Helvetica-Bold",
@@ -56,32 +56,18 @@ def crosses_a_card(mark, cards) -> bool:
 
 CUT_EDGE = mm(6.0)  #: every cut line keeps this far from every paper edge
 END_MARK = mm(1.0)  #: the mark at each end of a cut line is at least this long where it prints
-MARK_EDGE = mm(6.35)  #: marks keep 1/4 in from every paper edge, unless the test page says otherwise
-ASSUMED = re.compile(r"The marks of the (\w+) cuts stand ([\d.]+) mm from the (\w+) and (\w+) edges")
+MARK_EDGE = mm(6.35)  #: every mark keeps 1/4 in from every paper edge
+QUARTER_INCH = "Every crop mark stands at least 1/4 in (6.35 mm) from the paper's edges"
 
 
-def assumed_margins(path: Path) -> dict[str, float]:
-    """The edges whose marks the file's test page says come nearer than 1/4 in, and how near
-    (points, less the rounding of the printed figure); every other edge keeps 1/4 in."""
-    with pdfplumber.open(path) as pdf:
-        text = " ".join(pdf.pages[0].extract_text().split())
-    found = ASSUMED.search(text)
-    if not found:
-        assert "Every crop mark stands at least 1/4 in (6.35 mm) from the paper's edges" in text, path.name
-        return {}
-    return {found[3]: mm(float(found[2]) - 0.05), found[4]: mm(float(found[2]) - 0.05)}
-
-
-def check_marks(path: Path, paper: str, skip: int, step: int = 1, assumed: dict[str, float] | None = None) -> int:
+def check_marks(path: Path, paper: str, skip: int, step: int = 1) -> int:
     """Every cut line of every card page keeps at least 6 mm from every paper edge and has a mark
     at both ends, beyond every card (below and above them for a vertical line, left and right of
     them for a horizontal one), each at least 1 mm long inside the printable area and outside
-    every card's trim; no mark comes nearer than 1/4 in (6.35 mm) to the paper's edge, but at an
-    edge the file's test page names (`assumed`, read from it by default), and none nearer than
-    4.2 mm. So once a margin strip is cut off, every line still has its other end marked."""
+    every card's trim; no mark comes nearer than 1/4 in (6.35 mm) to any paper edge. So once a
+    margin strip is cut off, every line still has its other end marked, on a printer that
+    leaves 1/4 in blank all round too. Returns the number of cut lines checked."""
     pw, ph = PAPERS[paper]
-    assumed = assumed_margins(path) if assumed is None else assumed
-    limit = {side: assumed.get(side, MARK_EDGE) for side in ("left", "bottom", "right", "top")}
     doc, plumb = pdfium.PdfDocument(path), pdfplumber.open(path)
     checked = 0
     try:
@@ -90,11 +76,9 @@ def check_marks(path: Path, paper: str, skip: int, step: int = 1, assumed: dict[
             marks = black_lines(plumb.pages[i])
             assert marks, i
             for m in marks:
-                assert min(m[0], m[2]) >= EDGE - 0.01 and max(m[0], m[2]) <= pw - EDGE + 0.01, (i, m)
-                assert min(m[1], m[3]) >= EDGE - 0.01 and max(m[1], m[3]) <= ph - EDGE + 0.01, (i, m)
-                assert min(m[0], m[2]) >= limit["left"] - 0.01 and max(m[0], m[2]) <= pw - limit["right"] + 0.01, \
+                assert min(m[0], m[2]) >= MARK_EDGE - 0.01 and max(m[0], m[2]) <= pw - MARK_EDGE + 0.01, \
                     (path.name, i, m, "mark within 1/4 in of a side")
-                assert min(m[1], m[3]) >= limit["bottom"] - 0.01 and max(m[1], m[3]) <= ph - limit["top"] + 0.01, \
+                assert min(m[1], m[3]) >= MARK_EDGE - 0.01 and max(m[1], m[3]) <= ph - MARK_EDGE + 0.01, \
                     (path.name, i, m, "mark within 1/4 in of the top or bottom")
                 assert not crosses_a_card(m, cards), (i, m)
             xs = {round(v, 2) for r in cards for v in (r[0], r[2])}
@@ -119,33 +103,29 @@ def check_marks(path: Path, paper: str, skip: int, step: int = 1, assumed: dict[
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
-@pytest.mark.parametrize("tail,skip", [("", 2), ("-fronts", 1), ("-backs", 1), ("-gutterfold", 1)])
+@pytest.mark.parametrize("tail,skip", [("", 2), ("-fronts", 1), ("-backs", 1), ("-gutterfold", 1),
+                                       ("-keep-it-simple", 2)])
 def test_every_cut_line_is_marked_where_a_home_printer_prints(built, paper, tail, skip):
-    main_file = built / "print" / f"county-uppy-{paper}{'-gutterfold' if tail == '-gutterfold' else ''}.pdf"
-    assert check_marks(built / "print" / f"county-uppy-{paper}{tail}.pdf", paper, skip,
-                       assumed=assumed_margins(main_file)) > 0
+    assert check_marks(built / "print" / f"county-uppy-{paper}{tail}.pdf", paper, skip) > 0
 
 
-@pytest.mark.parametrize("paper", ["letter", "a4"])
-@pytest.mark.parametrize("tail", ["", "-gutterfold"])
-def test_marks_keep_a_quarter_inch_from_the_edges_or_the_test_page_says_how_near(built, paper, tail):
-    """A printer that leaves 1/4 in blank keeps every mark: on A4 (both layouts) and Letter's
-    gutterfold sheets every mark stands 6.35 mm or more from every edge. Letter's three rows
-    leave exactly 1/4 in above and below, so no mark of a vertical cut fits there: its test page
-    says how near the edge those marks come, and the figure is the files' own."""
-    path = built / "print" / f"county-uppy-{paper}{tail}.pdf"
-    assumed = assumed_margins(path)
-    assert sorted(assumed) == (["bottom", "top"] if (paper, tail) == ("letter", "") else [])
-    pw, ph = PAPERS[paper]
-    with pdfplumber.open(path) as pdf:
-        marks = [m for page in pdf.pages[1:] for m in black_lines(page)]
-    nearest = {"left": min(min(m[0], m[2]) for m in marks), "bottom": min(min(m[1], m[3]) for m in marks),
-               "right": pw - max(max(m[0], m[2]) for m in marks), "top": ph - max(max(m[1], m[3]) for m in marks)}
-    for side, d in nearest.items():
-        if side in assumed:  # the figure printed, to its 0.1 mm
-            assert abs(d - assumed[side] - mm(0.05)) <= mm(0.05) + 0.01, (side, d / mm(1))
-        else:
-            assert d >= MARK_EDGE - 0.01, (side, d / mm(1))
+def test_every_mark_of_every_file_keeps_a_quarter_inch_from_every_edge(built):
+    """Every print-and-play file of both papers and both layouts, every page but the test page:
+    the mark nearest each paper edge stands 1/4 in (6.35 mm) or more from it, read from the files,
+    and the file's test page says so."""
+    paths = sorted(p for p in (built / "print").glob("*.pdf") if not p.stem.endswith("-card-count"))
+    assert len(paths) == 2 * 2 * 4  # two papers, two sets (all, an edition): duplex, -fronts, -backs, -gutterfold
+    for path in paths:
+        pw, ph = PAPERS[path.stem.split("-")[2]]
+        with pdfplumber.open(path) as pdf:
+            first = " ".join(pdf.pages[0].extract_text().split())
+            skip = 1 if path.stem.endswith(("-fronts", "-backs", "-gutterfold")) else 2
+            marks = [m for page in pdf.pages[skip:] for m in black_lines(page)]
+        if not path.stem.endswith("-backs"):
+            assert QUARTER_INCH in first, path.name
+        nearest = {"left": min(min(m[0], m[2]) for m in marks), "bottom": min(min(m[1], m[3]) for m in marks),
+                   "right": pw - max(max(m[0], m[2]) for m in marks), "top": ph - max(max(m[1], m[3]) for m in marks)}
+        assert all(d >= MARK_EDGE - 0.01 for d in nearest.values()), (path.name, {k: v / mm(1) for k, v in nearest.items()})
 
 
 def ink_near_the_edge(path: Path, pages: list[int], dpi: int = 150) -> list[tuple[int, tuple[int, int]]]:
@@ -306,10 +286,11 @@ def test_the_test_page_correction_cancels_a_shifted_duplex(built, deck, tmp_path
     pw, _ = PAPERS["letter"]
     doc = pdfium.PdfDocument(fixed)
     try:
-        for i in range(2, len(doc), 2):
-            fronts = sorted((round(pw - r[2], 2), round(r[1], 2)) for r in cards_on(doc[i]))
-            backs = sorted((round(r[0] + mm(drift[0]), 2), round(r[1] + mm(drift[1]), 2)) for r in cards_on(doc[i + 1]))
-            assert fronts == backs, i
+        for i in range(2, len(doc), 2):  # Letter's cards lie on their side: a back turned with its front
+            fronts = sorted((round(pw - r[2], 2), round(r[1], 2), rot) for r, rot in trims_on(doc[i]))
+            backs = sorted((round(r[0] + mm(drift[0]), 2), round(r[1] + mm(drift[1]), 2), (rot + 180) % 360)
+                           for r, rot in trims_on(doc[i + 1]))
+            assert fronts == backs and {f[2] for f in fronts} == {90}, i
     finally:
         doc.close()
 
@@ -362,94 +343,132 @@ def test_short_edge_duplex_with_back_offset(optioned, paper):
     doc = pdfium.PdfDocument(path)
     assert "flip on the short edge" in doc[0].get_textpage().get_text_range()
     for i in range(2, len(doc), 2):
-        fronts, backs = cards_on(doc[i]), cards_on(doc[i + 1])
-        # turned over the short edge: rows mirror, columns stay; then shifted 1.5 mm right, 1 mm down
-        want = sorted(((r[0] + mm(1.5), ph - r[3] - mm(1.0)) for r in fronts))
-        got = sorted((r[0], r[1]) for r in backs)
-        assert len(got) == len(want)
+        fronts, backs = trims_on(doc[i]), trims_on(doc[i + 1])
+        # turned over the short edge: rows mirror, columns stay; then shifted 1.5 mm right, 1 mm down.
+        # A card on its side (Letter) keeps its top to the left on both sides: its back's top is behind it.
+        want = sorted((r[0] + mm(1.5), ph - r[3] - mm(1.0), rot) for r, rot in fronts)
+        got = sorted((r[0], r[1], rot) for r, rot in backs)
+        assert len(got) == len(want) and {w[2] for w in want} == {90 if paper == "letter" else 0}
         assert all(abs(a - b) <= 0.01 for w, g in zip(want, got) for a, b in zip(w, g)), (want, got)
     doc.close()
     assert check_marks(path, paper, 2, step=2) > 0  # the fronts, cut along their marks
 
 
+def steps(values: list[float]) -> list[float]:
+    return [b - a for a, b in zip(values, values[1:])]
+
+
+def gutter_marks(marks, gaps: list[tuple[float, float]], axis: int) -> set[float]:
+    """The cut lines (x of a vertical mark, y of a horizontal one) holding a mark of at least 1 mm
+    inside one of the gaps: `axis` 0 for gaps between columns, 1 between rows."""
+    out = set()
+    for lo, hi in gaps:
+        for m in marks:
+            along = (m[0], m[2]) if axis == 0 else (m[1], m[3])
+            if (m[1] == m[3] if axis == 0 else m[0] == m[2]) and lo <= min(along) and max(along) <= hi \
+                    and max(along) - min(along) >= mm(1) - 0.01:
+                out.add(round(m[1] if axis == 0 else m[0], 2))
+    return out
+
+
 def test_gutter_spaces_the_cards_with_marks_in_the_gutters(optioned):
-    path = optioned / "print" / "county-uppy-a4-fronts.pdf"
-    doc = pdfium.PdfDocument(path)
-    rects = cards_on(doc[1])
-    doc.close()
-    xs, ys = sorted({round(r[0], 3) for r in rects}), sorted({round(r[1], 3) for r in rects})
-    assert [b - a for a, b in zip(xs, xs[1:])] == pytest.approx([CARD_W + mm(3)] * 2, abs=0.01)
-    assert [b - a for a, b in zip(ys, ys[1:])] == pytest.approx([CARD_H + mm(3)] * 2, abs=0.01)
-    with pdfplumber.open(path) as pdf:
-        page = pdf.pages[1]
-        marks = black_lines(page)
-    # a gutter between two columns holds a mark on each horizontal cut line
-    gutter = (xs[0] + CARD_W, xs[1])
-    inside = [m for m in marks if m[1] == m[3] and m[0] >= gutter[0] and m[2] <= gutter[1]]
-    assert len({round(m[1], 2) for m in inside}) == 6
-    # Letter is too short for a gutter between rows: the columns take it, the rows stay butted
+    """--gutter 3: Letter's cards on their side take it both ways, with a mark in every gutter on
+    each cut line crossing it; A4's three columns have no room for it with their marks 1/4 in from
+    the edge, so they stay butted and its rows take it (the build says so)."""
     doc = pdfium.PdfDocument(optioned / "print" / "county-uppy-letter-fronts.pdf")
-    rects = cards_on(doc[1])
+    rects = [r for r, _ in trims_on(doc[1])]
     doc.close()
     xs, ys = sorted({round(r[0], 3) for r in rects}), sorted({round(r[1], 3) for r in rects})
-    assert xs[1] - xs[0] == pytest.approx(CARD_W + mm(3), abs=0.01)
-    assert ys[1] - ys[0] == pytest.approx(CARD_H, abs=0.01)
-    assert check_marks(optioned / "print" / "county-uppy-a4-fronts.pdf", "a4", 1) > 0
+    assert steps(xs) == pytest.approx([CARD_H + mm(3)], abs=0.01)
+    assert steps(ys) == pytest.approx([CARD_W + mm(3)] * 3, abs=0.01)
+    with pdfplumber.open(optioned / "print" / "county-uppy-letter-fronts.pdf") as pdf:
+        marks = black_lines(pdf.pages[1])
+    assert len(gutter_marks(marks, [(xs[0] + CARD_H, xs[1])], 0)) == 8  # four rows, two cut lines each
+    assert len(gutter_marks(marks, [(y + CARD_W, y + CARD_W + mm(3)) for y in ys[:3]], 1)) == 4  # two columns
+    doc = pdfium.PdfDocument(optioned / "print" / "county-uppy-a4-fronts.pdf")
+    rects = [r for r, _ in trims_on(doc[1])]
+    doc.close()
+    xs, ys = sorted({round(r[0], 3) for r in rects}), sorted({round(r[1], 3) for r in rects})
+    assert steps(xs) == pytest.approx([CARD_W] * 2, abs=0.01)
+    assert steps(ys) == pytest.approx([CARD_H + mm(3)] * 2, abs=0.01)
+    with pdfplumber.open(optioned / "print" / "county-uppy-a4-fronts.pdf") as pdf:
+        marks = black_lines(pdf.pages[1])
+    assert len(gutter_marks(marks, [(y + CARD_H, y + CARD_H + mm(3)) for y in ys[:2]], 1)) == 4  # butted columns: 4 lines
+    for paper in ("letter", "a4"):
+        assert check_marks(optioned / "print" / f"county-uppy-{paper}-fronts.pdf", paper, 1) > 0
+    assert sheets.gutter_note("a4", 3.0) == ("a4: no room for a 3 mm gutter between columns; the columns stay "
+                                             "butted (rows have it)")
+    assert sheets.gutter_note("letter", 3.0) == ""
+
+
+def marked_at_both_ends(g: sheets.Grid, back: bool) -> list[str]:
+    """What is wrong with the marks of one side of a grid: a cut line without a mark of at least
+    1 mm beyond the cards at either end, a mark nearer than 1/4 in to an edge, or inside a trim."""
+    pw, ph = g.size
+    sides = (False, True) if g.layout == "gutterfold" else (back,)
+    trims = [sheets.slot(g, i, side) for side in sides for i in range(g.per_page)]
+    marks = sheets.crop_marks(g, back)
+    wrong = []
+    for x0, y0, x1, y1 in marks:
+        if min(x0, x1, y0, y1, pw - max(x0, x1), ph - max(y0, y1)) < MARK_EDGE - 0.01:
+            wrong.append(f"mark {(x0, y0, x1, y1)} within 1/4 in of an edge")
+        for s in trims:  # a mark may touch a trim's edge line, never run inside it
+            if min(x0, x1) < s.x + s.w - 0.01 and max(x0, x1) > s.x + 0.01 and \
+                    min(y0, y1) < s.y + s.h - 0.01 and max(y0, y1) > s.y + 0.01:
+                wrong.append(f"mark {(x0, y0, x1, y1)} inside a card")
+    low_x, high_x = min(s.x for s in trims), max(s.x + s.w for s in trims)
+    low_y, high_y = min(s.y for s in trims), max(s.y + s.h for s in trims)
+    for x in {round(v, 3) for s in trims for v in (s.x, s.x + s.w)}:
+        on = [m for m in marks if m[0] == m[2] and abs(m[0] - x) < 0.01 and m[3] - m[1] >= mm(1) - 0.01]
+        if not (any(m[3] <= low_y for m in on) and any(m[1] >= high_y for m in on)):
+            wrong.append(f"x={x} lacks a mark at an end")
+    for y in {round(v, 3) for s in trims for v in (s.y, s.y + s.h)}:
+        on = [m for m in marks if m[1] == m[3] and abs(m[1] - y) < 0.01 and m[2] - m[0] >= mm(1) - 0.01]
+        if not (any(m[2] <= low_x for m in on) and any(m[0] >= high_x for m in on)):
+            wrong.append(f"y={y} lacks a mark at an end")
+    return wrong
+
+
+#: The widest gutter each paper's columns and rows take (to 0.1 mm) with every mark 1/4 in from the edges.
+WIDEST = {("letter", "duplex"): (20.0, 3.1), ("a4", "duplex"): (1.8, 7.2),
+          ("letter", "gutterfold"): (None, 3.1), ("a4", "gutterfold"): (None, 9.0)}
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
-def test_the_gutters_a_paper_takes_run_from_0_to_the_widest_it_names(paper):
-    """Every gutter from 0 mm to the paper's widest is accepted, every cut line at least 6 mm from
-    the paper's edges and marked at both ends, marks outside every trim and inside the printable
-    area; every wider one is refused with a message naming that widest."""
-    pw, ph = PAPERS[paper]
-    accepted, refused = [], []
+@pytest.mark.parametrize("layout", ["duplex", "gutterfold"])
+def test_every_gutter_keeps_every_mark_a_quarter_inch_from_the_edges(paper, layout):
+    """Every gutter --gutter accepts (0 to 20 mm), both duplex edges: each direction takes the
+    gutter up to the paper's widest (WIDEST) and stays butted beyond it, and on both sides of the
+    sheet every cut line keeps its marks at both ends, none nearer than 1/4 in to an edge and none
+    inside a card. Letter's duplex cards lie on their side (eight a page), A4's stand (nine)."""
+    widest = WIDEST[(paper, layout)]
     for tenths in range(0, 201):
         gutter = tenths / 10
-        try:
-            g = sheets.grid(paper, gutter)
-        except sheets.LayoutError as exc:
-            refused.append((gutter, str(exc)))
-            continue
-        accepted.append(gutter)
-        for back in (False, True):
-            assert sheets.unmarked_lines(g, back) == [], (gutter, back)
-            trims = [sheets.slot(g, i, back) for i in range(sheets.PER_PAGE)]
-            for s in trims:
-                assert min(s.x, s.y, pw - s.x - s.w, ph - s.y - s.h) >= mm(6) - 0.01, (gutter, back, s)
-            for x0, y0, x1, y1 in sheets.crop_marks(g, back):
-                assert min(x0, x1) >= sheets.PRINT_LIMIT - 0.01 and max(x0, x1) <= pw - sheets.PRINT_LIMIT + 0.01
-                assert min(y0, y1) >= sheets.PRINT_LIMIT - 0.01 and max(y0, y1) <= ph - sheets.PRINT_LIMIT + 0.01
-                for s in trims:  # a mark may touch a trim's edge line, never run inside it
-                    inside_x = min(x0, x1) < s.x + s.w - 0.01 and max(x0, x1) > s.x + 0.01
-                    inside_y = min(y0, y1) < s.y + s.h - 0.01 and max(y0, y1) > s.y + 0.01
-                    assert not (inside_x and inside_y), (gutter, back, (x0, y0, x1, y1))
-    widest = accepted[-1]
-    assert accepted == [t / 10 for t in range(0, round(widest * 10) + 1)], f"a hole in {paper}'s gutters"
-    assert widest == {"letter": 6.7, "a4": 3.7}[paper]
-    assert refused and all(gutter > widest for gutter, _ in refused)
-    for gutter, message in refused:
-        assert message == f"--gutter {gutter:g} mm does not fit three cards across {paper} (at most {widest:.1f} mm)"
+        for duplex in (sheets.DUPLEX if layout == "duplex" else ("long",)):
+            g = sheets.grid(paper, gutter, duplex, layout=layout)
+            assert (g.per_page, g.upright) == ((8, False) if paper == "letter" else (9, True)) \
+                if layout == "duplex" else (4, False)
+            for axis, most in enumerate(widest):
+                if most is not None:
+                    assert g.gutter[axis] == pytest.approx(mm(gutter) if gutter <= most else 0.0), (gutter, axis)
+            for back in (False, True):
+                assert marked_at_both_ends(g, back) == [], (gutter, duplex, back)
+            if layout == "duplex" and gutter > min(widest):
+                assert "no room for a" in sheets.gutter_note(paper, gutter)
 
 
-def test_a_gutter_wide_enough_holds_marks_between_the_cards(deck, tmp_path):
-    """--gutter 2.5 on A4: besides the marks at both ends of every line, a mark of at least 1 mm
-    in every gutter on each line crossing it, read back from the PDF."""
-    out = tmp_path / "out"
-    run_build(deck, out, only=("print",), papers=("a4",), gutter=2.5)
-    path = out / "print" / "county-uppy-a4-fronts.pdf"
-    assert check_marks(path, "a4", 1) > 0
-    doc = pdfium.PdfDocument(path)
-    rects = cards_on(doc[1])
-    doc.close()
-    xs = sorted({round(r[0], 3) for r in rects})
-    assert [b - a for a, b in zip(xs, xs[1:])] == pytest.approx([CARD_W + mm(2.5)] * 2, abs=0.01)
-    with pdfplumber.open(path) as pdf:
-        marks = black_lines(pdf.pages[1])
-    for left in xs[:2]:
-        gap = (left + CARD_W, left + CARD_W + mm(2.5))
-        inside = [m for m in marks if m[1] == m[3] and m[0] >= gap[0] and m[2] <= gap[1] and m[2] - m[0] >= mm(1)]
-        assert len({round(m[1], 2) for m in inside}) == 6  # three rows, two cut lines each
+def test_a_back_offset_moves_the_backs_marks_never_nearer_than_a_quarter_inch():
+    """--back-offset 4,4 on A4: the backs shift 4 mm towards a 9.75 mm margin, their bleed stops at
+    the printable area, and no mark comes nearer than 1/4 in to an edge (a back's line whose end
+    has no room left loses that mark: the sheets are cut along the fronts'); the fronts keep every mark."""
+    g = sheets.grid("a4", 0, "long", (4.0, 4.0))
+    pw, ph = g.size
+    assert marked_at_both_ends(g, False) == []
+    for x0, y0, x1, y1 in sheets.crop_marks(g, True):
+        assert min(x0, x1, y0, y1, pw - max(x0, x1), ph - max(y0, y1)) >= MARK_EDGE - 0.01
+    right = sheets.slot(g, 0, back=True)  # the front's top-left card, behind it on the back's right
+    assert right.bleed[2] < sheets.BLEED
+    assert right.x + right.w + right.bleed[2] == pytest.approx(pw - sheets.PRINT_LIMIT)
 
 
 @pytest.mark.parametrize("args,message", [
@@ -457,7 +476,6 @@ def test_a_gutter_wide_enough_holds_marks_between_the_cards(deck, tmp_path):
     (["--back-offset", "x,2"], "--back-offset needs two numbers in mm"),
     (["--back-offset", "11,0"], "--back-offset is at most 10 mm"),
     (["--gutter", "-1"], "--gutter must be 0..20 mm"),
-    (["--gutter", "12"], "--gutter 12 mm does not fit three cards across letter"),
     (["--duplex", "sideways"], "invalid choice"),
 ])
 def test_bad_print_options_are_refused(tmp_path, capsys, args, message):
@@ -475,9 +493,11 @@ def _usage(args: list[str]) -> int:
         return int(exc.code or 0)
 
 
-def test_grid_refuses_what_does_not_fit():
-    with pytest.raises(sheets.LayoutError):
-        sheets.grid("a4", 9.0)
+def test_grid_refuses_an_edge_or_layout_it_does_not_know():
+    with pytest.raises(sheets.LayoutError, match="duplex must be one of long, short"):
+        sheets.grid("a4", 0, "sideways")
+    with pytest.raises(sheets.LayoutError, match="layout must be one of duplex, gutterfold"):
+        sheets.grid("a4", layout="foldover")
 
 
 # --- ink saver -----------------------------------------------------------------------------
@@ -529,10 +549,12 @@ def test_ink_saver_chaos_cards_stay_recognisable(saver, deck):
         page = doc[i]
         scale = 100 / 72
         image = page.render(scale=scale).to_pil().convert("RGB")
-        (left, bottom, right, top) = cards_on(page)[0]
+        (left, bottom, right, top), rot = trims_on(page)[0]
         h = page.get_size()[1]
-        # a point inside the interior, between the frame and the big number
-        return image.getpixel((round((left + 32) * scale), round((h - top + 110) * scale)))
+        # a point inside the interior, between the frame and the big number: 32 pt in from the
+        # card's left edge, 110 pt down from its top (a card on its side has its top to the left)
+        x, y = (left + 32, top - 110) if rot == 0 else (left + 110, bottom + 32)
+        return image.getpixel((round(x * scale), round((h - y) * scale)))
 
     base_px, chaos_px = interior(base), interior(chaos)
     doc.close()
