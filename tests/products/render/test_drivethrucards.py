@@ -11,7 +11,7 @@ import pikepdf
 import pytest
 from PIL import Image, ImageMath, ImageSequence
 
-from generator.products.render.press import cmyk
+from generator.products.render.press import cmyk, shops
 from generator.products.render.press.cmyk import INK_LIMIT, RICH_BLACK, to_cmyk, total_ink
 from generator.products.render.units import inch, mm
 from tests.conftest import ROOT
@@ -276,14 +276,13 @@ def test_soft_proof_of_the_file_within_3_for_every_colour_the_press_can_print(bu
     assert checked >= 6  # cyan, magenta, the back, its ink, the frames...
 
 
-def test_one_rich_black_and_solid_black_text_and_lines_overprint(built):
-    """Read from every content stream of the DriveThruCards file: large dark areas print one rich
-    black (the 6/9 bar under the value was a second one, C51 M42 Y36 K100); every text, icon and
-    thin line in 100% K is drawn under a graphics state that overprints (OP and op true, OPM 1),
-    so a plate that misses leaves no white halo; nothing else overprints (a white text
-    overprinting would vanish)."""
-    rich, solid_text, overprinted_other = set(), 0, []
-    with pikepdf.open(built / DTC) as pdf:
+def blacks_and_overprint(path: Path) -> tuple[set, int, int, list]:
+    """Read from every content stream of a CMYK print-shop file: the rich blacks it fills with
+    (K 100% plus other inks), how many solid-black (K only) text runs it draws, how many
+    solid-black strokes (outlines, thin lines) it draws overprinting, and what else overprints. Every ExtGState must be /OP with OP and op true and OPM 1, and every solid-black
+    text run must be drawn under it."""
+    rich, solid_text, solid_strokes, overprinted_other = set(), 0, 0, []
+    with pikepdf.open(path) as pdf:
         for obj in streams(pdf):
             states = (obj.get("/Resources") or {}).get("/ExtGState") or {}
             for name, state in states.items():
@@ -304,14 +303,43 @@ def test_one_rich_black_and_solid_black_text_and_lines_overprint(built):
                         rich.add(value)
                 elif op in ("Tj", "TJ"):
                     if fill == (0.0, 0.0, 0.0, 1.0):
-                        assert over, "solid black text that knocks out"
+                        assert over, (path.name, "solid black text that knocks out")
                         solid_text += 1
                     elif over:
                         overprinted_other.append(fill)
-                elif op in ("f", "f*", "B", "S") and over and (fill if op != "S" else stroke) != (0.0, 0.0, 0.0, 1.0):
-                    overprinted_other.append(fill if op != "S" else stroke)
-    assert rich == {RICH_BLACK}, rich
-    assert solid_text > 100 and overprinted_other == []
+                elif op in ("f", "f*", "B", "S") and over:
+                    if (fill if op != "S" else stroke) != (0.0, 0.0, 0.0, 1.0):
+                        overprinted_other.append(fill if op != "S" else stroke)
+                    elif op == "S":
+                        solid_strokes += 1
+    return rich, solid_text, solid_strokes, overprinted_other
+
+
+@pytest.fixture(scope="module")
+def other_shops(deck, tmp_path_factory) -> Path:
+    """The PrintNinja (SWOP) and MB Print (FOGRA39) files, which a default build does not make."""
+    need_ghostscript()
+    from generator.products.build import BuildRequest, build
+
+    out = tmp_path_factory.mktemp("shops") / "out"
+    build(deck, BuildRequest(ROOT / "cards.yaml", out, only=("pod",), pod=("printninja", "mbprint")))
+    return out
+
+
+@pytest.mark.parametrize("name", ["dtc", "printninja", "mbprint"])
+def test_one_rich_black_and_solid_black_text_and_lines_overprint(built, other_shops, name):
+    """Read from every content stream of each CMYK print-shop file (DriveThruCards, PrintNinja,
+    MB Print): large dark areas print the shop's one rich black (the 6/9 bar under the value was
+    a second one, C51 M42 Y36 K100); every text, icon and thin line in 100% K is drawn under a
+    graphics state that overprints (OP and op true, OPM 1), so a plate that misses leaves no
+    white halo (an outline over a colour whose inks would pass the shop's limit with K added
+    knocks out: more of them on DriveThruCards' 240% than on the 300% shops); nothing else
+    overprints (a white text overprinting would vanish)."""
+    shop = shops.shop(name)
+    path = (built if name == "dtc" else other_shops) / shop.path
+    rich, solid_text, solid_strokes, overprinted_other = blacks_and_overprint(path)
+    assert rich == {tuple(round(v, 2) for v in shop.rich_black)}, (name, rich)
+    assert solid_text > 100 and solid_strokes > 50 and overprinted_other == [], (name, solid_text, solid_strokes)
 
 
 def test_the_build_reports_each_colours_soft_proof(built, deck, tmp_path):
