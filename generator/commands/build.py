@@ -58,9 +58,9 @@ def add_build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ink-saver", action="store_true",
                    help="print sheets: light backs and light chaos interiors, to save ink on a home printer")
     p.add_argument("--layout", action="append", choices=LAYOUTS, default=[],
-                   help="print sheets: duplex (3x3 cards a side, with -fronts and -backs files for one-sided "
-                        "printers) or gutterfold (one-sided, four cards a sheet beside their backs, folded along "
-                        "the middle); repeatable (default: duplex)")
+                   help="print sheets: duplex (3x3 cards a side on A4, 2x4 on their side on Letter, with -fronts "
+                        "and -backs files for one-sided printers) or gutterfold (one-sided, four cards a sheet "
+                        "beside their backs, folded along the middle); repeatable (default: duplex)")
 
 
 MAX_OFFSET_MM = 10.0

@@ -57,6 +57,6 @@ PAPERS: dict[str, tuple[float, float]] = {
     "a4": (mm(210), mm(297)),
 }
 
-#: The print-and-play layouts (--layout), the default first: duplex sheets (3×3 a side) and
+#: The print-and-play layouts (--layout), the default first: duplex sheets (3×3 a side on A4, 2×4 on Letter) and
 #: gutterfold sheets (one-sided, fronts beside their backs, folded in the middle).
 LAYOUTS: tuple[str, ...] = ("duplex", "gutterfold")
