@@ -275,9 +275,14 @@ def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[],
     from generator.preview.output import read_output, sheet_hashes
     from generator.preview.rebuild import rebuild
     from generator.preview.thumbnails import AREA, prune
+    from generator.preview.rebuild import CARDS_FIRST
+    from generator.products import PRODUCTS
     from generator.products.output.outputs import CACHE_DIR
 
     manifest, out = request.manifest, request.out
+    # what a rebuild makes after its card images, as the page lists it while it is being made
+    rest = [{"product": p.name, "what": p.summary} for p in PRODUCTS
+            if (not request.only or p.name in request.only) and p.name not in CARDS_FIRST]
     state.update(status="building", message=f"building {manifest} …")
 
     first: list[str] = []  # what the card images' commit changed, for the page's list of changes
@@ -289,13 +294,19 @@ def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[],
         focus = changed_cards(shown)
         print(escape(f"[{time.strftime('%H:%M:%S')}] cards in {seconds:.1f} s: {line}"), flush=True)
         state.update(message=f"cards in after {seconds:.1f} s; the sheets, print files and rulebook follow",
-                     output=shown, pending=True, problems=[], focus=focus)
+                     output=shown, pending=True, problems=[], focus=focus, on_the_way=rest)
         image = next((c["image"] for c in shown["cards"] if focus and c["code"] == focus[0] and c["image"]), None)
         if image:  # the page gets the changed card before the rest of the build takes this process
             state.handed_over(image, HANDOFF_SECONDS)
 
+    def done(product: str) -> None:
+        """A product's files are made: the page no longer lists it as on its way."""
+        left = state.get("on_the_way")
+        if any(p["product"] == product for p in left):
+            state.update(on_the_way=[p for p in left if p["product"] != product])
+
     outcome = rebuild(request, tell=lambda line: print(escape(line), file=sys.stderr, flush=True), first=cards_in,
-                      signature=signature)
+                      signature=signature, done=done)
     stamp = time.strftime("%H:%M:%S")
     output = read_output(out)
     if outcome.status == "ok":
@@ -306,7 +317,7 @@ def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[],
         print(escape(f"[{stamp}] rebuilt in {outcome.seconds:.1f} s: {outcome.message}"), flush=True)
         state.update(status="ok", message=f"built at {stamp} in {outcome.seconds:.1f} s", problems=[], builds=builds,
                      last={"at": stamp, "seconds": round(outcome.seconds, 3), "line": outcome.message}, output=output,
-                     focus=focus, pending=False)
+                     focus=focus, pending=False, on_the_way=[])
         try:
             prune(out / CACHE_DIR / AREA, sheet_hashes(out), root=out)
         except OSError:
@@ -314,7 +325,7 @@ def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[],
         return
     _tell_failure(stamp, outcome, out)
     state.update(status=outcome.status, message=_page_message(outcome, out), problems=outcome.problems, output=output,
-                 pending=False)
+                 pending=False, on_the_way=[])
 
 
 def changed_cards(output: dict) -> list[str]:

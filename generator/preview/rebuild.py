@@ -55,13 +55,14 @@ class Outcome:
 
 def rebuild(request: BuildRequest, tell: Callable[[str], None],
             first: Callable[[str, float], None] | None = None,
-            signature: Callable[[], Any] | None = None) -> Outcome:
+            signature: Callable[[], Any] | None = None, done: Callable[[str], None] | None = None) -> Outcome:
     """Build `request.manifest` into `request.out`, as `county-uppy build` does with the same
     request (commands/build.py's build_request). With `first`, where a build is there already and
     the request makes more than the card images, the card images (and deck.json) are built and
     committed first, and `first` is told what changed and when (the seconds since the start)
     before the rest is built. `signature`: the watched files' times and sizes, which a save
-    still being written changes (settled()).
+    still being written changes (settled()). `done` is told each product's name once the
+    whole build has made its files (products/build.py).
 
     Ctrl-C and SIGTERM are let through (KeyboardInterrupt, or InterruptedAfterCommit when the new
     build was already moved in); the build leaves the output folder whole either way.
@@ -87,7 +88,7 @@ def rebuild(request: BuildRequest, tell: Callable[[str], None],
                 build(deck, replace(request, only=CARDS_FIRST), tell)
                 first_line = _changes_line(out)
                 first(first_line, took())
-            build(deck, request, tell)
+            build(deck, request, tell, done)
     except Exception as err:  # noqa: BLE001 -- every failure is told as classify() sorts it
         failure = classify(err, out)
         if failure.kind == "invalid":

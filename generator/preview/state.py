@@ -17,6 +17,9 @@ reads /state. The JSON is encoded once per change, so a reader never sees half a
               marks them), from the moment its card images are in
   pending     true while the card images of a rebuild are in and its other files (sheets, print
               files, the rulebook) are still being made
+  on_the_way  while pending: the products still being made, in build order, each {product: its
+              --only name, what: its files}; one is taken off as soon as its files are made
+              (they come into the folder with the last, in one commit)
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ class PreviewState:
         self._closed = False
         self._doc: dict[str, Any] = {"version": 0, "status": "starting", "message": "starting", "builds": 0,
                                      "problems": [], "last": None, "manifest": manifest, "out": out,
-                                     "output": output, "focus": [], "pending": False}
+                                     "output": output, "focus": [], "pending": False, "on_the_way": []}
         self._json = self._encode()
         self._listeners = 0  #: open event streams (pages)
         self._served: list[str] = []  #: the addresses of the last SERVED_KEPT files served, newest last

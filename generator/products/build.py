@@ -106,7 +106,8 @@ class Built:
     redrawn: dict[str, list[str]] = field(default_factory=dict)
 
 
-def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None = None) -> Built:
+def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None = None,
+          done: Callable[[str], None] | None = None) -> Built:
     """Build the products `request` asks for (all by default) and write build.json last, all or nothing.
 
     Raises FolderBusy when another build holds the output folder, ProductFailed when a product
@@ -114,7 +115,9 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
     case the output folder is as it was before. A stop (Ctrl-C, SIGTERM) that comes while the
     files move into place waits for the move to finish and is then raised as
     InterruptedAfterCommit: the output folder holds the new build. The line saying a killed
-    build's commit was finished first goes to `tell` at once (None: into the notes).
+    build's commit was finished first goes to `tell` at once (None: into the notes). `done` is
+    told each product's name once its files are made (in the staging folder: `watch`'s page
+    lists the products still being made).
     """
     started = time.perf_counter()
     dest = request.out
@@ -150,6 +153,8 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
             else:
                 artifacts.extend(dataclasses.replace(a, product=name) for a in made)
                 bar.advance()
+                if done is not None:
+                    done(name)
         for name, finish in waiting:  # a finish may hand back a later one (its work goes on meanwhile): waited for last
             bar.describe(f"finishing {name}")
             try:
@@ -161,6 +166,8 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
                 continue
             artifacts.extend(dataclasses.replace(a, product=name) for a in made)
             bar.advance()
+            if done is not None:
+                done(name)
         rasters.finish(ctx)  # faces no product asked for (a build of the rulebook alone): kept and pruned
         bar.describe("moving the files in")
         built = {p.name for p in chosen}

@@ -6,6 +6,7 @@ another build holding the folder, SIGTERM, and bad options.
 
 from __future__ import annotations
 
+import json
 import shutil
 import signal
 import socket
@@ -260,3 +261,42 @@ def test_a_save_of_a_picture_rebuilds_the_faces_that_show_it(tmp_path: Path):
         assert state["last"]["line"].endswith("files: redrawn cards/STEAL.png"), state["last"]
     assert (out / "cards" / "STEAL.png").read_bytes() != before["STEAL.png"]
     assert (out / "cards" / "SKIP.png").read_bytes() == before["SKIP.png"]
+
+
+def test_the_page_lists_the_products_still_being_made_and_takes_each_off_when_made(tmp_path: Path):
+    """After a rebuild's card images are in, /state lists every other product of the request, in
+    build order, and takes each off as soon as its files are made; the last state lists none."""
+    from generator.commands.watch import _rebuild
+    from generator.preview.output import read_output
+    from generator.preview.state import PreviewState
+    from generator.products import PRODUCTS
+    from generator.products.build import BuildRequest
+
+    manifest, out = tmp_path / "cards.yaml", tmp_path / "out"
+    shutil.copy(MANIFEST, manifest)
+    request = BuildRequest(manifest, out, papers=("letter",))
+    state = PreviewState(str(manifest), str(out), read_output(out))
+    _rebuild(request, state)  # the first build: all at once, nothing listed
+    assert (state.get("status"), state.get("pending"), state.get("on_the_way")) == ("ok", False, [])
+    seen: list[tuple[bool, list[str], str]] = []
+    first: list[dict] = []
+    update = state.update
+
+    def recording(**fields):
+        version = update(**fields)
+        seen.append((state.get("pending"), [p["product"] for p in state.get("on_the_way")], state.get("status")))
+        first.extend([] if first else json.loads(state.as_json())["on_the_way"])
+        return version
+
+    state.update = recording  # type: ignore[method-assign]
+    edit(manifest, "text: Skip the next player's turn.", "text: Skip the next player's turn, twice.")
+    _rebuild(request, state)
+    rest = [p.name for p in PRODUCTS if p.name not in ("deck", "cards")]
+    lists = [names for pending, names, _ in seen if pending]
+    assert lists[0] == rest  # the card images are in: everything else is on its way
+    assert first == [{"product": p.name, "what": p.summary} for p in PRODUCTS if p.name in rest]  # what the page shows
+    distinct = [names for n, names in enumerate(lists) if n == 0 or names != lists[n - 1]]
+    assert [len(names) for names in distinct] == list(range(len(rest), -1, -1))  # one taken off at a time
+    assert all(names == [p for p in previous if p in names] for previous, names in zip(distinct, distinct[1:]))
+    assert seen[-1] == (False, [], "ok")
+    assert json.loads(state.as_json())["on_the_way"] == []

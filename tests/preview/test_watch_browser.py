@@ -33,6 +33,14 @@ HEADER_CONTRAST_JS = """() => {
 }"""
 
 
+#: Records every list of products on their way the page shows: [hidden, [product, ...]] each time it changes.
+WATCH_ON_THE_WAY = """() => { window.__way = []; const box = document.getElementById('pending');
+  const note = () => window.__way.push([box.hidden, [...box.querySelectorAll('li')].map((li) => li.dataset.product)]);
+  new MutationObserver(note).observe(box, {attributes: true, childList: true, subtree: true}); }"""
+#: What a rebuild makes after the card images.
+REST = ("rulebook", "rulebook-pdf", "print", "pod", "tts")
+
+
 @pytest.fixture()
 def browser():
     with launched() as b:
@@ -123,6 +131,7 @@ def test_the_changed_card_comes_first_and_the_page_scrolls_to_it(browser, tmp_pa
         page.wait_for_selector("body[data-status=ok]", timeout=60_000)
         assert page.evaluate("() => window.scrollY") == 0
         before = page.get_attribute(f"{skip} img", "src")
+        page.evaluate(WATCH_ON_THE_WAY)
         edit(manifest, "text: Skip the next player's turn.", "text: Skip the next player's turn, twice.")
         page.wait_for_function(f"() => {{ const i = document.querySelector('{skip} img');"
                                f" return i.getAttribute('src') !== {before!r} && i.complete && i.naturalWidth === 825; }}",
@@ -135,6 +144,13 @@ def test_the_changed_card_comes_first_and_the_page_scrolls_to_it(browser, tmp_pa
         assert page.evaluate("() => document.body.dataset.focus") == "SKIP"
         state = watch.wait_for(lambda s: s["status"] == "ok" and s["builds"] == 2 and not s["pending"], what="the rest")
         assert state["focus"] == ["SKIP"]
+        page.wait_for_function(f"() => document.body.dataset.builds === '2' && document.body.dataset.pending === 'false'",
+                               timeout=FOLLOW_MS)
+        # the products still being made were listed by name (and only those), then the list went
+        way = page.evaluate("() => window.__way")
+        listed = [names for hidden, names in way if not hidden and names]
+        assert listed and all(set(names) <= set(REST) for names in listed), way
+        assert way[-1][0] is True and page.is_hidden("#pending")
         assert "card SKIP changed" in page.inner_text("#changes")
         lines = list(watch.stdout)
         first = next(i for i, line in enumerate(lines) if " cards in " in line)
