@@ -69,6 +69,12 @@ def images(ctx: BuildContext, profile: str) -> dict[str, bytes]:
         return done[profile]
 
 
+def few_to_draw(ctx: BuildContext) -> bool:
+    """Does the build's drawing have FEW faces or fewer to draw (a rebuild after an edit of a card or two)?"""
+    drawing = ctx.state.drawing
+    return drawing is not None and len(drawing.todo) <= FEW
+
+
 def finish(ctx: BuildContext) -> None:
     """Wait for the drawing the build started to end (the faces no product has asked for yet),
     so that the face cache keeps and prunes what it drew."""

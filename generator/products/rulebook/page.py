@@ -428,6 +428,11 @@ class Page:
         self._made: tuple[bytes, bytes, list[str], list[str]] | None = None
         self._error: Exception | None = None
 
+    @property
+    def made(self) -> bool:
+        """Are the pages made (or has making them failed)?"""
+        return self._made is not None or self._error is not None
+
     def __call__(self) -> tuple[bytes, bytes, list[str], list[str]]:
         with self._lock:
             if self._made is None and self._error is None:

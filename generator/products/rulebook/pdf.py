@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Callable
 from generator import user_cache
 from generator.products.output.outputs import Artifact
 from generator.products.pipeline.keys import code_version, key
+from generator.products.pipeline import rasters
 from generator.products.pipeline.rendered import stamp
 from generator.products.render.stamp import Stamp
 from generator.products.rulebook import booklet, chromium, print_fonts, shop
@@ -251,6 +252,15 @@ def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
     printer = _Printer(lambda: page()[0], print_key, binary, title, made_by, start_now, bool(deck_fonts(ctx.deck)),
                        early=early)
     ctx.state.pools.append(printer)
+    if start_now and rasters.few_to_draw(ctx):
+        # a rebuild of a face or two that prints the rulebook again: the page, then its print, are
+        # the build's longest path, and the page's worker, the faces' worker and the browser
+        # starting are already more than two cores; the other products are made once the page is
+        # (they are done long before the print). What making it raised, the rulebook product reports.
+        try:
+            page()
+        except Exception:  # noqa: BLE001 -- see above
+            pass
 
     def finish() -> list[Artifact]:
         done = printer.wait()

@@ -166,6 +166,36 @@ def test_a_browser_started_for_a_page_printed_before_is_stopped_unused(chromium,
     assert str(scratch) not in ps
 
 
+def test_a_one_card_rebuild_that_prints_makes_the_page_before_the_other_products(chromium, tmp_path, monkeypatch):
+    """After an edit of a card the rulebook shows, the page and then its print are the rebuild's
+    longest path: the print sheets (like every product after the rulebook's) start only once the
+    page is made, so they do not take the two cores from the page's and the picture's workers and
+    the browser starting. The rebuild equals a cold build of the edited manifest."""
+    from generator.products import print_and_play
+    from generator.products.rulebook.page import AREA
+
+    page_made = []
+    real = print_and_play.build_print
+
+    def watched(ctx):
+        page_made.append(ctx.state.shared[AREA].made)
+        return real(ctx)
+    monkeypatch.setattr(print_and_play, "build_print", watched)
+    out, edited = tmp_path / "out", tmp_path / "cards.yaml"
+    text = MANIFEST.read_text()
+    edited.write_text(text)
+    assert build(out, edited, "--only", "rulebook,print") == 0
+    edited.write_text(text.replace("text: Skip the next player's turn.", "text: Skip the next player's go.", 1))
+    assert build(out, edited, "--only", "rulebook,print") == 0
+    assert runs(chromium) == 2 and len(page_made) == 2
+    assert page_made[1] is True
+    cold = tmp_path / "cold"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other-cache"))
+    assert build(cold, edited, "--only", "rulebook,print") == 0
+    for name in ("rulebook.pdf", "rulebook-shop.pdf", "print/county-uppy-letter.pdf"):
+        assert (out / name).read_bytes() == (cold / name).read_bytes(), name
+
+
 def decoy_font(path: Path) -> None:
     """A font of the machine's to catch a print that takes one: every printable ASCII character a
     box, family "Decoy"."""
