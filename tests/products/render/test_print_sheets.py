@@ -352,6 +352,12 @@ def test_short_edge_duplex_with_back_offset(optioned, paper):
         assert all(abs(a - b) <= 0.01 for w, g in zip(want, got) for a, b in zip(w, g)), (want, got)
     doc.close()
     assert check_marks(path, paper, 2, step=2) > 0  # the fronts, cut along their marks
+    # the backs' marks move with them and still keep 1/4 in from every edge (Letter's 3 mm row
+    # gutter leaves 8.2 mm margins: 1 mm down leaves no room for a mark on the backs' bottom)
+    with pdfplumber.open(path) as pdf:
+        marks = [m for page in pdf.pages[3::2] for m in black_lines(page)]
+    assert marks and all(min(m[0], m[1], m[2], m[3], pw - max(m[0], m[2]), ph - max(m[1], m[3])) >= MARK_EDGE - 0.01
+                         for m in marks)
 
 
 def steps(values: list[float]) -> list[float]:
