@@ -62,7 +62,7 @@ def face_ops(face: Face, doc, cmyk: Ink | bool | None = None) -> FaceOps:
     cmyk = _ink(cmyk)
     ops, pictures, fonts = [], [], []
     rich: list[tuple[float, float, float, float]] = []  # the boxes of the rich-black fills so far
-    below: list[Poly] = []  # the filled shapes drawn so far, the last on top
+    below: list[tuple[Poly, tuple[float, float, float, float]]] = []  # the filled shapes drawn so far and their boxes, the last on top
     for item in face.items:
         if cmyk is not None:
             if isinstance(item, Poly) and not is_line(item) and to_cmyk(item.fill, False, cmyk) == cmyk.rich_black:
@@ -86,20 +86,22 @@ def face_ops(face: Face, doc, cmyk: Ink | bool | None = None) -> FaceOps:
             ops.append(_path_ops(item, cmyk))
         if cmyk is not None and _overprints(item, cmyk) and _room_under(item, below, cmyk):
             ops[-1] = f"q {OVERPRINT} gs {ops[-1]} Q"
-        if isinstance(item, Poly):
-            below.append(item)
+        if isinstance(item, Poly) and cmyk is not None:
+            below.append((item, _box(item.points)))
     return FaceOps("\n".join(ops), tuple(pictures), tuple(fonts))
 
 
-def _room_under(item: Item, below: list[Poly], ink: Ink) -> bool:
+def _room_under(item: Item, below: list[tuple[Poly, tuple[float, float, float, float]]], ink: Ink) -> bool:
     """Whether solid black can overprint what lies under `item` within the shop's ink limit: at
     its box's corners, edges' middles and centre, the topmost filled shape there prints C + M + Y
     of at most the limit less 100% (an outline over the green, C75 Y100, knocks out instead:
-    overprinted it would print 275%)."""
+    overprinted it would print 275%). `below`: the shapes with their boxes (a point outside a
+    shape's box is outside the shape, and most are)."""
     x0, y0, x1, y1 = _item_box(item)
     points = [(x, y) for x in (x0, (x0 + x1) / 2, x1) for y in (y0, (y0 + y1) / 2, y1)]
     for x, y in points:
-        under = next((p for p in reversed(below) if _inside(x, y, p.points)), None)
+        under = next((p for p, (bx0, by0, bx1, by1) in reversed(below)
+                      if bx0 <= x <= bx1 and by0 <= y <= by1 and _inside(x, y, p.points)), None)
         if under is not None and sum(to_cmyk(under.fill, is_line(under), ink)[:3]) > ink.limit - 1.0 + 1e-6:
             return False
     return True
