@@ -11,6 +11,7 @@ line per rebuild; the page (generator/preview/) shows the rest.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import sys
 import threading
@@ -111,25 +112,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"county-uppy watch: preview at {server.url}", flush=True)
         print(escape(f"watching {manifest}, the files its look names and {templates}{os.sep} (Ctrl-C stops)"),
               flush=True)
-        files = named_files(manifest)
-        built = _signature(manifest, templates, files)
-        _rebuild(request, state, lambda: _signature(manifest, templates, files))
-        watching = True
-        while watching:
-            watching = False
-            folders = watched_folders(str(manifest.resolve()), templates, files)
-            for changes in _changes(manifest, templates, files):
-                # a save the watcher could not see (made before it started, during the first build)
-                # still shows in the files' times and sizes, checked whenever the watcher is idle
-                now = _signature(manifest, templates, files)
-                if changes or now != built:
-                    _rebuild(request, state, lambda: _signature(manifest, templates, files))
-                    # the look may now name other files, in other folders: watch those from now on
-                    files = named_files(manifest)
-                    built = _signature(manifest, templates, files)
-                    if watched_folders(str(manifest.resolve()), templates, files) != folders:
-                        watching = True
-                        break
+        follow(request, state, templates)
     except KeyboardInterrupt as stop:
         from generator.products.output.staging import InterruptedAfterCommit  # lazy: loaded by the build already
 
@@ -146,6 +129,35 @@ def run(args: argparse.Namespace) -> int:
     if stopped:
         _leave(interrupted_status())
     return 0  # the watch ended by itself (the watched folders went away)
+
+
+def follow(request: BuildRequest, state: PreviewState, templates: Path) -> None:
+    """Build, then rebuild whenever the watched files differ from those the last rebuild started
+    from, until the watched folders go away. A save the watcher could not see (made before it
+    started, during the first build) shows at its idle check; the events of a save the last
+    rebuild already read (it starts at a save's first event) make no second rebuild."""
+    manifest = request.manifest
+    files = named_files(manifest)
+    built = _signature(manifest, templates, files)  # the files as the build about to run reads them
+    _rebuild(request, state, lambda: _signature(manifest, templates, files))
+    watching = True
+    while watching:
+        watching = False
+        folders = watched_folders(str(manifest.resolve()), templates, files)
+        for _ in _changes(manifest, templates, files):
+            now = _signature(manifest, templates, files)
+            if now == built:
+                continue
+            built = now
+            _rebuild(request, state, lambda: _signature(manifest, templates, files))
+            # the look may now name other files, in other folders: watch those from now on
+            named = named_files(manifest)
+            if named != files:
+                files = named
+                built = _signature(manifest, templates, files)
+            if watched_folders(str(manifest.resolve()), templates, files) != folders:
+                watching = True
+                break
 
 
 def _leave(status: int) -> None:
@@ -215,7 +227,10 @@ def _changes(manifest: Path, templates: Path, files: tuple[str, ...] = ()) -> It
 
 
 def _signature(manifest: Path, templates: Path, files: tuple[str, ...] = ()) -> tuple:
-    """The watched files' times and sizes: what a save changes, however it was made."""
+    """The watched files' inodes, times and sizes, and the manifest's and templates' content
+    (a digest): what a save changes, however it was made. The content too, because a second save
+    within the file system's clock tick keeps the time, and one of the same size would look like
+    none; the files the look names (pictures, fonts, perhaps large) by their inodes, times and sizes."""
     target = os.path.abspath(manifest)
     folders = watched_folders(target, templates, files)
     templates_folders = _template_folders(templates)
@@ -232,8 +247,19 @@ def _signature(manifest: Path, templates: Path, files: tuple[str, ...] = ()) -> 
                     st = os.stat(path)
                 except OSError:
                     continue
-                found.append((path, st.st_mtime_ns, st.st_size))
+                text = path not in files and not any(f.startswith(path + os.sep) for f in files)
+                found.append((path, st.st_ino, st.st_mtime_ns, st.st_size, _digest(path) if text else ""))
     return tuple(found)
+
+
+def _digest(path: str) -> str:
+    """The sha256 of a manifest or template (read as untrusted: a FIFO or a huge file is none)."""
+    from generator.deck.input_file import MAX_FILE_BYTES, Unread, read_regular  # lazy: with the deck's modules
+
+    try:
+        return hashlib.sha256(read_regular(path, MAX_FILE_BYTES)).hexdigest()
+    except (Unread, OSError):
+        return ""
 
 
 def watched_folders(manifest: str, templates: Path, files: tuple[str, ...] = ()) -> list[str]:

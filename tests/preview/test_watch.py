@@ -300,3 +300,36 @@ def test_the_page_lists_the_products_still_being_made_and_takes_each_off_when_ma
     assert all(names == [p for p in previous if p in names] for previous, names in zip(distinct, distinct[1:]))
     assert seen[-1] == (False, [], "ok")
     assert json.loads(state.as_json())["on_the_way"] == []
+
+
+def test_a_save_the_last_rebuild_read_makes_no_second_rebuild(tmp_path: Path, monkeypatch):
+    """The watch rebuilds when the files differ from those its last rebuild started from: the
+    events of a save that rebuild already read make no second rebuild (it cost a whole rebuild,
+    and the next save waited for it), and two saves of the same size within one tick of the file
+    system's clock are told apart by their content."""
+    import os
+    from types import SimpleNamespace
+
+    from generator.commands import watch
+
+    manifest, templates = tmp_path / "cards.yaml", tmp_path / "templates"
+    templates.mkdir()
+    (templates / "rulebook.html.j2").write_text("x", encoding="utf-8")
+    manifest.write_text("game: {name: A}\n", encoding="utf-8")
+    rebuilt: list[str] = []
+    monkeypatch.setattr(watch, "_rebuild", lambda request, state, signature=None: rebuilt.append(manifest.read_text()))
+    monkeypatch.setattr(watch, "named_files", lambda path: ())
+
+    def batches(*_args):
+        manifest.write_text("game: {name: B}\n", encoding="utf-8")
+        yield set()  # the watcher's idle check comes just as a save does: the rebuild reads it...
+        yield {(2, str(manifest))}  # ...and then that save's own events come
+        st = manifest.stat()
+        manifest.write_text("game: {name: C}\n", encoding="utf-8")  # the same size, the same time
+        os.utime(manifest, ns=(st.st_atime_ns, st.st_mtime_ns))
+        yield {(2, str(manifest))}
+        yield set()  # idle: nothing new
+
+    monkeypatch.setattr(watch, "_changes", batches)
+    watch.follow(SimpleNamespace(manifest=manifest), None, templates)  # ends with the batches
+    assert rebuilt == ["game: {name: A}\n", "game: {name: B}\n", "game: {name: C}\n"]
