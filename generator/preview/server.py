@@ -2,7 +2,8 @@
 
   /                the page (templates/preview.html.j2)
   /state           the state as JSON (state.py)
-  /events          server-sent events: `state` with the new version whenever the state changes
+  /events          server-sent events: `state` with the new version whenever the state changes,
+                   after `images` (a JSON list) when the changed cards' images are new
   /out/PATH        a file of the output folder (paths.py refuses anything outside it: 403)
   /thumb?file=PATH&page=N   a print sheet's page as a small PNG (thumbnails.py)
   /play            POST: "play this version": starts a web table on the manifest as it is now
@@ -23,6 +24,7 @@ or half-sent connections hold threads for a few seconds and never keep a page fr
 from __future__ import annotations
 
 import io
+import json
 import mimetypes
 import shutil
 import socket
@@ -334,6 +336,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
         seen = -1
+        named: tuple[str, ...] = ()
         state.listening(+1)
         try:
             self.wfile.write(b"retry: 1000\n\n")
@@ -342,6 +345,10 @@ class Handler(BaseHTTPRequestHandler):
                 if state.closed:
                     break
                 if version != seen:
+                    images = state.images()
+                    if images and images != named:  # the changed cards' images first: the page asks at once
+                        self.wfile.write(f"event: images\ndata: {json.dumps(list(images))}\n\n".encode("ascii"))
+                        named = images
                     self.wfile.write(f"event: state\ndata: {version}\n\n".encode("ascii"))
                     seen = version
                 else:

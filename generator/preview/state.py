@@ -1,7 +1,8 @@
 """The preview's state: written by the watch loop, read by the server's threads, versioned.
 
 Every change bumps `version`; the page's event stream (/events) wakes on it and the page then
-reads /state. The JSON is encoded once per change, so a reader never sees half an update.
+reads /state. The stream sends the changed cards' image addresses (`images()`) ahead of the
+version, so the page asks for them before it has read /state. The JSON is encoded once per change, so a reader never sees half an update.
 
 /state holds:
   version     a number that grows with every change (the page redraws when it moves)
@@ -31,6 +32,13 @@ from typing import Any
 STATUSES = ("starting", "building", "ok", "invalid", "busy", "failed")
 #: The addresses of files served that are remembered (handed_over).
 SERVED_KEPT = 64
+#: The changed cards whose images the event stream names ahead of /state (images()).
+FOCUS_IMAGES = 4
+
+
+def _images(doc: dict[str, Any]) -> tuple[str, ...]:
+    images = {c.get("code"): c.get("image") for c in doc["output"].get("cards", []) if isinstance(c, dict)}
+    return tuple(images[code] for code in doc["focus"][:FOCUS_IMAGES] if images.get(code))
 
 
 class PreviewState:
@@ -41,6 +49,7 @@ class PreviewState:
                                      "problems": [], "last": None, "manifest": manifest, "out": out,
                                      "output": output, "focus": [], "pending": False, "on_the_way": []}
         self._json = self._encode()
+        self._images: tuple[str, ...] = ()  #: the addresses of the changed cards' images (images())
         self._listeners = 0  #: open event streams (pages)
         self._served: list[str] = []  #: the addresses of the last SERVED_KEPT files served, newest last
 
@@ -58,6 +67,8 @@ class PreviewState:
             self._doc.update(fields)
             self._doc["version"] += 1
             self._json = self._encode()
+            if "focus" in fields or "output" in fields:
+                self._images = _images(self._doc)
             self._changed.notify_all()
             return self._doc["version"]
 
@@ -80,6 +91,12 @@ class PreviewState:
         with self._changed:
             self._changed.wait_for(lambda: self._closed or self._doc["version"] != seen, timeout)
             return self._doc["version"]
+
+    def images(self) -> tuple[str, ...]:
+        """The addresses of the images of the first FOCUS_IMAGES cards in `focus` (the page asks
+        for them first)."""
+        with self._changed:
+            return self._images
 
     def listening(self, change: int) -> None:
         """An event stream opened (+1) or closed (-1)."""

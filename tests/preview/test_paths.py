@@ -166,3 +166,27 @@ def test_play_this_version_starts_a_table_only_on_a_post_from_the_preview_itself
         assert (status, headers["Location"], started) == (303, "http://127.0.0.1:1/?t=token", [1])
     finally:
         srv.stop()
+
+
+def test_the_event_stream_names_the_changed_cards_images_ahead_of_the_state(built):
+    """The page asks for a changed card's image as the event comes, before it has read /state."""
+    output = read_output(built)
+    image = {c["code"]: c["image"] for c in output["cards"]}
+    srv = PreviewServer(0, built, PreviewState("cards.yaml", str(built), output), lambda: b"")
+    srv.start()
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
+        conn.request("GET", "/events")
+        response = conn.getresponse()
+        lines = [response.fp.readline() for _ in range(5)]
+        assert lines[2:4] == [b"event: state\n", b"data: 0\n"]  # no changed card yet: no images
+        srv.state.update(focus=["SKIP", "C5"])
+        assert [response.fp.readline() for _ in range(5)] == [
+            b"event: images\n", f'data: ["{image["SKIP"]}", "{image["C5"]}"]\n'.encode(), b"\n",
+            b"event: state\n", b"data: 1\n"]
+        response.fp.readline()
+        srv.state.update(status="ok")  # the same cards: named once
+        assert [response.fp.readline() for _ in range(2)] == [b"event: state\n", b"data: 2\n"]
+        conn.close()
+    finally:
+        srv.stop()
