@@ -299,9 +299,8 @@ def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[],
     `signature`: the watched files' times and sizes (a save still being written shows in it)."""
     # lazy: start-up (the build's libraries)
     from generator.preview.output import read_output, sheet_hashes
-    from generator.preview.rebuild import rebuild
+    from generator.preview.rebuild import CARDS_FIRST, rebuild
     from generator.preview.thumbnails import AREA, prune
-    from generator.preview.rebuild import CARDS_FIRST
     from generator.products import PRODUCTS
     from generator.products.output.outputs import CACHE_DIR
 
@@ -309,9 +308,13 @@ def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[],
     # what a rebuild makes after its card images, as the page lists it while it is being made
     rest = [{"product": p.name, "what": p.summary} for p in PRODUCTS
             if (not request.only or p.name in request.only) and p.name not in CARDS_FIRST]
+    # how long ago the newest watched file was saved, as the rebuild starts (the watcher's part)
+    saved = max((entry[2] for entry in signature()), default=0) if signature is not None else 0
+    after_save = (time.time_ns() - saved) / 1e9 if saved else None
     state.update(status="building", message=f"building {manifest} …")
 
     first: list[str] = []  # what the card images' commit changed, for the page's list of changes
+    handed: list[float] = []  # seconds the rest waited for an open page to be sent the changed image
 
     def cards_in(line: str, seconds: float) -> None:
         """The card images are committed: the page shows them (and scrolls to a changed one) now."""
@@ -323,7 +326,9 @@ def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[],
                      output=shown, pending=True, problems=[], focus=focus, on_the_way=rest)
         image = next((c["image"] for c in shown["cards"] if focus and c["code"] == focus[0] and c["image"]), None)
         if image:  # the page gets the changed card before the rest of the build takes this process
-            state.handed_over(image, HANDOFF_SECONDS)
+            waited = time.perf_counter()
+            if state.handed_over(image, HANDOFF_SECONDS):
+                handed.append(time.perf_counter() - waited)
 
     def done(product: str) -> None:
         """A product's files are made: the page no longer lists it as on its way."""
@@ -341,9 +346,12 @@ def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[],
         if first:  # the rebuild's changes: the card images' commit's, then the rest's
             output["changes"]["summary"] = list(dict.fromkeys(first + output["changes"]["summary"]))
         print(escape(f"[{stamp}] rebuilt in {outcome.seconds:.1f} s: {outcome.message}"), flush=True)
+        stages = {"after_save": after_save, **outcome.stages, "page_sent_image": handed[0] if handed else None,
+                  "whole": outcome.seconds}
         state.update(status="ok", message=f"built at {stamp} in {outcome.seconds:.1f} s", problems=[], builds=builds,
-                     last={"at": stamp, "seconds": round(outcome.seconds, 3), "line": outcome.message}, output=output,
-                     focus=focus, pending=False, on_the_way=[])
+                     last={"at": stamp, "seconds": round(outcome.seconds, 3), "line": outcome.message,
+                           "stages": {k: None if v is None else round(v, 4) for k, v in stages.items()}},
+                     output=output, focus=focus, pending=False, on_the_way=[])
         try:
             prune(out / CACHE_DIR / AREA, sheet_hashes(out), root=out)
         except OSError:

@@ -51,6 +51,9 @@ class Outcome:
     #: a bug in county-uppy: the error and what was being done, for the crash report
     internal: tuple[BaseException, str] | None = None
     what: str = ""  #: the words that name the bug instead of its "Type: message", for the crash report
+    #: seconds from the rebuild's start to: the deck read and checked ("read"), the card images
+    #: committed ("cards_in")
+    stages: dict[str, float] = field(default_factory=dict)
 
 
 def rebuild(request: BuildRequest, tell: Callable[[str], None],
@@ -73,8 +76,10 @@ def rebuild(request: BuildRequest, tell: Callable[[str], None],
     def took() -> float:
         return time.perf_counter() - started
 
+    stages: dict[str, float] = {}
     try:
         deck = settled(manifest, signature)
+        stages["read"] = took()
     except InputError as err:
         return invalid(err.problems, manifest, took())
     unchanged = f"{out} still holds the last good build"
@@ -87,7 +92,8 @@ def rebuild(request: BuildRequest, tell: Callable[[str], None],
             if first is not None and cards_first(request):
                 build(deck, replace(request, only=CARDS_FIRST), tell)
                 first_line = _changes_line(out)
-                first(first_line, took())
+                stages["cards_in"] = took()
+                first(first_line, stages["cards_in"])
             build(deck, request, tell, done)
     except Exception as err:  # noqa: BLE001 -- every failure is told as classify() sorts it
         failure = classify(err, out)
@@ -101,7 +107,7 @@ def rebuild(request: BuildRequest, tell: Callable[[str], None],
     line = _changes_line(out)
     if first_line and first_line != "built":  # what the cards' commit changed, then what the rest did
         line = first_line if line in ("built", first_line) else f"{first_line}; {line}"
-    return Outcome("ok", line if len(line) <= LINE_LIMIT else line[:LINE_LIMIT - 1] + "…", took())
+    return Outcome("ok", line if len(line) <= LINE_LIMIT else line[:LINE_LIMIT - 1] + "…", took(), stages=stages)
 
 
 def settled(manifest: Path, signature: Callable[[], Any] | None = None) -> Deck:

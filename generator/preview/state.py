@@ -11,7 +11,13 @@ version, so the page asks for them before it has read /state. The JSON is encode
   message     one line saying the status
   builds      rebuilds that succeeded since `watch` started
   problems    the manifest's mistakes: path, line, column, message, source (the line), value
-  last        the last successful rebuild: at (local time), seconds, line (what changed)
+  last        the last successful rebuild: at (local time), seconds, line (what changed), and
+              stages, in seconds: after_save (from the newest watched file's save to the
+              rebuild's start: the watcher's part), read (the deck read and checked), cards_in
+              (the card images committed), page_sent_image (then until an open page was sent
+              the first changed image, from the card images' commit; null without one), whole
+              (the whole rebuild); read, cards_in and whole from the rebuild's start; cards_in
+              missing for a first build
   manifest    the manifest's path; out: the output folder
   output      the last good build on show (output.read_output)
   focus       the codes of the cards the last rebuild changed (the page scrolls to the first and
