@@ -5,8 +5,11 @@ One `watch` runs on a copy of the shipped project; one page is open on its previ
 the top. Each round saves one edit and times, in this process, from just before the file is
 written to the moment the page holds the edited card's new image, loaded (`complete`, its
 natural width that of a card image), polled at every frame; then waits for the rest of the
-rebuild (the sheets, the print-shop files, the rulebook and its PDFs) to finish, so the next
-round starts from a quiet watch. Two edits alternate, each undone by the next round's:
+rebuild (the sheets, the print-shop files, the rulebook and its PDFs) to finish, and then
+`--pause` seconds more (1 by default: the page takes in the rebuild, asking for the new sheet
+thumbnails and reloading the rulebook, as it does while a designer looks at the change before
+the next edit; `--pause 0` saves again at once, into that work), so the next round starts from
+a quiet watch. Two edits alternate, each undone by the next round's:
 
 - a wild's text (Skip's, the last card of the page: the page scrolls to it);
 - a number card's colour: the ink of the big value of one number card (`look: cards: C5`).
@@ -19,7 +22,7 @@ average at the start and the end. Target (issue 34): save to the changed image a
 median on a quiet 2-core machine. The watcher's own wait for a burst of saves to end
 (commands/watch.py, STEP_MS, 25 ms) is part of the figure, as a designer waits it.
 
-    python benchmarks/bench_watch.py [--rounds 6] [--json]
+    python benchmarks/bench_watch.py [--rounds 6] [--pause 1] [--json]
 """
 
 from __future__ import annotations
@@ -65,6 +68,8 @@ def _medians(rounds: list[dict]) -> dict[str, float | None]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=6, help="edits of each kind")
+    ap.add_argument("--pause", type=float, default=1.0,
+                    help="seconds between the end of one rebuild and the next save (default 1)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     load_before = os.getloadavg()
@@ -89,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
                 page.evaluate("() => window.scrollTo(0, 0)")
                 before = page.get_attribute(f'figure[data-code="{code}"] img', "src")
                 builds = watch.state()["builds"]
+                time.sleep(args.pause)
                 started = time.perf_counter()
                 _edit(manifest, old, new)
                 page.wait_for_function(LOADED, arg=[code, before], polling="raf", timeout=120_000)
@@ -108,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
                      "watch_stages_median_s": _medians(stages[kind])} for kind, r in results.items()}
     report["load_average_1min"] = {"start": round(load_before[0], 2), "end": round(load_after[0], 2),
                                    "cores": os.cpu_count()}
+    report["pause_s"] = args.pause
     if args.json:
         print(json.dumps(report, indent=2))
     else:

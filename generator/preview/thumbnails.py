@@ -121,7 +121,7 @@ def thumbnail(pdf: Path, page: int, cache: Path, wait: float = 60.0, *, root: Pa
     finally:
         PDFIUM.release()
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
+    image.save(buffer, format="PNG")  # not optimize=True: 5-7 times the time, for 2-5% fewer bytes on 127.0.0.1
     data = buffer.getvalue()
     try:
         if not crosses_link(root, cache):  # a link planted under OUT/.cache is not followed
