@@ -59,7 +59,7 @@ def _edit(manifest: Path, old: str, new: str) -> None:
 def _medians(rounds: list[dict]) -> dict[str, float | None]:
     """Each stage's median over the rounds that measured it (`None` where none did)."""
     out: dict[str, float | None] = {}
-    for name in (rounds[0] if rounds else {}):
+    for name in dict.fromkeys(name for r in rounds for name in r):
         values = [r[name] for r in rounds if r.get(name) is not None]
         out[name] = round(statistics.median(values), 3) if values else None
     return out
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                                        "the rest of the rebuild")
                 whole = time.perf_counter() - started
                 results[kind].append((seen, whole))
-                stages[kind].append(state["last"]["stages"])
+                stages[kind].append(state["last"].get("stages", {}))  # an older watch measures none
                 if not args.json:
                     print(f"{kind:20s} round {n // 2 + 1}: image {seen:.3f} s, whole rebuild {whole:.2f} s", flush=True)
             watch.stop()
