@@ -139,7 +139,7 @@ def follow(request: BuildRequest, state: PreviewState, templates: Path) -> None:
     manifest = request.manifest
     files = named_files(manifest)
     built = _signature(manifest, templates, files)  # the files as the build about to run reads them
-    _rebuild(request, state, lambda: _signature(manifest, templates, files))
+    _rebuild(request, state, lambda: _signature(manifest, templates, files), built)
     watching = True
     while watching:
         watching = False
@@ -149,7 +149,7 @@ def follow(request: BuildRequest, state: PreviewState, templates: Path) -> None:
             if now == built:
                 continue
             built = now
-            _rebuild(request, state, lambda: _signature(manifest, templates, files))
+            _rebuild(request, state, lambda: _signature(manifest, templates, files), now)
             # the look may now name other files, in other folders: watch those from now on
             named = named_files(manifest)
             if named != files:
@@ -294,9 +294,11 @@ def relevant(path: str, manifest: str, template_folders: list[str], files: tuple
             and not name.endswith(("~", ".swp", ".swx", ".tmp")) and name not in _EDITOR_LITTER)
 
 
-def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[], tuple] | None = None) -> None:
+def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[], tuple] | None = None,
+             current: tuple | None = None) -> None:
     """One rebuild of what `request` asks for: the build, one line in the terminal, the page's state.
-    `signature`: the watched files' times and sizes (a save still being written shows in it)."""
+    `signature`: the watched files' times and sizes (a save still being written shows in it);
+    `current`: its value as the rebuild starts, when the caller has just taken it."""
     # lazy: start-up (the build's libraries)
     from generator.preview.output import read_output, sheet_hashes
     from generator.preview.rebuild import CARDS_FIRST, rebuild
@@ -309,7 +311,9 @@ def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[],
     rest = [{"product": p.name, "what": p.summary} for p in PRODUCTS
             if (not request.only or p.name in request.only) and p.name not in CARDS_FIRST]
     # how long ago the newest watched file was saved, as the rebuild starts (the watcher's part)
-    saved = max((entry[2] for entry in signature()), default=0) if signature is not None else 0
+    if current is None and signature is not None:
+        current = signature()
+    saved = max((entry[2] for entry in current), default=0) if current is not None else 0
     after_save = (time.time_ns() - saved) / 1e9 if saved else None
     state.update(status="building", message=f"building {manifest} …")
 
@@ -337,7 +341,7 @@ def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[],
             state.update(on_the_way=[p for p in left if p["product"] != product])
 
     outcome = rebuild(request, tell=lambda line: print(escape(line), file=sys.stderr, flush=True), first=cards_in,
-                      signature=signature, done=done)
+                      signature=signature, done=done, current=current)
     stamp = time.strftime("%H:%M:%S")
     output = read_output(out)
     if outcome.status == "ok":

@@ -58,13 +58,15 @@ class Outcome:
 
 def rebuild(request: BuildRequest, tell: Callable[[str], None],
             first: Callable[[str, float], None] | None = None,
-            signature: Callable[[], Any] | None = None, done: Callable[[str], None] | None = None) -> Outcome:
+            signature: Callable[[], Any] | None = None, done: Callable[[str], None] | None = None,
+            current: Any = None) -> Outcome:
     """Build `request.manifest` into `request.out`, as `county-uppy build` does with the same
     request (commands/build.py's build_request). With `first`, where a build is there already and
     the request makes more than the card images, the card images (and deck.json) are built and
     committed first, and `first` is told what changed and when (the seconds since the start)
     before the rest is built. `signature`: the watched files' times and sizes, which a save
-    still being written changes (settled()). `done` is told each product's name once the
+    still being written changes (settled()), and `current` its value as the rebuild starts, when
+    the caller has it (else it is taken here). `done` is told each product's name once the
     whole build has made its files (products/build.py).
 
     Ctrl-C and SIGTERM are let through (KeyboardInterrupt, or InterruptedAfterCommit when the new
@@ -78,7 +80,7 @@ def rebuild(request: BuildRequest, tell: Callable[[str], None],
 
     stages: dict[str, float] = {}
     try:
-        deck = settled(manifest, signature)
+        deck = settled(manifest, signature, current)
         stages["read"] = took()
     except InputError as err:
         return invalid(err.problems, manifest, took())
@@ -110,15 +112,17 @@ def rebuild(request: BuildRequest, tell: Callable[[str], None],
     return Outcome("ok", line if len(line) <= LINE_LIMIT else line[:LINE_LIMIT - 1] + "…", took(), stages=stages)
 
 
-def settled(manifest: Path, signature: Callable[[], Any] | None = None) -> Deck:
+def settled(manifest: Path, signature: Callable[[], Any] | None = None, before: Any = None) -> Deck:
     """The deck `manifest` makes, checked as a build checks it; InputError with its mistakes.
 
     The watcher starts a rebuild a few milliseconds after a save (commands/watch.py, STEP_MS),
     so an editor's save may still be on its way (the manifest renamed away or cut short, a
-    picture half written): before a mistake is shown, the watched files (`signature`) are given
+    picture half written): before a mistake is shown, the watched files (`signature`; `before`:
+    its value as the manifest is first read, when the caller has just taken it) are given
     SETTLE_SECONDS to change, and if they do the deck is read again."""
+    if before is None and signature is not None:
+        before = signature()
     while True:
-        before = signature() if signature is not None else None
         try:
             deck = load(manifest)
             found = undrawable(deck)
@@ -128,6 +132,7 @@ def settled(manifest: Path, signature: Callable[[], Any] | None = None) -> Deck:
         except InputError:
             if signature is None or not _changes_within(signature, before, SETTLE_SECONDS):
                 raise
+            before = signature()
 
 
 def _changes_within(signature: Callable[[], Any], before: Any, seconds: float) -> bool:

@@ -320,7 +320,8 @@ def test_a_save_the_last_rebuild_read_makes_no_second_rebuild(tmp_path: Path, mo
     (templates / "rulebook.html.j2").write_text("x", encoding="utf-8")
     manifest.write_text("game: {name: A}\n", encoding="utf-8")
     rebuilt: list[str] = []
-    monkeypatch.setattr(watch, "_rebuild", lambda request, state, signature=None: rebuilt.append(manifest.read_text()))
+    monkeypatch.setattr(watch, "_rebuild", lambda request, state, signature=None, current=None:
+                        rebuilt.append(manifest.read_text()))
     monkeypatch.setattr(watch, "named_files", lambda path: ())
 
     def batches(*_args):
