@@ -36,8 +36,9 @@ import threading
 from typing import Any
 
 STATUSES = ("starting", "building", "ok", "invalid", "busy", "failed")
-#: The addresses of files served that are remembered (handed_over).
-SERVED_KEPT = 64
+#: The addresses of files served that are remembered (handed_over): more than a page's cards, so
+#: an image the browser keeps from an earlier rebuild (an edit undone) is still known as sent.
+SERVED_KEPT = 1024
 #: The changed cards whose images the event stream names ahead of /state (images()).
 FOCUS_IMAGES = 4
 
@@ -57,7 +58,7 @@ class PreviewState:
         self._json = self._encode()
         self._images: tuple[str, ...] = ()  #: the addresses of the changed cards' images (images())
         self._listeners = 0  #: open event streams (pages)
-        self._served: list[str] = []  #: the addresses of the last SERVED_KEPT files served, newest last
+        self._served: dict[str, None] = {}  #: the addresses of the last SERVED_KEPT files served, newest last
 
     def _encode(self) -> bytes:
         return json.dumps(self._doc, ensure_ascii=False, sort_keys=True).encode("utf-8")
@@ -112,12 +113,16 @@ class PreviewState:
     def served(self, address: str) -> None:
         """A file was sent whole to a page, at `address` (its path and query, as asked)."""
         with self._changed:
-            self._served = [*self._served[-(SERVED_KEPT - 1):], address]
+            self._served.pop(address, None)
+            self._served[address] = None
+            while len(self._served) > SERVED_KEPT:
+                del self._served[next(iter(self._served))]
             self._changed.notify_all()
 
     def handed_over(self, address: str, timeout: float) -> bool:
-        """Wait until a page has been sent the file at `address`, at most `timeout` seconds, when a
-        page is listening (False at once when none is). The watch loop waits so after a rebuild's
+        """Wait until a page has been sent the file at `address` (now or earlier: a browser keeps
+        an image it was sent), at most `timeout` seconds, when a page is listening (False at once
+        when none is). The watch loop waits so after a rebuild's
         card images are in: the rest of the build then runs in this process, and while it did the
         server's threads got the interpreter for a few milliseconds at a time, so a page took
         0.1-0.3 s to get the state and the changed image."""
