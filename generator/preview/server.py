@@ -49,10 +49,11 @@ PING_SECONDS = 15.0
 BACKLOG = 128
 #: Connections served at once (each one thread); every open preview tab holds one for its events.
 MAX_CONNECTIONS = 256
-#: Seconds a thumbnail not drawn yet waits for a running build to let go of PDFium before it is
-#: answered with BUSY_THUMB (the page asks again after the build): a browser opens six
-#: connections to the preview at most, and thumbnails waiting out a build held them all, so the
-#: changed card's image and the page's own state waited behind them.
+#: Seconds a thumbnail not drawn yet waits for another thumbnail to let go of PDFium before it is
+#: answered with BUSY_THUMB; while a build waits for PDFium or holds it, at once (the page asks
+#: again after the build): a browser opens six connections to the preview at most, and
+#: thumbnails waiting out a build held them all, so the changed card's image and the page's own
+#: state waited behind them.
 THUMB_WAIT = 0.25
 #: What a thumbnail not drawn yet is while a build runs: one transparent pixel (never cached).
 BUSY_THUMB = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"

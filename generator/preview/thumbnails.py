@@ -26,10 +26,12 @@ class _Pdfium:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._build_waiting = threading.Event()
+        self._build_waiting = threading.Event()  #: a build waits for PDFium, or holds it
 
     def acquire(self, timeout: float) -> bool:
-        """For a thumbnail: False at once while a build waits, else after `timeout` seconds."""
+        """For a thumbnail: False at once while a build waits for PDFium or holds it (the page
+        asks again after the build, and a request waiting meanwhile held one of the browser's six
+        connections), else once another thumbnail is done or after `timeout` seconds."""
         if self._build_waiting.is_set() or not self._lock.acquire(timeout=timeout):
             return False
         if self._build_waiting.is_set():  # a build came while this one waited: it goes first
@@ -44,11 +46,13 @@ class _Pdfium:
         self._build_waiting.set()
         try:
             self._lock.acquire()
-        finally:
+        except BaseException:
             self._build_waiting.clear()
+            raise
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self._build_waiting.clear()
         self._lock.release()
 
 
