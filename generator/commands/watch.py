@@ -40,8 +40,8 @@ DEFAULT_PORT = 8716
 #: here was a third of the time from a save to the changed card on the page.
 STEP_MS = 25
 DEBOUNCE_MS = 2000
-#: Seconds the rest of a rebuild waits, once its card images are in, for an open page to be sent
-#: the first changed card's image (PreviewState.handed_over).
+#: Seconds the rest of a rebuild waits, once its card images are in, for an open page to show
+#: the first changed card's new image (PreviewState.handed_over).
 HANDOFF_SECONDS = 0.5
 #: With no change seen for this long, the watcher wakes to compare the files' times and sizes.
 IDLE_CHECK_MS = 500
@@ -318,7 +318,7 @@ def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[],
     state.update(status="building", message=f"building {manifest} …")
 
     first: list[str] = []  # what the card images' commit changed, for the page's list of changes
-    handed: list[float] = []  # seconds the rest waited for an open page to be sent the changed image
+    handed: list[float] = []  # seconds the rest waited for an open page to show the changed image
 
     def cards_in(line: str, seconds: float) -> None:
         """The card images are committed: the page shows them (and scrolls to a changed one) now."""
@@ -329,7 +329,7 @@ def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[],
         state.update(message=f"cards in after {seconds:.1f} s; the sheets, print files and rulebook follow",
                      output=shown, pending=True, problems=[], focus=focus, on_the_way=rest)
         image = next((c["image"] for c in shown["cards"] if focus and c["code"] == focus[0] and c["image"]), None)
-        if image:  # the page gets the changed card before the rest of the build takes this process
+        if image:  # the page shows the changed card before the rest of the build takes both cores
             waited = time.perf_counter()
             if state.handed_over(image, HANDOFF_SECONDS):
                 handed.append(time.perf_counter() - waited)
@@ -350,7 +350,7 @@ def _rebuild(request: BuildRequest, state: PreviewState, signature: Callable[[],
         if first:  # the rebuild's changes: the card images' commit's, then the rest's
             output["changes"]["summary"] = list(dict.fromkeys(first + output["changes"]["summary"]))
         print(escape(f"[{stamp}] rebuilt in {outcome.seconds:.1f} s: {outcome.message}"), flush=True)
-        stages = {"after_save": after_save, **outcome.stages, "page_sent_image": handed[0] if handed else None,
+        stages = {"after_save": after_save, **outcome.stages, "page_shows_image": handed[0] if handed else None,
                   "whole": outcome.seconds}
         state.update(status="ok", message=f"built at {stamp} in {outcome.seconds:.1f} s", problems=[], builds=builds,
                      last={"at": stamp, "seconds": round(outcome.seconds, 3), "line": outcome.message,

@@ -6,6 +6,8 @@
                    after `images` (a JSON list) when the changed cards' images are new
   /out/PATH        a file of the output folder (paths.py refuses anything outside it: 403)
   /thumb?file=PATH&page=N   a print sheet's page as a small PNG (thumbnails.py)
+  /shown?address=A the page shows the image at address A (a changed card's, loaded): 204; the
+                   rest of a rebuild waits for it (PreviewState.handed_over)
   /play            POST: "play this version": starts a web table on the manifest as it is now
                    (the watch command gives the function that does it) and sends the browser
                    there; a GET is refused (405), as is a POST another site's page sends (403)
@@ -66,6 +68,8 @@ IDLE_SECONDS = 10.0
 REQUEST_SECONDS = 5.0
 #: The largest request body read (the "play this version" form sends none).
 MAX_POST = 1024
+#: The longest image address /shown takes.
+MAX_ADDRESS = 2048
 _BUSY_TEXT = b"503 Service Unavailable: the preview is busy; try again\n"
 _BUSY = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
          b"Content-Length: %d\r\nRetry-After: 1\r\nConnection: close\r\n\r\n%s" % (len(_BUSY_TEXT), _BUSY_TEXT))
@@ -225,6 +229,8 @@ class Handler(BaseHTTPRequestHandler):
             self._file(path[len("/out/"):], bool(parts.query), body)
         elif path == "/thumb":
             self._thumb(parse_qs(parts.query), body)
+        elif path == "/shown":
+            self._shown(parse_qs(parts.query), body)
         elif path == "/play" and self.server.play is not None:  # starting a table is no GET's to do
             self._fail(HTTPStatus.METHOD_NOT_ALLOWED, "a table is started with the preview's "
                        "'play this version' button", body, allow="POST")
@@ -304,8 +310,17 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             if body:
                 shutil.copyfileobj(f, self.wfile)
-                self.wfile.flush()
-                self.server.state.served(self.path)
+
+    def _shown(self, query: dict[str, list[str]], body: bool) -> None:
+        """The page shows a changed card's new image: the rest of the rebuild goes on."""
+        address = query.get("address", [""])[0]
+        if not address.startswith("/out/") or len(address) > MAX_ADDRESS:
+            self._fail(HTTPStatus.NOT_FOUND, "no such image", body)
+            return
+        self.server.state.shown(address)
+        self.send_response(HTTPStatus.NO_CONTENT)
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
 
     def _thumb(self, query: dict[str, list[str]], body: bool) -> None:
         rel = query.get("file", [""])[0]

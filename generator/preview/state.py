@@ -14,8 +14,8 @@ version, so the page asks for them before it has read /state. The JSON is encode
   last        the last successful rebuild: at (local time), seconds, line (what changed), and
               stages, in seconds: after_save (from the newest watched file's save to the
               rebuild's start: the watcher's part), read (the deck read and checked), cards_in
-              (the card images committed), page_sent_image (then until an open page was sent
-              the first changed image, from the card images' commit; null without one), whole
+              (the card images committed), page_shows_image (then until an open page said it
+              shows the first changed image, from the card images' commit; null without one), whole
               (the whole rebuild); read, cards_in and whole from the rebuild's start; cards_in
               missing for a first build
   manifest    the manifest's path; out: the output folder
@@ -36,9 +36,8 @@ import threading
 from typing import Any
 
 STATUSES = ("starting", "building", "ok", "invalid", "busy", "failed")
-#: The addresses of files served that are remembered (handed_over): more than a page's cards, so
-#: an image the browser keeps from an earlier rebuild (an edit undone) is still known as sent.
-SERVED_KEPT = 1024
+#: The image addresses pages said they show that are remembered (handed_over).
+SHOWN_KEPT = 1024
 #: The changed cards whose images the event stream names ahead of /state (images()).
 FOCUS_IMAGES = 4
 
@@ -58,7 +57,7 @@ class PreviewState:
         self._json = self._encode()
         self._images: tuple[str, ...] = ()  #: the addresses of the changed cards' images (images())
         self._listeners = 0  #: open event streams (pages)
-        self._served: dict[str, None] = {}  #: the addresses of the last SERVED_KEPT files served, newest last
+        self._shown: dict[str, None] = {}  #: the last SHOWN_KEPT image addresses a page said it shows, newest last
 
     def _encode(self) -> bytes:
         return json.dumps(self._doc, ensure_ascii=False, sort_keys=True).encode("utf-8")
@@ -110,26 +109,26 @@ class PreviewState:
         with self._changed:
             self._listeners += change
 
-    def served(self, address: str) -> None:
-        """A file was sent whole to a page, at `address` (its path and query, as asked)."""
+    def shown(self, address: str) -> None:
+        """A page says it shows the image at `address` (its path and query, as in /state), loaded."""
         with self._changed:
-            self._served.pop(address, None)
-            self._served[address] = None
-            while len(self._served) > SERVED_KEPT:
-                del self._served[next(iter(self._served))]
+            self._shown.pop(address, None)
+            self._shown[address] = None
+            while len(self._shown) > SHOWN_KEPT:
+                del self._shown[next(iter(self._shown))]
             self._changed.notify_all()
 
     def handed_over(self, address: str, timeout: float) -> bool:
-        """Wait until a page has been sent the file at `address` (now or earlier: a browser keeps
-        an image it was sent), at most `timeout` seconds, when a page is listening (False at once
-        when none is). The watch loop waits so after a rebuild's
-        card images are in: the rest of the build then runs in this process, and while it did the
-        server's threads got the interpreter for a few milliseconds at a time, so a page took
-        0.1-0.3 s to get the state and the changed image."""
+        """Wait until a page says it shows the image at `address` (now or earlier: an edit undone
+        brings back an image the browser keeps), at most `timeout` seconds, when a page is
+        listening (False at once when none is). The watch loop waits so after a rebuild's card
+        images are in: the rest of the build then takes both cores (its workers, Chromium's
+        print) and this process's interpreter, and a page waited behind it to get the state and
+        the image and to draw it."""
         with self._changed:
             return self._changed.wait_for(
-                lambda: self._closed or not self._listeners or address in self._served, timeout) \
-                and address in self._served
+                lambda: self._closed or not self._listeners or address in self._shown, timeout) \
+                and address in self._shown
 
     def close(self) -> None:
         """Wake every waiting reader for good (the server is stopping)."""

@@ -190,3 +190,20 @@ def test_the_event_stream_names_the_changed_cards_images_ahead_of_the_state(buil
         conn.close()
     finally:
         srv.stop()
+
+
+def test_a_page_says_it_shows_an_image_and_nothing_else_is_taken(folder):
+    """/shown: the page's word that a changed card's image is on show (204); an address outside
+    /out/ or one too long is refused, and a request for another host too."""
+    srv = PreviewServer(0, folder, PreviewState("cards.yaml", str(folder), read_output(folder)), lambda: b"")
+    srv.start()
+    try:
+        srv.state.listening(+1)  # a page is open
+        assert raw_get(srv, "/shown?address=%2Fout%2Fcards%2FC5.png%3Fv%3D1")[0] == 204
+        assert srv.state.handed_over("/out/cards/C5.png?v=1", timeout=0) is True
+        assert raw_get(srv, "/shown?address=%2Fetc%2Fpasswd")[0] == 404
+        assert raw_get(srv, "/shown?address=%2Fout%2F" + "a" * 3000)[0] == 404
+        assert raw_get(srv, "/shown?address=%2Fout%2Fcards%2FX.png", host="attacker.example:80")[0] == 403
+        assert srv.state.handed_over("/out/cards/X.png", timeout=0) is False
+    finally:
+        srv.stop()

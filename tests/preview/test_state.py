@@ -79,9 +79,9 @@ def test_every_update_moves_the_version_and_wakes_a_waiting_reader():
     assert state.wait(1, timeout=10) == 1 and state.closed
 
 
-def test_the_rest_of_a_rebuild_waits_for_an_open_page_to_get_the_changed_image():
-    """handed_over: at once with no page listening; with one, until the image is sent (or the
-    timeout); an address sent before counts, another does not."""
+def test_the_rest_of_a_rebuild_waits_for_an_open_page_to_show_the_changed_image():
+    """handed_over: at once with no page listening; with one, until a page says it shows the
+    image (or the timeout); an address shown before counts, another does not."""
     state = PreviewState("cards.yaml", "output", {"built": False})
     started = time.monotonic()
     assert state.handed_over("/out/cards/SKIP.png?v=1", timeout=10) is False
@@ -90,14 +90,14 @@ def test_the_rest_of_a_rebuild_waits_for_an_open_page_to_get_the_changed_image()
     started = time.monotonic()
     assert state.handed_over("/out/cards/SKIP.png?v=1", timeout=0.2) is False
     assert 0.2 <= time.monotonic() - started < 5
-    sender = threading.Thread(target=lambda: (time.sleep(0.1), state.served("/out/cards/SKIP.png?v=1")))
+    sender = threading.Thread(target=lambda: (time.sleep(0.1), state.shown("/out/cards/SKIP.png?v=1")))
     sender.start()
     started = time.monotonic()
     assert state.handed_over("/out/cards/SKIP.png?v=1", timeout=10) is True
     assert time.monotonic() - started < 5
     sender.join(5)
-    state.served("/out/cards/C5.png?v=2")
-    assert state.handed_over("/out/cards/SKIP.png?v=1", timeout=0) is True  # still among those sent
+    state.shown("/out/cards/C5.png?v=2")
+    assert state.handed_over("/out/cards/SKIP.png?v=1", timeout=0) is True  # still among those shown
     assert state.handed_over("/out/cards/C5.png?v=3", timeout=0.05) is False
     state.listening(-1)
     assert state.handed_over("/out/cards/C5.png?v=3", timeout=10) is False

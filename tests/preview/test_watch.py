@@ -302,7 +302,7 @@ def test_the_page_lists_the_products_still_being_made_and_takes_each_off_when_ma
     assert json.loads(state.as_json())["on_the_way"] == []
     # what each stage of the rebuild took, as bench_watch.py reports it (no page open: none sent)
     stages = state.get("last")["stages"]
-    assert 0 < stages["read"] < stages["cards_in"] < stages["whole"] and stages["page_sent_image"] is None
+    assert 0 < stages["read"] < stages["cards_in"] < stages["whole"] and stages["page_shows_image"] is None
 
 
 def test_a_save_the_last_rebuild_read_makes_no_second_rebuild(tmp_path: Path, monkeypatch):

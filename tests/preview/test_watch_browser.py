@@ -144,6 +144,8 @@ def test_the_changed_card_comes_first_and_the_page_scrolls_to_it(browser, tmp_pa
         assert page.evaluate("() => document.body.dataset.focus") == "SKIP"
         state = watch.wait_for(lambda s: s["status"] == "ok" and s["builds"] == 2 and not s["pending"], what="the rest")
         assert state["focus"] == ["SKIP"]
+        shows = state["last"]["stages"]["page_shows_image"]  # the page said so, and the rest went on
+        assert shows is not None and 0 <= shows < 0.5, state["last"]
         page.wait_for_function(f"() => document.body.dataset.builds === '2' && document.body.dataset.pending === 'false'",
                                timeout=FOLLOW_MS)
         # the products still being made were listed by name (and only those), then the list went
