@@ -171,7 +171,8 @@ def test_the_training_tutorial_beats_the_random_bot(tmp_path):
     need("gymnasium")
     need("pettingzoo")
     code = tutorial()
-    assert len(code.strip().splitlines()) <= 35
+    lines = [line for line in code.splitlines() if line.strip()]
+    assert len(lines) <= 22  # "about 20 lines": every line of it counted but the blank ones
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=600)
