@@ -19,6 +19,26 @@ COMMANDS = ("validate", "build", "watch", "diff", "schema", "scenario", "replay"
             "completion")
 
 
+#: Commands that only read the deck (what they write goes to the current folder or a folder named):
+#: with no --manifest and no cards.yaml here, they play the deck the package ships, as the OpenSpiel
+#: and PettingZoo games do, so an install plays from any folder. The others make or check files of
+#: a deck of one's own, and still ask for it.
+PLAYS_THE_SHIPPED_DECK = frozenset({"simulate", "report", "sweep", "play"})
+
+
+def _default_manifest() -> str:
+    """cards.yaml in the current folder, else the shipped deck, said in one line on standard error."""
+    from generator.resources import default_manifest  # lazy: only when no --manifest is given
+
+    try:
+        path = str(default_manifest())
+    except FileNotFoundError:  # an install without its deck: the command says cards.yaml is missing
+        return "cards.yaml"
+    if path != "cards.yaml":
+        print(f"county-uppy: no cards.yaml in this folder: playing the shipped deck ({path})", file=sys.stderr)
+    return path
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; with `only`, the top level and that one command (the others'
     modules are then not even imported: see `_command_of`)."""
@@ -31,7 +51,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for name in COMMANDS if only is None else (only,):
         module = importlib.import_module(f"generator.commands.{name}")
         cmd = module.add_parser(sub)
-        cmd.add_argument("--manifest", default="cards.yaml", metavar="PATH", help="the card manifest (default: cards.yaml)")
+        if name in PLAYS_THE_SHIPPED_DECK:
+            cmd.add_argument("--manifest", default=None, metavar="PATH",
+                             help="the card manifest (default: cards.yaml, else the deck the package ships)")
+        else:
+            cmd.add_argument("--manifest", default="cards.yaml", metavar="PATH", help="the card manifest (default: cards.yaml)")
         cmd.set_defaults(_run=module.run, _parser=parser)  # _parser: the whole command line, for `completion`
     return parser
 
@@ -130,6 +154,8 @@ def _main(argv: list[str] | None) -> int:
                 status = int(exc.code or 0)
             else:
                 try:
+                    if getattr(args, "manifest", "") is None:
+                        args.manifest = _default_manifest()
                     status = int(args._run(args))
                 except (OutputError, BrokenPipeError):
                     raise

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -29,6 +30,24 @@ def test_every_command_takes_manifest(tmp_path, capsys):
     for name in ("validate", "build"):
         assert main([name, "--manifest", str(missing)]) == 2
         assert f"{missing}: no such file" in capsys.readouterr().err
+
+
+def test_a_command_that_plays_the_deck_plays_the_shipped_one_outside_a_deck_s_folder(tmp_path, monkeypatch, capsys):
+    """An install plays from any folder, as the OpenSpiel and PettingZoo games do, and says which deck;
+    commands that make or check a deck's files still ask for one; a folder's own cards.yaml comes first."""
+    from generator.resources import shipped_manifest
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", "--games", "2", "--players", "3", "--no-progress", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["games"] == 2
+    assert err == f"county-uppy: no cards.yaml in this folder: playing the shipped deck ({shipped_manifest()})\n"
+    assert main(["validate"]) == 2
+    assert "cards.yaml: no such file" in capsys.readouterr().err
+    (tmp_path / "cards.yaml").write_text("not: [a deck", encoding="utf-8")  # this folder's own deck, broken
+    assert main(["simulate", "--games", "2", "--players", "3", "--no-progress"]) == 1  # a broken manifest
+    err = capsys.readouterr().err
+    assert err.startswith("cards.yaml:") and "shipped deck" not in err
 
 
 def test_python_dash_m(tmp_path):
