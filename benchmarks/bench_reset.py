@@ -8,7 +8,11 @@ first decision, and every seat's information-state tensor. Subjects, per round, 
 - county_uppy, 4 players, The OG: a new state and its chance outcomes (the first card's), the
   deal (new_initial_state + chance to the first decision), and the whole rl_environment reset;
 - OpenSpiel's crazy_eights (C++, 4 players, a card-by-card deal too) and leduc_poker: their
-  rl_environment reset.
+  rl_environment reset;
+- county_uppy's and crazy_eights' rl_environment reset with a chance sampler in plain Python
+  (`random.Random.choices`) instead of OpenSpiel's default (numpy's `RandomState.choice` over
+  the outcomes, whose cost grows with their number: 95 card types a deal node here, 52 cards
+  and fewer in crazy_eights): what a reset costs besides OpenSpiel's sampling.
 A ratio is the median over the rounds of the ratio within each round (a shared machine's load
 comes and goes; two subjects measured a moment apart see the same load).
 """
@@ -60,7 +64,21 @@ def subjects():
     out = {"county_uppy new state + its chance outcomes": root, "county_uppy deal": deal}
     for name, env in envs.items():
         out[f"{name} rl_environment reset"] = env.reset
+    for name in ("county_uppy", "crazy_eights"):
+        env = rl_environment.Environment(envs[name].game, chance_event_sampler=PythonSampler())
+        out[f"{name} reset, Python sampler"] = env.reset
     return out
+
+
+class PythonSampler:
+    """rl_environment's chance sampler in plain Python: an outcome drawn by `random.Random.choices`."""
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def __call__(self, state) -> int:
+        outcomes, probs = zip(*state.chance_outcomes())
+        return self.rng.choices(outcomes, probs)[0]
 
 
 def main(argv: list[str] | None = None) -> int:

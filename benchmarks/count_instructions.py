@@ -1,4 +1,5 @@
-"""Seeded engine workloads to count instructions on (valgrind's cachegrind), for before/after comparisons.
+"""Seeded workloads to count instructions on (valgrind's cachegrind), for before/after comparisons:
+the engine's, and OpenSpiel's rl_environment resets of the game.
 
 Instruction counts do not depend on the machine's load, so two versions of the engine compare
 exactly: run each workload at two sizes and subtract (the difference leaves out start-up, the deck's
@@ -9,6 +10,8 @@ are seen to play the very same games.
         python benchmarks/count_instructions.py simulate 400     # less the same with 100
     python benchmarks/count_instructions.py api 100              # legal_actions() + apply(), random choice
     python benchmarks/count_instructions.py search 2             # 1 search bot (48 rollouts) + 3 greedy
+    python benchmarks/count_instructions.py reset 500            # OpenSpiel rl_environment resets (ai extra)
+    python benchmarks/count_instructions.py reset-crazy-eights 500   # the same of OpenSpiel's crazy_eights
 
 `python benchmarks/count_instructions.py --valgrind` runs every workload at both sizes and prints
 the differences (valgrind must be on the PATH).
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import random
 import re
 import subprocess
@@ -29,7 +33,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 #: workload: (smaller size, larger size); the count reported is larger less smaller.
-SIZES = {"simulate": (100, 400), "api": (0, 100), "search": (0, 2)}
+SIZES = {"simulate": (100, 400), "api": (0, 100), "search": (0, 2),
+         "reset": (100, 500), "reset-crazy-eights": (100, 500)}
 
 
 def _deck():
@@ -73,12 +78,41 @@ def search_games(games: int) -> str:
     return f"{games} games, histories {digest.hexdigest()[:16]}"
 
 
-WORKLOADS = {"simulate": simulate_games, "api": api_games, "search": search_games}
+def _resets(name: str, resets: int) -> str:
+    import pyspiel
+    from open_spiel.python import rl_environment
+
+    import generator.ai.openspiel  # noqa: F401 (registers county_uppy)
+
+    params = {"manifest": str(ROOT / "cards.yaml")} if name == "county_uppy" else {}
+    env = rl_environment.Environment(pyspiel.load_game(name, {**params, "players": 4}))
+    env.seed(0)  # its chance sampler's numpy RNG: the same deals in every run
+    digest = hashlib.sha256()
+    for _ in range(resets):
+        step = env.reset()  # the digest: the deal (its history), the first legal actions, seat 0's tensor's sum
+        digest.update(repr((env.get_state.history(), step.observations["legal_actions"],
+                            sum(step.observations["info_state"][0]))).encode())
+    return f"{resets} resets, first decisions {digest.hexdigest()[:16]}"
+
+
+def reset_games(resets: int) -> str:
+    """OpenSpiel's rl_environment resets of the county_uppy game (4 players): the deal, every seat's tensor."""
+    return _resets("county_uppy", resets)
+
+
+def reset_crazy_eights(resets: int) -> str:
+    """The same of OpenSpiel's crazy_eights (C++, 4 players), the baseline bench_reset.py times."""
+    return _resets("crazy_eights", resets)
+
+
+WORKLOADS = {"simulate": simulate_games, "api": api_games, "search": search_games,
+             "reset": reset_games, "reset-crazy-eights": reset_crazy_eights}
 
 
 def _count(workload: str, size: int) -> tuple[int, str]:
     run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                          sys.executable, __file__, workload, str(size)], capture_output=True, text=True, check=True)
+                          sys.executable, __file__, workload, str(size)], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONHASHSEED": "0"})  # the same start-up in both runs
     refs = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
     assert refs, run.stderr[-2000:]
     return int(refs.group(1).replace(",", "")), run.stdout.strip()
@@ -94,7 +128,8 @@ def main() -> None:
         for workload in [args.workload] if args.workload else list(WORKLOADS):
             small, large = SIZES[workload]
             (a, _), (b, what) = _count(workload, small), _count(workload, large)
-            print(f"{workload:8} {large} less {small} games: {(b - a) / 1e6:9.1f}M instructions  ({what})")
+            print(f"{workload:8} {large} less {small}: {(b - a) / 1e6:9.1f}M instructions, "
+                  f"{(b - a) / (large - small) / 1e6:.2f}M each  ({what})")
         return
     if not args.workload or args.games is None:
         ap.error("name a workload and a number of games, or pass --valgrind")

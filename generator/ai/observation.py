@@ -35,8 +35,9 @@ class Table:
     def __init__(self, game):
         self.game = game
         k, n = len(game.codes), game.players
-        self.plays = [[0] * k for _ in range(n)]  #: plays[seat][card]
-        self.discards = [[0] * k for _ in range(n)]  #: discards[seat][card]
+        # floats, as the tensors hold them: information_state copies the rows as they are
+        self.plays = [[0.0] * k for _ in range(n)]  #: plays[seat][card]
+        self.discards = [[0.0] * k for _ in range(n)]  #: discards[seat][card]
         self.log: list[tuple[int, Action]] = []
 
     def note(self, seat: int, action: Action) -> None:
@@ -122,7 +123,7 @@ class Layout:
         sizes, gone, owed = view.hand_sizes, view.out, view.owed
         for seat in range(n):
             rel = (seat - me) % n
-            out[o["hand_sizes"] + rel] = sizes[seat]
+            out[o["hand_sizes"] + rel] = float(sizes[seat])
             out[o["out"] + rel] = 1.0 if gone[seat] else 0.0
         if not view.over:
             out[o["turn"] + (view.turn - me) % n] = 1.0
@@ -140,7 +141,7 @@ class Layout:
 
     def information_state(self, view, table: Table) -> list[float]:
         """The information-state tensor: the observation, then each seat's plays and discards by card type
-        (whole numbers, as the counts of the observation: a float tensor takes them as they are)."""
+        (whole numbers, as floats like the counts of the observation)."""
         out = self.observation(view)
         n, me = self.players, view.seat
         for rows in (table.plays, table.discards):

@@ -161,7 +161,7 @@ def test_a_game_of_chance_serializes_copies_and_resamples_keeping_what_a_seat_se
 
 def test_a_reset_lists_no_more_outcomes_than_the_cards_it_deals(pyspiel):
     """A reset deals card by card: its chance nodes list at most one outcome per card type (the
-    65,536-deal list of old is gone). Its time is in benchmarks/bench_engine.py."""
+    65,536-deal list of old is gone). Its time is in benchmarks/bench_reset.py."""
     game = pyspiel.load_game("county_uppy", {"manifest": MANIFEST, "players": 4})
     state, listed = game.new_initial_state(), 0
     rng = random.Random(0)

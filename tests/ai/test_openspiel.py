@@ -26,6 +26,59 @@ def test_random_sim_test_with_serialization(pyspiel, params):
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
+@pytest.mark.parametrize("params", [{"players": 4}, {"players": 6, "edition": "its-wild-time", "teams": True},
+                                    {"players": 3, "edition": "keep-it-simple"}])
+def test_a_tensor_asked_in_python_is_the_one_pyspiel_writes_through_the_observer(pyspiel, params):
+    """The state answers information_state_tensor and observation_tensor itself (pyspiel's own call
+    takes a detour that was most of a reset); C++ code (random_sim_test, OpenSpiel's algorithms)
+    still asks the game's observer. The two give the same list, at every step of whole games."""
+    import random
+
+    game = pyspiel.load_game("county_uppy", {"manifest": MANIFEST, **params})
+    n = game.num_players()
+    for seed in range(3):
+        rng, state, steps = random.Random(seed), game.new_initial_state(), 0
+        while not state.is_terminal() and steps < 120:
+            for p in range(n):
+                for ours, theirs in ((state.information_state_tensor(p), pyspiel.State.information_state_tensor(state, p)),
+                                     (state.observation_tensor(p), pyspiel.State.observation_tensor(state, p))):
+                    assert ours == theirs and all(type(x) is float for x in ours)
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                assert state.information_state_tensor() == state.information_state_tensor(state.current_player())
+                state.apply_action(rng.choice(state.legal_actions()))
+                steps += 1
+    with pytest.raises(pyspiel.SpielError):
+        state.information_state_tensor(n)
+
+
+def test_a_reset_makes_one_state_and_writes_each_seat_s_tensor_once(pyspiel, monkeypatch):
+    """What rl_environment's reset costs, structurally (its time is in benchmarks/bench_reset.py):
+    one new state, dealt, and every seat's information-state tensor written once. (pyspiel's own
+    tensor call for a Python game made a second state per call, for the tensor's shape, and wrote
+    the tensor into numpy and C++ before handing out a new list.)"""
+    from open_spiel.python import rl_environment
+
+    from generator.ai.observation import Layout
+    from generator.ai.openspiel import CountyUppyGame
+
+    game = pyspiel.load_game("county_uppy", {"manifest": MANIFEST, "players": 4})
+    env = rl_environment.Environment(game)
+    env.reset()
+    made, written = [], []
+    new_state, write = CountyUppyGame.new_initial_state, Layout.information_state
+    monkeypatch.setattr(CountyUppyGame, "new_initial_state", lambda self: made.append(1) or new_state(self))
+    monkeypatch.setattr(Layout, "information_state",
+                        lambda self, view, table: written.append(view.seat) or write(self, view, table))
+    for _ in range(3):
+        made.clear(), written.clear()
+        step = env.reset()
+        assert made == [1] and sorted(written) == [0, 1, 2, 3]
+        assert step.observations["info_state"] == [env.get_state.information_state_tensor(p) for p in range(4)]
+
+
 def test_the_game_type_is_what_the_engine_is(pyspiel):
     game = pyspiel.load_game("county_uppy", {"manifest": MANIFEST, "players": 3, "max_turns": 100})
     t = game.get_type()
