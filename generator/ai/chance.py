@@ -19,13 +19,38 @@ from collections import Counter
 
 
 class NeedChance(Exception):
-    """The engine asked for a random event no outcome was fed for: `outcomes` [(id, probability)]."""
+    """The engine asked for a random event no outcome was fed for.
 
-    def __init__(self, kind: str, outcomes: list[tuple[int, float]], size: int = 0):
+    `kind` "card": which card type of `pile` (the cards that can come next) comes next, each as
+    likely as its copies there; "pick": which of `size` things, each as likely. `outcomes`
+    [(id, probability)] is made when first asked for (a chance node's outcomes; the adapter may
+    give them from a table it holds: `give`)."""
+
+    def __init__(self, kind: str, size: int, pile: list[int] | None = None):
         super().__init__(kind)
-        self.kind = kind  #: "card" (a card type comes next) or "pick" (which of `size` cards)
-        self.outcomes = outcomes
+        self.kind = kind
         self.size = size
+        self.pile = pile
+        self._outcomes: list[tuple[int, float]] | None = None
+
+    @property
+    def outcomes(self) -> list[tuple[int, float]]:
+        if self._outcomes is None:
+            n = self.size
+            if self.pile is None:
+                self._outcomes = [(j, 1.0 / n) for j in range(n)]
+            else:
+                counts = Counter(self.pile)
+                self._outcomes = [(c, counts[c] / n) for c in sorted(counts)]
+        return self._outcomes
+
+    def give(self, outcomes: list[tuple[int, float]]) -> None:
+        """Take `outcomes` as this event's (the adapter's table of the same cards' outcomes)."""
+        self._outcomes = outcomes
+
+    def allows(self, outcome: int) -> bool:
+        """Whether `outcome` is one of the event's outcomes."""
+        return outcome in self.pile if self.pile is not None else 0 <= outcome < self.size
 
 
 class Chance:
@@ -56,8 +81,7 @@ class Chance:
         """A shuffle's step: the position 0..i whose card goes to position i (the card type chance chose)."""
         card = self._next()
         if card is None:
-            counts = Counter(cards[:i + 1])
-            raise NeedChance("card", [(c, counts[c] / (i + 1)) for c in sorted(counts)])
+            raise NeedChance("card", i + 1, cards[:i + 1])
         try:
             return cards.index(card, 0, i + 1)
         except ValueError:
@@ -67,7 +91,7 @@ class Chance:
         """Which of `n` things (Steal's pick of a hand's cards): each as likely."""
         k = self._next()
         if k is None:
-            raise NeedChance("pick", [(j, 1.0 / n) for j in range(n)], n)
+            raise NeedChance("pick", n)
         if not 0 <= k < n:
             raise ValueError(f"chance outcome {k} is not 0..{n - 1}")
         return k

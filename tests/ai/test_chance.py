@@ -37,7 +37,7 @@ def test_the_deal_is_a_chance_node_per_card_with_the_cards_left_as_outcomes(pysp
     # the first turn's draw: a chance node over the cards not dealt, each as likely as its copies
     assert state.is_chance_node()
     total = sum(left.values())
-    assert dict(state.chance_outcomes()) == {c: k / total for c, k in left.items() if k}
+    assert state.chance_outcomes() == [(c, left[c] / total) for c in sorted(left) if left[c]]
     first = engine.first_seat
     card = sample(state, rng)
     state.apply_action(card)
@@ -171,3 +171,27 @@ def test_a_reset_lists_no_more_outcomes_than_the_cards_it_deals(pyspiel):
         state.apply_action(sample(state, rng))
     kinds = len(set(game.engine.edition_cards))
     assert listed <= (game.engine.deal_size + 1) * kinds
+
+
+def test_the_state_answers_its_queries_as_pyspiel_s_own_definitions_do(pyspiel):
+    """is_chance_node and legal_actions answer in Python (a reset asks them ~50 times); OpenSpiel's C++
+    asks current_player, chance_outcomes and _legal_actions instead, through legal_actions_mask and
+    its own algorithms: both must agree at every node of whole games, chance nodes included."""
+    game = pyspiel.load_game("county_uppy", {"manifest": MANIFEST, "players": 3, "edition": "the-og"})
+    rng = random.Random(5)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            player = state.current_player()
+            assert state.is_chance_node() == (player == pyspiel.PlayerId.CHANCE)
+            mask = state.legal_actions_mask()
+            legal = state.legal_actions()
+            assert [a for a, m in enumerate(mask) if m] == sorted(legal)
+            if state.is_chance_node():
+                assert legal == [a for a, _ in state.chance_outcomes()] == state.legal_actions(0)
+                state.apply_action(sample(state, rng))
+                continue
+            assert legal == state.legal_actions(player)
+            assert all(state.legal_actions(s) == [] for s in range(3) if s != player)
+            state.apply_action(rng.choice(legal))
+        assert state.legal_actions() == [] and not state.is_chance_node()
