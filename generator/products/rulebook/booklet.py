@@ -37,6 +37,12 @@ def order(count: int) -> list[int | None]:
     return [i if i < count else None for i in out]
 
 
+def load() -> None:
+    """Load PDFium (pypdfium2), which imposes the pages: ahead of a print, while waiting for it."""
+    import pypdfium2  # noqa: F401 -- lazy: only when the rulebook is printed anew
+    import pypdfium2.raw  # noqa: F401 -- as above
+
+
 def impose(pdf: bytes) -> bytes:
     """The booklet: the pages of `pdf` (each PAGE_MM) in booklet order, two to a SHEET_MM sheet."""
     import pypdfium2 as pdfium  # lazy: only when the booklet is printed anew

@@ -73,6 +73,10 @@ def identity(binary: str) -> str:
     return f"{real}:{st.st_size}:{int(st.st_mtime)}"
 
 
+#: A tab of the browser: its target and the session attached to it (Browser.open_tab).
+Tab = tuple[str, str]
+
+
 class Failed(Exception):
     """The browser did not print: the message says why."""
 
@@ -176,15 +180,37 @@ class Browser:
             elif "method" in message:
                 self._events.append(message)
 
-    def print_pages(self, pages: dict[str, bytes]) -> dict[str, bytes]:
-        """Each page (an HTML document, by name) printed to PDF, all in tabs at once; Failed
-        says why not."""
+    def open_tab(self) -> Tab:
+        """A new blank tab, ready to be given a page to print (print_pages' `tabs`): opened while
+        the page is still being made, its round trips to the browser (each a wait for this
+        process's other threads to let this one run) are off the print's path. Waits for the
+        browser to have started; Failed says why not."""
+        deadline = time.monotonic() + TIMEOUT
+        target = self._answer(self._send("Target.createTarget", {"url": "about:blank", "newWindow": True}), deadline)["targetId"]
+        try:
+            session = self._answer(self._send("Target.attachToTarget", {"targetId": target, "flatten": True}),
+                                   deadline)["sessionId"]
+            self._answer(self._send("Page.enable", {}, session), deadline)
+        except Failed:
+            self.close_tab((target, ""))
+            raise
+        return target, session
+
+    def close_tab(self, tab: Tab) -> None:
+        """Close a tab open_tab() opened that printed nothing (a kept browser's: a session's
+        browser does not grow; a browser stopped after the build needs none of this)."""
+        if self.kept:
+            self._close_tabs([tab[0]])
+
+    def print_pages(self, pages: dict[str, bytes], tabs: dict[str, Tab] | None = None) -> dict[str, bytes]:
+        """Each page (an HTML document, by name) printed to PDF, all in tabs at once (`tabs`:
+        those open_tab() opened for them, by name; the others are opened now); Failed says why not."""
         deadline = time.monotonic() + TIMEOUT
         self._events.clear()  # a kept browser's: what came after its last print is no one's
         self._answers_kept.clear()
         targets: list[str] = []
         try:
-            return self._print(pages, deadline, targets)
+            return self._print(pages, deadline, targets, dict(tabs or {}))
         finally:
             if self.kept and targets:  # its tabs closed, so a session's browser does not grow
                 self._close_tabs(targets)
@@ -197,18 +223,18 @@ class Browser:
         except Failed:
             self.kill()  # a browser that cannot close a tab is not lent again (Kept.lend starts another)
 
-    def _print(self, pages: dict[str, bytes], deadline: float, targets: list[str]) -> dict[str, bytes]:
+    def _print(self, pages: dict[str, bytes], deadline: float, targets: list[str],
+               tabs: dict[str, Tab]) -> dict[str, bytes]:
         sessions = {}
         for name, html in pages.items():
             path = self.folder / f"{name}.html"
             path.write_bytes(html)
-            target = self._answer(self._send("Target.createTarget", {"url": "about:blank", "newWindow": True}), deadline)["targetId"]
+            target, session = tabs.pop(name) if name in tabs else self.open_tab()
             targets.append(target)
-            session = self._answer(self._send("Target.attachToTarget", {"targetId": target, "flatten": True}),
-                                   deadline)["sessionId"]
-            self._answer(self._send("Page.enable", {}, session), deadline)
             self._answer(self._send("Page.navigate", {"url": path.as_uri()}, session), deadline)
             sessions[name] = session
+        for target, _ in tabs.values():  # opened for no page printed
+            targets.append(target)
         for session in sessions.values():
             self._event("Page.loadEventFired", session, deadline)
         asked = {name: self._send("Page.printToPDF", PRINT, session) for name, session in sessions.items()}

@@ -44,7 +44,7 @@ from generator.products.pipeline import rasters
 from generator.products.pipeline.rendered import stamp
 from generator.products.render.stamp import Stamp
 from generator.products.rulebook import booklet, chromium, print_fonts, shop
-from generator.products.rulebook.chromium import INSTALL, Browser, Failed, find_chromium, identity
+from generator.products.rulebook.chromium import INSTALL, Browser, Failed, Tab, find_chromium, identity
 from generator.products.rulebook.look_css import DECK_FAMILY, deck_fonts
 from generator.products.rulebook.page import rulebook_html
 from generator.products.rulebook.print_fonts import PRINT_FILES, WHOLE, covers
@@ -79,11 +79,7 @@ def print_css(fonts: dict[tuple[str, bool], Path], deck_fonts: bool = False) -> 
     character the monospace font lacks in the cards' typeface), from the font files `fonts`
     ((face, bold) -> file), the page size and the page numbers. With `deck_fonts` (the page declares the deck's own, look_css.DECK_FAMILY) the text
     and the page numbers are in the deck's fonts, a glyph they lack in the cards' typeface."""
-    faces = []
-    for (face, bold), path in fonts.items():
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
-        faces.append(f'@font-face {{ font-family: "{FAMILIES[face]}"; font-weight: {700 if bold else 400}; '
-                     f'font-style: normal; src: url(data:font/ttf;base64,{data}) format("truetype"); }}')
+    faces = [_font_face(face, bold, path) for (face, bold), path in fonts.items()]
     text, code, mono = f'"{FAMILIES["text"]}"', f'"{FAMILIES["code"]}"', ":is(code, pre, kbd, samp)"
     if deck_fonts:
         text = f'"{DECK_FAMILY}", {text}'
@@ -92,6 +88,22 @@ def print_css(fonts: dict[tuple[str, bool], Path], deck_fonts: bool = False) -> 
                       f"html, body, body * {{ font-family: {text}, sans-serif !important; }}",
                       f"body {mono}, body {mono} * {{ font-family: {code}, {text}, monospace !important; }}",
                       f"@page {{ size: {PAGE_SIZE}; margin: {MARGINS}; {number} }}"])
+
+
+def _font_face(face: str, bold: bool, path: Path) -> str:
+    """The @font-face rule of one font file, its data inline; made once per process and file (by
+    its path, size and time: the printer makes the usual ones while the page is made)."""
+    st = path.stat()
+    k = (face, bold, str(path), st.st_size, st.st_mtime_ns)
+    rule = _FONT_FACES.get(k)
+    if rule is None:
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        rule = _FONT_FACES[k] = (f'@font-face {{ font-family: "{FAMILIES[face]}"; font-weight: {700 if bold else 400}; '
+                                 f'font-style: normal; src: url(data:font/ttf;base64,{data}) format("truetype"); }}')
+    return rule
+
+
+_FONT_FACES: dict[tuple, str] = {}
 
 
 #: Each page's number at the foot of its margin, so loose printed pages go back in order: in the
@@ -262,7 +274,14 @@ def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
         except Exception:  # noqa: BLE001 -- see above
             pass
 
-    def finish() -> list[Artifact]:
+    def finish() -> list[Artifact] | Callable[[], list[Artifact]]:
+        if printer.printing():  # waited for after the other products' finishes, which are made meanwhile
+            return finish_printed
+        return finish_printed()
+
+    def finish_printed() -> list[Artifact]:
+        if printer.printing():  # nothing else to do here until the print is in: what imposes it, loaded meanwhile
+            booklet.load()
         done = printer.wait()
         if isinstance(done, str):
             ctx.notes.append(f"rulebook PDF skipped: {done}; rulebook.html is built without it")
@@ -294,6 +313,8 @@ class _Printer:
         self._error: BaseException | None = None
         #: set once the result (or error) is in: the browser is then stopped while the build goes on
         self._done = threading.Event()
+        #: set as the browser is given the page to print (not when the print is taken from the cache)
+        self._printing = threading.Event()
         if start_now:
             self._start()
         self._thread = threading.Thread(target=self._run, args=(html, print_key, title, made_by), name="rulebook-pdf",
@@ -310,20 +331,27 @@ class _Printer:
             return self._browser
 
     def _run(self, html: Callable[[], bytes], print_key: Callable[[bytes], str], title: str, made_by: Stamp) -> None:
+        tab: Tab | None = None
         try:
+            if self._browser is not None:  # started: what the print needs besides the page, while the page is made
+                print_css(PRINT_FILES, self._deck_fonts)  # the print stylesheet of a page in the usual scripts
+                tab = self._open_tab()
             page = html()
             k = print_key(page)
             kept = cached(k)
             if kept is not None:
                 self._result = kept
                 self._index(k)
+                if tab is not None and isinstance(self._browser, Browser):
+                    self._browser.close_tab(tab)
                 return
             browser = self._start()
             if isinstance(browser, str):
                 self._result = browser
                 return
+            self._printing.set()
             try:
-                printed = self._print(browser, page)
+                printed = self._print(browser, page, tab)
             except Failed as e:
                 self._result = str(e)
                 return
@@ -339,12 +367,23 @@ class _Printer:
             self._done.set()
             self.abort()
 
-    def _print(self, browser: Browser, page: bytes) -> bytes:
-        """The page printed; a kept browser (chromium.keep: `watch`'s) found crashed is started
-        again once, so a crash costs one start-up, not the PDF."""
+    def _open_tab(self) -> Tab | None:
+        """The browser's tab for the print, opened now (None: the print opens one, and says why
+        when it cannot)."""
+        browser = self._browser
+        if not isinstance(browser, Browser):
+            return None
+        try:
+            return browser.open_tab()
+        except Failed:
+            return None
+
+    def _print(self, browser: Browser, page: bytes, tab: Tab | None = None) -> bytes:
+        """The page printed (in `tab` where one was opened); a kept browser (chromium.keep:
+        `watch`'s) found crashed is started again once, so a crash costs one start-up, not the PDF."""
         pages = {"rulebook": for_print(page, self._deck_fonts)}
         try:
-            return browser.print_pages(pages)["rulebook"]
+            return browser.print_pages(pages, {"rulebook": tab} if tab is not None else None)["rulebook"]
         except Failed:
             if not (browser.kept and browser.ended()):
                 raise
@@ -359,6 +398,10 @@ class _Printer:
         """Name print `k` as this page's in the index, so the next build of it starts no browser."""
         if self._early and user_cache.read(INDEX, self._early) != k.encode("ascii"):
             user_cache.keep(INDEX, self._early, k.encode("ascii"), KEEP_INDEX)
+
+    def printing(self) -> bool:
+        """Is the browser printing the page now (neither done nor taking the print from the cache)?"""
+        return self._printing.is_set() and not self._done.is_set()
 
     def wait(self) -> tuple[bytes, ...] | str:
         """The files or why there are none, as soon as they are made: the browser may still be

@@ -132,3 +132,45 @@ def test_a_kept_browser_prints_again_without_a_start_closes_its_tabs_and_is_repl
         assert not fresh.kept
     finally:
         fresh.close()
+
+
+def test_a_tab_opened_before_its_page_is_made_prints_it_as_a_tab_opened_for_it(scratch):
+    """The build opens the print's tab while the page is still being made (Browser.open_tab): the
+    page printed in it is the same PDF, once settled, as in a tab opened when the page came."""
+    from generator.products.render.stamp import Stamp
+    from generator.products.rulebook.pdf import settled
+
+    made = Stamp("1.0", "3f2a9c01b7de", 1700000000)
+    browser = chromium.Browser(chromium_path())
+    try:
+        tab = browser.open_tab()
+        early = browser.print_pages({"rulebook": for_print(PAGE)}, {"rulebook": tab})["rulebook"]
+        late = browser.print_pages({"rulebook": for_print(PAGE)})["rulebook"]
+    finally:
+        browser.close()
+    assert early[:5] == b"%PDF-" and settled(early, "T", made) == settled(late, "T", made)
+    assert running(scratch) == [] and list(scratch.iterdir()) == []
+
+
+def test_a_kept_browser_closes_a_tab_opened_for_a_print_not_made(scratch):
+    """`watch`'s browser opens a tab for a print that is then taken from the cache: the tab is
+    closed, so a session's browser does not grow."""
+    keeper = chromium.keep()
+    try:
+        browser = chromium.browser(chromium_path())
+
+        def pages() -> list[dict]:
+            deadline = time.monotonic() + 10
+            return [t for t in browser._answer(browser._send("Target.getTargets"), deadline)["targetInfos"]
+                    if t["type"] == "page"]
+        before = len(pages())
+        tab = browser.open_tab()
+        assert len(pages()) == before + 1
+        browser.close_tab(tab)
+        deadline = time.monotonic() + 10
+        while len(pages()) != before and time.monotonic() < deadline:  # a tab goes a moment after it is closed
+            time.sleep(0.05)
+        assert len(pages()) == before and not browser.ended()
+    finally:
+        keeper.close()
+    assert running(scratch) == []
