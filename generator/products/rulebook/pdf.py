@@ -23,7 +23,9 @@ The printing begins as the product starts, on a thread that waits for the page (
 the browser prints while the build makes its other products (chromium.py says how it is found
 and driven). The browser itself is started at once unless the user's cache holds the print of
 this very page (known before the page is made: INDEX names each print by the page's cache key),
-so its start-up overlaps the making of the page. Without Chromium (or when it fails) the build goes on
+so its start-up overlaps the making of the page; the printing thread meanwhile opens the print's tab
+and makes the print stylesheet, so that once the page is made only its load and print are left,
+and the build loads PDFium and finishes its other products while the browser prints. Without Chromium (or when it fails) the build goes on
 without the PDF and says why.
 """
 
