@@ -85,7 +85,8 @@ def test_a_command_loads_no_other_command_s_module():
     from generator.cli import COMMANDS
 
     assert sorted(m for m in modules if m.startswith("generator.commands.")) == [
-        "generator.commands.common", "generator.commands.validate", "generator.commands.validate_memo"]
+        "generator.commands.common", "generator.commands.file_states", "generator.commands.validate",
+        "generator.commands.validate_memo"]
     assert len(COMMANDS) > 5
 
 

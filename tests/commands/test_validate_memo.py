@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from generator.commands import validate, validate_memo
+from generator.commands import file_states, validate, validate_memo
 from tests.conftest import MANIFEST, ROOT, run
 
 ART = "    art: art/steal.png\n"
@@ -93,7 +93,7 @@ def test_a_changed_or_new_file_of_the_program_is_checked_again(capsys, manifest,
     (program / "deck").mkdir(parents=True)
     module = program / "deck" / "rules.py"
     module.write_text("TARGET = 16\n")
-    monkeypatch.setattr(validate_memo, "PACKAGE", program)
+    monkeypatch.setattr(file_states, "PACKAGE", program)
     run(capsys, "validate", "--manifest", str(manifest))
     run(capsys, "validate", "--manifest", str(manifest))
     assert len(checks) == 1
@@ -115,11 +115,11 @@ def test_a_setting_of_the_program_is_part_of_the_question(capsys, manifest, chec
 def test_a_file_written_just_now_is_hashed_when_asked_about(tmp_path):
     fresh = tmp_path / "fresh.txt"
     fresh.write_text("a")
-    size, mtime, digest = validate_memo._state(str(fresh))
+    size, mtime, digest = file_states.state(str(fresh))
     assert mtime is None and size == 1  # its clock may not have ticked yet: not trusted by time
-    assert validate_memo._holds(str(fresh), [size, mtime, digest])
+    assert file_states.holds(str(fresh), [size, mtime, digest])
     fresh.write_text("b")
-    assert not validate_memo._holds(str(fresh), [size, mtime, digest])
+    assert not file_states.holds(str(fresh), [size, mtime, digest])
 
 
 @pytest.mark.parametrize("damage", [b"", b"{", b"[]", b'{"format": "county-uppy-validate/1"}', b"\xff\xfe"])
@@ -157,8 +157,8 @@ def test_a_new_process_answers_without_loading_the_manifest_reader(tmp_path):
 
 def test_an_edited_manifest_hashes_only_the_files_that_changed(capsys, manifest, checks, monkeypatch):
     hashed: list[str] = []
-    state = validate_memo._state
-    monkeypatch.setattr(validate_memo, "_state", lambda path: (hashed.append(path), state(path))[1])
+    state = file_states.state
+    monkeypatch.setattr(file_states, "state", lambda path: (hashed.append(path), state(path))[1])
     run(capsys, "validate", "--manifest", str(manifest))
     assert any(p.endswith(os.path.join("generator", "cli.py")) for p in hashed)  # the first answer reads them all
     hashed.clear()
@@ -168,7 +168,7 @@ def test_an_edited_manifest_hashes_only_the_files_that_changed(capsys, manifest,
     assert len(checks) == 2
     # the program's files are as the last answer recorded them: only what may have changed is read
     # (the picture, written within the last two seconds, is hashed whenever it is asked about)
-    assert not [p for p in hashed if p.startswith(str(validate_memo.PACKAGE))], hashed
+    assert not [p for p in hashed if p.startswith(str(file_states.PACKAGE))], hashed
 
 
 def test_build_checks_a_manifest_once_and_says_its_warnings_every_time(capsys, manifest, tmp_path, monkeypatch):
@@ -210,4 +210,4 @@ def test_a_fifo_the_manifest_names_is_refused_without_waiting_for_a_writer(manif
                           capture_output=True, text=True, env=env, timeout=60)
     assert said.returncode == 1, said.stderr
     assert "FIFO (named pipe)" in said.stderr and "Traceback" not in said.stderr
-    assert validate_memo._state(str(fifo)) is None
+    assert file_states.state(str(fifo)) is None
