@@ -16,7 +16,8 @@ of a shared machine hits them alike:
   start to exit, into an empty folder (its ratio to the floor is a reference line);
 - the regenerate loop as a user runs it, each a new process, start to exit, on the shipped
   manifest, against that cold CLI build: a one-card text edit rebuilt into the cold CLI build's
-  folder (with the user cache folder the cold build left), then a rebuild with nothing changed;
+  folder (with the user cache folder the cold build left), then a rebuild with nothing changed
+  (answered from what the edit's build remembered, commands/build_memo.py);
   and `county-uppy validate` against a bare `python -c pass`, twice: first with no answer
   remembered (the manifest checked in full), then again (answered from what the first run
   remembered, commands/validate_memo.py); and, as a reference line, the cold build and the

@@ -98,20 +98,21 @@ def no_look_deck(no_look_manifest):
 
 @pytest.fixture(autouse=True)
 def own_validate_answers(tmp_path_factory, monkeypatch):
-    """validate's remembered answers (generator/commands/validate_memo.py) are kept apart for each
-    test run in this process: such a test may change the program (monkeypatch) without changing
-    its files, which the answers are keyed by, so it must not be answered from another's run."""
+    """validate's and build's remembered answers (generator/commands/validate_memo.py,
+    build_memo.py) are kept apart for each test run in this process: such a test may change the
+    program (monkeypatch) without changing its files, which the answers are keyed by, so it must
+    not be answered from another's run."""
     from generator import user_cache
 
     kept = user_cache.folder
-    mine: list[Path] = []
+    mine: dict[str, Path] = {}
 
     def folder(area: str) -> Path:
-        if area != "validate":
+        if area not in ("validate", "build"):
             return kept(area)
-        if not mine:
-            mine.append(tmp_path_factory.mktemp("validate-answers"))
-        return mine[0]
+        if area not in mine:
+            mine[area] = tmp_path_factory.mktemp(f"{area}-answers")
+        return mine[area]
 
     monkeypatch.setattr(user_cache, "folder", folder)
 

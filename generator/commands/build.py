@@ -1,4 +1,5 @@
-"""`county-uppy build`: write every product into the output folder, all or nothing.
+"""`county-uppy build`: write every product into the output folder, all or nothing; run again
+with nothing changed, say what it said and leave the folder as it is (build_memo.py).
 
 However a build fails, the output folder is left as it was, with a one-line message:
 exit 2 when a file cannot be written or another build is writing into the folder, 1 when a
@@ -8,11 +9,14 @@ product fails, 130 on Ctrl-C (143 on SIGTERM, which stops a build the same way).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import io
 import sys
 from pathlib import Path
 
-from generator.commands.common import folder_problem, load_printable_deck, report
+from generator.commands.build_memo import Question
+from generator.commands.common import folder_problem, load_printable_deck, named_files, report
 from generator.deck.problems import InputError, cut, escape, one_line, suggest
 from generator.engine.limits import MAX_WORKERS
 from generator import products
@@ -134,13 +138,35 @@ def build_request(args: argparse.Namespace, progress: bool = False) -> BuildRequ
     return BuildRequest(**given)
 
 
+class _Copied:
+    """A stream whose text is also copied into `copy`."""
+
+    def __init__(self, stream, copy: io.StringIO) -> None:
+        self._stream, self._copy = stream, copy
+
+    def write(self, text: str) -> int:
+        self._copy.write(text)
+        return self._stream.write(text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def run(args: argparse.Namespace) -> int:
+    question = Question(args)
+    said = question.recall()
+    if said is not None:  # nothing changed since the same build: what it said, the folder left as it is
+        sys.stderr.write(said[1])
+        sys.stdout.write(said[0])
+        return 0
     # lazy: start-up (reportlab, Pillow, jinja2)
     from generator.products.build import InterruptedAfterCommit, build
     from generator.products.failure import classify
 
+    checked = io.StringIO()  # the check's warnings, said again by every build
     try:
-        deck = load_printable_deck(args.manifest, remembered=True)
+        with contextlib.redirect_stderr(_Copied(sys.stderr, checked)):
+            deck = load_printable_deck(args.manifest, remembered=True)
     except InputError as err:
         print("county-uppy: nothing was built", file=sys.stderr)
         return report(err)
@@ -158,6 +184,8 @@ def run(args: argparse.Namespace) -> int:
         print(escape(f"county-uppy build: {problem}"), file=sys.stderr)
         return 2
     unchanged = f"nothing in {out} was changed"
+    answer = question.begin(named_files(Path(args.manifest)))
+    built = None
     try:
         built = build(deck, request, tell=lambda line: print(escape(line), file=sys.stderr, flush=True))
     except InterruptedAfterCommit:
@@ -179,7 +207,16 @@ def run(args: argparse.Namespace) -> int:
         tail = f"; {unchanged}" if failure.unchanged else ""
         print(escape(f"county-uppy build: {failure.message}{tail}"), file=sys.stderr)
         return failure.status
+    finally:
+        if answer is not None and built is None:
+            answer.drop()
+    done = escape(f"built {len(built.artifacts)} files into {out}/ (listed in {out}/build.json)")
     for line in built.notes:  # what changed since the last build: names and texts from both decks
         print(escape(line))
-    print(escape(f"built {len(built.artifacts)} files into {out}/ (listed in {out}/build.json)"))
+    print(done)
+    if answer is not None and built.again is None:
+        answer.drop()
+    elif answer is not None:  # what the same build says when nothing changed
+        answer.keep("".join(escape(line) + "\n" for line in built.again) + done + "\n", checked.getvalue(),
+                    {a.path: a.sha256 for a in built.artifacts})
     return 0

@@ -4,7 +4,7 @@ of its key every command shares, and the state of each file it depends on.
 A file's state is its size, its modification time and the sha256 of its bytes, or None when
 there is no regular file there. A file whose size and time are unchanged is taken to be
 unchanged (as make and file_digests.py do); one whose size or time changed is hashed again, so
-a touched file costs a hash and nothing else. A file changed within RACY_NS of being recorded
+a touched file costs a hash and nothing else. A file changed just before it is recorded (RACY_NS)
 has no time recorded (its folder's clock may not have ticked since), so it is hashed whenever
 it is asked about, until an answer is kept again with its time (`holds`' `fresh`).
 """
@@ -20,13 +20,20 @@ import time
 from pathlib import Path
 
 from generator import user_cache
+from generator.deck.input_file import MAX_FILE_BYTES, read_limited
+from generator.deck.problems import InputError
 
 #: The program's own files (code, fonts, ICC profiles): an answer holds only while they do.
 PACKAGE = Path(__file__).resolve().parents[1]
 
 #: A file changed this recently (ns) may change again within the same tick of its folder's clock
 #: and keep its size and time: its time is not recorded, so it is hashed again when asked about.
+#: A file system that keeps whole seconds, or two (FAT, ext3, some network ones): 2 s; one whose
+#: times have a part below the millisecond (ext4, XFS, Btrfs, tmpfs) takes them from the kernel's
+#: clock, which ticks at least every 10 ms: 0.1 s, so the files a build has just written are
+#: trusted by their times as soon as it has finished.
 RACY_NS = 2_000_000_000
+FINE_RACY_NS = 100_000_000
 
 
 def settings_key(*parts: str) -> str:
@@ -90,7 +97,7 @@ def state(path: str) -> list | None:
         return None
     finally:
         os.close(fd)
-    recent = st.st_mtime_ns > time.time_ns() - RACY_NS
+    recent = st.st_mtime_ns > time.time_ns() - (FINE_RACY_NS if st.st_mtime_ns % 1_000_000 else RACY_NS)
     return [st.st_size, None if recent else st.st_mtime_ns, digest]
 
 
@@ -137,3 +144,12 @@ def holds(path: str, was: list | None, fresh: dict | None = None) -> bool:
     if fresh is not None and now[1] is not None:
         fresh[path] = now
     return True
+
+
+def manifest_bytes(path: str) -> bytes | None:
+    """The manifest's bytes, read as the commands read it (a regular file within the manifest's
+    size limit); None for anything else, which the command refuses with its own message."""
+    try:
+        return read_limited(path, MAX_FILE_BYTES, "a manifest")
+    except InputError:
+        return None

@@ -25,8 +25,6 @@ import os
 
 from generator import user_cache
 from generator.commands import file_states
-from generator.deck.input_file import MAX_FILE_BYTES, read_limited
-from generator.deck.problems import InputError
 
 AREA = "validate"
 NEWEST = 64  #: answers kept
@@ -36,7 +34,7 @@ _FORMAT = "county-uppy-validate/1"
 def key(manifest: str, options: tuple[str, ...]) -> tuple[str, bytes] | None:
     """(the key of validate's answer for `manifest` with `options`, the manifest's bytes), or None
     when the manifest cannot be read (validate then says why, and nothing is remembered)."""
-    data = _read(manifest)
+    data = file_states.manifest_bytes(manifest)
     if data is None:
         return None
     return file_states.settings_key(_FORMAT, manifest, os.path.abspath(manifest), *options,
@@ -73,16 +71,8 @@ class Answer:
 
     def keep(self, stdout: str, stderr: str, status: int) -> None:
         """Keep what the run printed and its status, unless the manifest changed while it ran."""
-        if _read(self.manifest) != self.data:
+        if file_states.manifest_bytes(self.manifest) != self.data:
             return
         entry = {"format": _FORMAT, "stdout": stdout, "stderr": stderr, "status": status, "files": self.files}
         user_cache.keep(AREA, f"{self.key}.json", json.dumps(entry).encode("utf-8"), NEWEST)
 
-
-def _read(path: str) -> bytes | None:
-    """The manifest's bytes, read as validate reads it (a regular file within the manifest's size
-    limit); None for anything else, which validate refuses with its own message."""
-    try:
-        return read_limited(path, MAX_FILE_BYTES, "a manifest")
-    except InputError:
-        return None

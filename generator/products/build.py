@@ -33,7 +33,7 @@ from generator import products
 from generator.products import Product
 from generator.products.deck_json import deck_document
 from generator.products.output import mirror
-from generator.products.output.changes import write_changes
+from generator.products.output.changes import summary_again, write_changes
 from generator.products.output.commit import JournalError, PartlyWritten
 from generator.products.output.folder_lock import FolderBusy
 from generator.products.output.listing import BUILD_JSON, stamp_listing
@@ -104,6 +104,11 @@ class Built:
     notes: list[str] = field(default_factory=list)  #: lines for the user: what changed, removed, left alone
     #: profile -> the card codes whose image it drew rather than took from the face cache
     redrawn: dict[str, list[str]] = field(default_factory=dict)
+    #: the notes a build into the same folder prints when nothing changed before it (the products'
+    #: own lines, the folder compared with itself); None when that is not known: this build
+    #: finished a killed one's commit, found its face cache damaged, dropped a changed file, or
+    #: had a product make no file (a rulebook PDF skipped may be printed next time)
+    again: list[str] | None = None
 
 
 def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None = None,
@@ -120,6 +125,7 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
     lists the products still being made).
     """
     started = time.perf_counter()
+    again = None
     dest = request.out
     committed = False
     staging = Staging(dest, products.folders())  # takes the folder's lock; finishes a killed build's commit first
@@ -134,6 +140,8 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
         previous = staging.previous  # build.json, read once: the lock keeps it as it is
         if previous.problem:  # no usable earlier build: said once, everything built, nothing trusted
             ctx.notes.append(previous.problem)
+        begun = len(ctx.notes)  # the products' own lines from here on
+        barren = False  # a product made no file
         artifacts: list[Artifact] = []
         chosen = tuple(p for p in products.PRODUCTS if not request.only or p.name in request.only)
         if any(p.stamp_early for p in chosen):
@@ -152,6 +160,7 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
                 waiting.append((name, made))
             else:
                 artifacts.extend(dataclasses.replace(a, product=name) for a in made)
+                barren = barren or not made
                 bar.advance()
                 if done is not None:
                     done(name)
@@ -165,6 +174,7 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
                 waiting.append((name, made))
                 continue
             artifacts.extend(dataclasses.replace(a, product=name) for a in made)
+            barren = barren or not made
             bar.advance()
             if done is not None:
                 done(name)
@@ -174,7 +184,9 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
         plan = mirror.plan(dest, artifacts, built, previous.artifacts, partial=bool(request.only),
                            folders=products.folders())
         # against the previous build, still in place
-        changes, summary = write_changes(staging, deck_document(deck), [*artifacts, *plan.carried], previous)
+        document = deck_document(deck)
+        changes, summary = write_changes(staging, document, [*artifacts, *plan.carried], previous)
+        said = ctx.notes[begun:]
         ctx.notes.extend(summary)
         artifacts.append(changes)
         plan.remove = [r for r in plan.remove if r != changes.path]  # made anew by every build
@@ -196,6 +208,9 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
         ctx.notes.extend(mirror.messages(plan, dest, tuple(e.key for e in deck.editions),
                                          ctx.papers if made_print else (),
                                          request.layouts if made_print else ()))
+        if not (staging.recovered or barren or plan.dropped or (store is not None and store.warnings)):
+            again = [*said, *summary_again(dest, document, [a.path for a in listed]),
+                     *mirror.messages(mirror.Mirror(foreign=plan.foreign), dest, ())]
     except PartlyWritten:
         staging.keep_for_roll_forward()  # the journal names its staging folder: the next build finishes the move
         raise
@@ -222,4 +237,4 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
         if ctx.state.cache is not None and not committed:
             ctx.state.cache.abandon()  # what flush() appended, taken back: a failed build leaves the cache as it was
     artifacts.sort(key=lambda a: a.path)
-    return Built(artifacts, ctx.notes, ctx.state.redrawn)
+    return Built(artifacts, ctx.notes, ctx.state.redrawn, again)

@@ -43,6 +43,14 @@ def write_changes(target: WriteTarget, document: Mapping[str, Any], artifacts: l
     return target.write(CHANGES_JSON, json_bytes(record), "json"), lines
 
 
+def summary_again(dest: Path, document: Mapping[str, Any], listed: Iterable[str]) -> list[str]:
+    """The summary's lines of the next build into `dest` when nothing changes before it: the
+    deck.json now in `dest` (when the build.json now there, `listed`, names it) against the same
+    deck, and the same files."""
+    before = _read(dest / DECK_JSON) if DECK_JSON in listed else None
+    return _compared(before, document, True, _files({}, []))[1]
+
+
 def _read(path: Path) -> Any:
     """The JSON in `path` (read as untrusted: earlier.py), or None when it is missing or cannot
     be used (then there is nothing to compare)."""
