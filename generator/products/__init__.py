@@ -49,6 +49,9 @@ class Product:
     #: and a date) as soon as it starts: the build begins the stamp as it starts (git is asked
     #: then); a product that asks for the stamp without this gets it made when it asks
     stamp_early: bool = False
+    #: `module:function` (BuildContext) -> None, its first step, taken as the build starts, before
+    #: the card images' workers are started (the rulebook PDF's browser starts then); "" for none
+    early: str = ""
 
 
 #: Every product, in build order: those that hand their work to workers first, the rulebook's
@@ -61,7 +64,8 @@ PRODUCTS: tuple[Product, ...] = (
             images="rulebook", image_faces="generator.products.rulebook.images:rulebook_faces", background=True),
     Product("rulebook-pdf", "generator.products.rulebook.pdf:build_rulebook_pdf",
             "rulebook.pdf, rulebook-booklet.pdf and rulebook-shop.pdf, the rulebook printed by headless Chromium in the cards' typeface",
-            images="rulebook", image_faces="generator.products.rulebook.images:rulebook_faces", background=True),
+            images="rulebook", image_faces="generator.products.rulebook.images:rulebook_faces", background=True,
+            early="generator.products.rulebook.pdf:start_early"),
     Product("print", "generator.products.print_and_play:build_print",
             "print-and-play PDF sheets with their test page, and the card-count sheet",
             folder="print", forms="generator.products.print_and_play:form_variants", background=True, stamp_early=True),

@@ -62,9 +62,9 @@ class ProductFailed(Exception):
 Builder = Callable[[BuildContext], "list[Artifact] | Callable[[], list[Artifact]]"]
 
 
-def builder(record: Product) -> Builder:
-    """The function a product's record names."""
-    module, _, name = record.builder.partition(":")
+def builder(record: Product, named: str = "") -> Builder:
+    """The function a product's record names (`named`: another of its `module:function`s)."""
+    module, _, name = (named or record.builder).partition(":")
     return getattr(importlib.import_module(module), name)
 
 
@@ -146,6 +146,12 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
         chosen = tuple(p for p in products.PRODUCTS if not request.only or p.name in request.only)
         if any(p.stamp_early for p in chosen):
             start_stamp(ctx)  # git asked about the manifest now, for the date the print files carry
+        for record in chosen:
+            if record.early:  # a product's first step, before the workers start (the rulebook PDF's browser)
+                try:
+                    builder(record, record.early)(ctx)
+                except Exception as err:
+                    raise ProductFailed(record.name, err) from err
         # the card images, drawn by workers while the products start here (the pictures they and the forms show first)
         rasters.start(ctx, wanted_images(ctx, chosen), wanted_forms(ctx, chosen))
         waiting: list[tuple[str, Callable[[], list[Artifact]]]] = []

@@ -48,7 +48,7 @@ from generator.products.render.stamp import Stamp
 from generator.products.rulebook import booklet, chromium, print_fonts, shop
 from generator.products.rulebook.chromium import INSTALL, Browser, Failed, Tab, find_chromium, identity
 from generator.products.rulebook.look_css import DECK_FAMILY, deck_fonts
-from generator.products.rulebook.page import rulebook_html
+from generator.products.rulebook.page import page_key, rulebook_html
 from generator.products.rulebook.print_fonts import PRINT_FILES, WHOLE, covers
 
 if TYPE_CHECKING:
@@ -246,25 +246,17 @@ def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
             return []
         return skipped
     made_by = stamp(ctx)
-    here = code_version(Path(__file__).resolve(), Path(chromium.__file__).resolve(), Path(print_fonts.__file__).resolve(),
-                        *WHOLE.values(), folder=print_fonts.HERE, libraries=())
-    who = identity(binary)
+    here, made_from, who = _print_keys(binary)
     title = f"{ctx.deck.params.name} rulebook"
-
-    made_from = code_version(Path(booklet.__file__).resolve(), Path(shop.__file__).resolve(), folder=print_fonts.HERE,
-                             libraries=("pypdfium2",))
 
     def print_key(html: bytes) -> str:
         return key(AREA, here, made_from, who, hashlib.sha256(html).hexdigest(), made_by)
 
-    # the print's key but by the page's cache key in place of the page: what the index names
-    early = key(AREA, here, made_from, who, page.key, made_by)
-    known = user_cache.read(INDEX, early)
-    # the browser starts now, its start-up overlapping the page's making, unless this page's
-    # print is in the user's cache (a page not seen before, or a print no longer kept: printed)
-    start_now = known is None or not (user_cache.folder(AREA) / f"{known.decode('ascii', 'replace')}.pdf").is_file()
+    early = _index_key(ctx, binary, page.key)
+    start_now = _prints(early)
+    started = ctx.state.shared.pop(EARLY, None)
     printer = _Printer(lambda: page()[0], print_key, binary, title, made_by, start_now, bool(deck_fonts(ctx.deck)),
-                       early=early)
+                       early=early, started=started.take() if isinstance(started, _Early) else None)
     ctx.state.pools.append(printer)
     if start_now and rasters.few_to_draw(ctx):
         # a rebuild of a face or two that prints the rulebook again: the page, then its print, are
@@ -293,6 +285,67 @@ def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
     return finish
 
 
+def _print_keys(binary: str) -> tuple[str, str, str]:
+    """What a print is keyed by besides the page and the stamp: this code and the fonts, the code
+    that imposes its pages, the Chromium."""
+    here = code_version(Path(__file__).resolve(), Path(chromium.__file__).resolve(), Path(print_fonts.__file__).resolve(),
+                        *WHOLE.values(), folder=print_fonts.HERE, libraries=())
+    made_from = code_version(Path(booklet.__file__).resolve(), Path(shop.__file__).resolve(), folder=print_fonts.HERE,
+                             libraries=("pypdfium2",))
+    return here, made_from, identity(binary)
+
+
+def _index_key(ctx: "BuildContext", binary: str, page_key_: str) -> str:
+    """The print's key but by the page's cache key in place of the page: what the index names."""
+    return key(AREA, *_print_keys(binary), page_key_, stamp(ctx))
+
+
+def _prints(early: str) -> bool:
+    """Will the page the index names `early` be printed (a page not seen before, or a print no
+    longer kept), rather than taken from the user's cache?"""
+    known = user_cache.read(INDEX, early)
+    return known is None or not (user_cache.folder(AREA) / f"{known.decode('ascii', 'replace')}.pdf").is_file()
+
+
+#: The build's shared entry of a browser start_early() started.
+EARLY = "rulebook-pdf-browser"
+
+
+def start_early(ctx: "BuildContext") -> None:
+    """The product's first step, as the build starts (before the card images' workers are
+    started, and their fonts loaded to be inherited): the browser is started now if this page
+    will be printed (known by the page's cache key, page.page_key), so its start-up overlaps the
+    build's own and its tab is open by the time the page is made (the print's longest path after
+    a one-card edit). build_rulebook_pdf's printer takes it; a build that stops first stops it."""
+    binary, _ = find_chromium()
+    if binary is None or not _prints(_index_key(ctx, binary, page_key(ctx))):
+        return
+    try:
+        started = _Early(chromium.browser(binary))
+    except OSError:
+        return  # the printer starts it again, and says why it cannot
+    ctx.state.shared[EARLY] = started
+    ctx.state.pools.append(started)
+
+
+class _Early:
+    """A browser start_early() started, until the printer takes it (or the build stops it)."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._browser: Browser | None = browser
+        self._lock = threading.Lock()
+
+    def take(self) -> Browser | None:
+        with self._lock:
+            browser, self._browser = self._browser, None
+        return browser
+
+    def abort(self) -> None:
+        browser = self.take()
+        if browser is not None and not browser.kept:
+            browser.close()
+
+
 class _Printer:
     """The rulebook's PDF made on a thread of its own: it waits for the page, takes the printed
     file from the cache or has the browser print it (the browser only talks over its pipes, so
@@ -303,10 +356,11 @@ class _Printer:
     browser not yet started is then never started."""
 
     def __init__(self, html: Callable[[], bytes], print_key: Callable[[bytes], str], binary: str, title: str,
-                 made_by: Stamp, start_now: bool, deck_fonts: bool = False, early: str = "") -> None:
+                 made_by: Stamp, start_now: bool, deck_fonts: bool = False, early: str = "",
+                 started: Browser | None = None) -> None:
         self._lock = threading.Lock()
         self._aborted = False
-        self._browser: Browser | str | None = None
+        self._browser: Browser | str | None = started  #: start_early()'s, if it started one
         self._binary = binary
         self._deck_fonts = deck_fonts
         self._early = early  #: the index's name for this print (build_rulebook_pdf)
