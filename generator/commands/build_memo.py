@@ -117,7 +117,9 @@ class Answer:
         listing = _listing(q.out)
         if listing is None:
             return
-        left = {str(q.out / rel): file_states.still(str(q.out / rel), self.known.get(str(q.out / rel)))
+        # the files it made are checked by their bytes at the next question (hashed once then),
+        # unless an earlier answer has their time
+        left = {str(q.out / rel): file_states.still(str(q.out / rel), self.known.get(str(q.out / rel)), made.get(rel))
                 for rel in listing if not rel.endswith("/")}
         if any((left.get(str(q.out / rel)) or [None] * 3)[2] != sha for rel, sha in made.items()):
             return

@@ -112,16 +112,20 @@ def latest_files(area: str) -> dict:
         return {}
 
 
-def still(path: str, was: list | None) -> list | None:
+def still(path: str, was: list | None, written: str | None = None) -> list | None:
     """The file's state: `was` (an earlier answer's record of it) while its size and time are as
-    recorded then, so an unchanged file is not hashed again; else read now."""
-    if isinstance(was, list) and len(was) == 3 and was[1] is not None:
+    recorded then, so an unchanged file is not hashed again; else read now. `written`: the sha256
+    of the bytes the caller has just written there, recorded without a time and so checked against
+    the file's bytes whenever it is asked about (the file is not read now)."""
+    if written is not None or (isinstance(was, list) and len(was) == 3 and was[1] is not None):
         try:
             st = os.stat(path)
         except OSError:
             return None
-        if [st.st_size, st.st_mtime_ns] == was[:2]:
+        if isinstance(was, list) and len(was) == 3 and was[1] is not None and [st.st_size, st.st_mtime_ns] == was[:2]:
             return was
+        if written is not None:
+            return [st.st_size, None, written] if stat.S_ISREG(st.st_mode) else None
     return state(path)
 
 
