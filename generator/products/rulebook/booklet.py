@@ -39,8 +39,9 @@ def order(count: int) -> list[int | None]:
 
 def load() -> None:
     """Load PDFium (pypdfium2), which imposes the pages: ahead of a print, while waiting for it."""
-    import pypdfium2  # noqa: F401 -- lazy: only when the rulebook is printed anew
-    import pypdfium2.raw  # noqa: F401 -- as above
+    # lazy: only when the rulebook is printed anew
+    import pypdfium2  # noqa: F401
+    import pypdfium2.raw  # noqa: F401
 
 
 def impose(pdf: bytes) -> bytes:
