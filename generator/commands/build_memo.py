@@ -77,7 +77,7 @@ class Question:
             if entry["probes"] != _Probes(self.manifest, self.printed).answer():
                 return None
             said = str(entry["stdout"]), str(entry["stderr"])
-        except (ValueError, KeyError, TypeError, AttributeError):
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError):
             return None
         if fresh:  # files written just before the answer was kept, hashed now: their times recorded
             files.update(fresh)

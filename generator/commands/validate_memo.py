@@ -55,7 +55,7 @@ def recall(k: str) -> tuple[str, str, int] | None:
         if not all(file_states.holds(path, was) for path, was in files.items()):
             return None
         return entry["stdout"], entry["stderr"], int(entry["status"])
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError):
         return None
 
 

@@ -218,3 +218,24 @@ def test_a_process_that_has_built_builds_in_full(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(build, "deck_document", lambda deck: (_ for _ in ()).throw(RuntimeError("broken")))
     status, _, err = run(capsys, "build", "--manifest", str(MANIFEST), "--out", str(out), "--only", "deck")
     assert status == 3 and "broken" in err
+
+
+@pytest.mark.parametrize("damage", ["not json", "a list", "short states", "strings for lists"])
+def test_a_damaged_answer_is_no_answer(tmp_path, damage):
+    folder = project(tmp_path / "deck")
+    first = county(folder, *QUICK)
+    for entry in (folder / "cache" / "county-uppy" / "build").glob("*.json"):
+        answer = json.loads(entry.read_text())
+        if damage == "not json":
+            entry.write_bytes(b"\xff{")
+        elif damage == "a list":
+            entry.write_text("[]")
+        elif damage == "short states":
+            entry.write_text(json.dumps({**answer, "files": {path: [1] for path in answer["files"]}}))
+        else:
+            entry.write_text(json.dumps({**answer, "listing": "cards/", "probes": [], "files": {p: "x" for p in answer["files"]}}))
+    status, out, err, loaded = county(folder, *QUICK)
+    assert status == 0 and HEAVY <= loaded, err
+    assert out.endswith("  the deck is the same\n  files: none added, removed or redrawn\n"
+                        "built 102 files into output/ (listed in output/build.json)\n")
+    assert first[0] == 0 and county(folder, *QUICK)[:3] == (status, out, err)  # remembered anew
