@@ -50,7 +50,8 @@ class Product:
     #: then); a product that asks for the stamp without this gets it made when it asks
     stamp_early: bool = False
     #: `module:function` (BuildContext) -> None, its first step, taken as the build starts, before
-    #: the card images' workers are started (the rulebook PDF's browser starts then); "" for none
+    #: the card images' workers are started (the rulebook PDF's browser starts then): it raises
+    #: nothing (what fails there fails again where the build meets it); "" for none
     early: str = ""
 
 

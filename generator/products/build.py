@@ -148,10 +148,7 @@ def build(deck: Deck, request: BuildRequest, tell: Callable[[str], None] | None 
             start_stamp(ctx)  # git asked about the manifest now, for the date the print files carry
         for record in chosen:
             if record.early:  # a product's first step, before the workers start (the rulebook PDF's browser)
-                try:
-                    builder(record, record.early)(ctx)
-                except Exception as err:
-                    raise ProductFailed(record.name, err) from err
+                builder(record, record.early)(ctx)
         # the card images, drawn by workers while the products start here (the pictures they and the forms show first)
         rasters.start(ctx, wanted_images(ctx, chosen), wanted_forms(ctx, chosen))
         waiting: list[tuple[str, Callable[[], list[Artifact]]]] = []

@@ -318,12 +318,12 @@ def start_early(ctx: "BuildContext") -> None:
     build's own and its tab is open by the time the page is made (the print's longest path after
     a one-card edit). build_rulebook_pdf's printer takes it; a build that stops first stops it."""
     binary, _ = find_chromium()
-    if binary is None or not _prints(_index_key(ctx, binary, page_key(ctx))):
-        return
     try:
+        if binary is None or not _prints(_index_key(ctx, binary, page_key(ctx))):
+            return
         started = _Early(chromium.browser(binary))
-    except OSError:
-        return  # the printer starts it again, and says why it cannot
+    except Exception:  # noqa: BLE001 -- a face that cannot be drawn, a browser that cannot start: each
+        return  # fails (or is said) where the build meets it without this step, naming the card or the reason
     ctx.state.shared[EARLY] = started
     ctx.state.pools.append(started)
 
