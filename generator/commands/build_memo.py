@@ -61,14 +61,11 @@ class Question:
         """(what the build printed on standard output, on standard error) when its answer holds."""
         if self.key is None or _PRODUCTS_CODE in sys.modules:
             return None
-        raw = user_cache.read(AREA, f"{self.key}.json")
-        if raw is None:
+        entry = file_states.kept_answer(AREA, self.key, _FORMAT)
+        if entry is None:
             return None
         try:
-            entry = json.loads(raw)
             files = entry["files"]
-            if entry["format"] != _FORMAT or not file_states.package_unchanged(files):
-                return None
             if _listing(self.out) != entry["listing"]:
                 return None
             fresh: dict = {}
@@ -77,7 +74,7 @@ class Question:
             if entry["probes"] != _Probes(self.manifest, self.printed).answer():
                 return None
             said = str(entry["stdout"]), str(entry["stderr"])
-        except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+        except file_states.DAMAGED:
             return None
         if fresh:  # files written just before the answer was kept, hashed now: their times recorded
             files.update(fresh)

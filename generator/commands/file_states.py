@@ -58,6 +58,25 @@ def _installed() -> list[str]:
     return found
 
 
+#: What reading a damaged answer raises (an entry of another shape than the one kept).
+DAMAGED = (ValueError, KeyError, TypeError, AttributeError, IndexError)
+
+
+def kept_answer(area: str, k: str, form: str) -> dict | None:
+    """The answer kept in `area` under key `k`, when it is one of format `form` and the package
+    has the files it lists (no more, no fewer); else None."""
+    raw = user_cache.read(area, f"{k}.json")
+    if raw is None:
+        return None
+    try:
+        entry = json.loads(raw)
+        if entry["format"] != form or not package_unchanged(entry["files"]):
+            return None
+    except DAMAGED:
+        return None
+    return entry
+
+
 def files_under(folder: Path | str) -> list[str]:
     """Every file under `folder`, bytecode left out, in a fixed order."""
     found = []

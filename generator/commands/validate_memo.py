@@ -44,18 +44,14 @@ def key(manifest: str, options: tuple[str, ...]) -> tuple[str, bytes] | None:
 def recall(k: str) -> tuple[str, str, int] | None:
     """(what validate printed on stdout, on stderr, its exit status) for key `k`, when every file
     the answer was made from still holds the same bytes; else None."""
-    raw = user_cache.read(AREA, f"{k}.json")
-    if raw is None:
+    entry = file_states.kept_answer(AREA, k, _FORMAT)
+    if entry is None:
         return None
     try:
-        entry = json.loads(raw)
-        files = entry["files"]
-        if entry["format"] != _FORMAT or not file_states.package_unchanged(files):
-            return None
-        if not all(file_states.holds(path, was) for path, was in files.items()):
+        if not all(file_states.holds(path, was) for path, was in entry["files"].items()):
             return None
         return entry["stdout"], entry["stderr"], int(entry["status"])
-    except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+    except file_states.DAMAGED:
         return None
 
 
