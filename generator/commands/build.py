@@ -164,9 +164,10 @@ def run(args: argparse.Namespace) -> int:
     from generator.products.failure import classify
 
     checked = io.StringIO()  # the check's warnings, said again by every build
+    named = named_files(Path(args.manifest))  # what the check's verdict and the build's answer depend on
     try:
         with contextlib.redirect_stderr(_Copied(sys.stderr, checked)):
-            deck = load_printable_deck(args.manifest, remembered=True)
+            deck = load_printable_deck(args.manifest, named=named)
     except InputError as err:
         print("county-uppy: nothing was built", file=sys.stderr)
         return report(err)
@@ -184,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
         print(escape(f"county-uppy build: {problem}"), file=sys.stderr)
         return 2
     unchanged = f"nothing in {out} was changed"
-    answer = question.begin(named_files(Path(args.manifest)))
+    answer = question.begin(named)
     built = None
     try:
         built = build(deck, request, tell=lambda line: print(escape(line), file=sys.stderr, flush=True))

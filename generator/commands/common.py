@@ -42,14 +42,15 @@ def load_deck(path: str) -> Deck:
     return load(path)
 
 
-def load_printable_deck(path: str, *, remembered: bool = False) -> Deck:
+def load_printable_deck(path: str, *, named: tuple[str, ...] | None = None) -> Deck:
     """The deck, checked as `build` needs it (every character drawable): what validate passes builds.
 
-    `remembered` (build): a manifest whose check passed before is not checked again while it, the
-    files it names and the program are as they were (validate_memo.py keeps the verdict, with the
-    warnings it said, which are said again); a check that finds problems is not kept."""
+    `named` (build: the files the manifest names, named_files): a manifest whose check passed before
+    is not checked again while it, those files and the program are as they were (validate_memo.py
+    keeps the verdict, with the warnings it said, which are said again); a check that finds
+    problems is not kept."""
     deck = load_deck(path)
-    if not remembered:
+    if named is None:
         _check_printable(deck)
         return deck
     from generator.commands import validate_memo  # lazy: only build keeps the verdict
@@ -59,7 +60,7 @@ def load_printable_deck(path: str, *, remembered: bool = False) -> Deck:
     if kept is not None and kept[2] == 0:
         sys.stderr.write(kept[1])
         return deck
-    answer = validate_memo.Answer(keyed[0], path, keyed[1], named_files(Path(path))) if keyed else None
+    answer = validate_memo.Answer(keyed[0], path, keyed[1], named) if keyed else None
     said = io.StringIO()
     with contextlib.redirect_stderr(said):
         _check_printable(deck)  # InputError: nothing was said (warnings follow a check that passed)
