@@ -357,7 +357,9 @@ class Progress:
                 trial.apply(step)
             trial.current_player()
         except NeedChance as need:
-            self.step, self.need = step, need
+            # kept without its traceback, whose first frame (this call's) holds self: a cycle that
+            # only Python's collector frees, holding the trial State (and, at a reset, a tenth of its time)
+            self.step, self.need = step, need.with_traceback(None)
             return
         chance.fed, chance.used = [], 0
         self.engine, self.step, self.fed, self.need = trial, _SETTLE, [], None
