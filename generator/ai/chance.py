@@ -23,8 +23,7 @@ class NeedChance(Exception):
 
     `kind` "card": which card type of `pile` (the cards that can come next) comes next, each as
     likely as its copies there; "pick": which of `size` things, each as likely. `outcomes`
-    [(id, probability)] is made when first asked for (a chance node's outcomes; the adapter may
-    give them from a table it holds: `give`)."""
+    [(id, probability)] is made when first asked for (a chance node's outcomes)."""
 
     def __init__(self, kind: str, size: int, pile: list[int] | None = None):
         super().__init__(kind)
@@ -43,10 +42,6 @@ class NeedChance(Exception):
                 counts = Counter(self.pile)
                 self._outcomes = [(c, counts[c] / n) for c in sorted(counts)]
         return self._outcomes
-
-    def give(self, outcomes: list[tuple[int, float]]) -> None:
-        """Take `outcomes` as this event's (the adapter's table of the same cards' outcomes)."""
-        self._outcomes = outcomes
 
     def allows(self, outcome: int) -> bool:
         """Whether `outcome` is one of the event's outcomes."""

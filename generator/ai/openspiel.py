@@ -320,11 +320,8 @@ class Progress:
                 rest = list(chain.from_iterable(map(repeat, count(), left)))  # each type, copies times
                 self.engine = self.game.engine.dealt_state(self.dealt, rest, Chance())
                 self.table = Table(self.game.engine)
-                self._make(_SETTLE)
-                need = self.need
-                if need is not None and need.pile == rest:  # the first draw, from the deal's other cards:
-                    need.give(self.game.deal_outcomes(left, self.dealt))  # their outcomes are the deal's table's
                 self.left = None
+                self._make(_SETTLE)
             return
         if self.need is None or not self.need.allows(outcome):
             raise pyspiel.SpielError(f"{outcome} is not a chance outcome here")
@@ -428,12 +425,11 @@ class CountyUppyState(pyspiel.State):
     # actions are its outcomes, in their order): pyspiel's go through C++ and back into current_player,
     # _legal_actions and is_terminal, a third of what a reset spends outside OpenSpiel's sampler
     def is_chance_node(self) -> bool:
-        p = self.progress
-        return p.engine is None or p.need is not None
+        return self.progress.is_chance()
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         p = self.progress
-        if p.engine is None or p.need is not None:
+        if p.is_chance():
             return [outcome for outcome, _ in p.chance_outcomes()]
         if p.engine.is_terminal():
             return []

@@ -118,10 +118,9 @@ class Answer:
         if listing is None:
             return
         # the files it made are checked by their bytes at the next question (hashed once then),
-        # unless an earlier answer has their time
-        # the output's caches (OUT/.cache: the face cache's packs, stamps) are in the listing only: a
-        # build checks a pack's entries by their content when it reads them, and a remembered answer
-        # reads none, so their bytes are not hashed (about 10 MB, 40 ms of a one-card edit)
+        # unless an earlier answer has their time; the output's caches (OUT/.cache: the face cache's
+        # packs, stamps) are in the listing only: a build checks a pack's entries by their content
+        # when it reads them, and a remembered answer reads none (about 10 MB, 40 ms of an edit)
         left = {str(q.out / rel): file_states.still(str(q.out / rel), self.known.get(str(q.out / rel)), made.get(rel))
                 for rel in listing if not rel.endswith("/") and not rel.startswith(CACHE_DIR + "/")}
         if any((left.get(str(q.out / rel)) or [None] * 3)[2] != sha for rel, sha in made.items()):

@@ -246,13 +246,13 @@ def build_rulebook_pdf(ctx: "BuildContext") -> Callable[[], list[Artifact]]:
             return []
         return skipped
     made_by = stamp(ctx)
-    here, made_from, who = _print_keys(binary)
+    keys = _print_keys(binary)
     title = f"{ctx.deck.params.name} rulebook"
 
     def print_key(html: bytes) -> str:
-        return key(AREA, here, made_from, who, hashlib.sha256(html).hexdigest(), made_by)
+        return key(AREA, *keys, hashlib.sha256(html).hexdigest(), made_by)
 
-    early = _index_key(ctx, binary, page.key)
+    early = _index_key(keys, page.key, made_by)
     start_now = _prints(early)
     started = ctx.state.shared.pop(EARLY, None)
     printer = _Printer(lambda: page()[0], print_key, binary, title, made_by, start_now, bool(deck_fonts(ctx.deck)),
@@ -295,9 +295,10 @@ def _print_keys(binary: str) -> tuple[str, str, str]:
     return here, made_from, identity(binary)
 
 
-def _index_key(ctx: "BuildContext", binary: str, page_key_: str) -> str:
-    """The print's key but by the page's cache key in place of the page: what the index names."""
-    return key(AREA, *_print_keys(binary), page_key_, stamp(ctx))
+def _index_key(keys: tuple[str, str, str], page_key_: str, made_by: Stamp) -> str:
+    """The print's key (`keys`: _print_keys') but by the page's cache key in place of the page:
+    what the index names."""
+    return key(AREA, *keys, page_key_, made_by)
 
 
 def _prints(early: str) -> bool:
@@ -319,7 +320,7 @@ def start_early(ctx: "BuildContext") -> None:
     a one-card edit). build_rulebook_pdf's printer takes it; a build that stops first stops it."""
     binary, _ = find_chromium()
     try:
-        if binary is None or not _prints(_index_key(ctx, binary, page_key(ctx))):
+        if binary is None or not _prints(_index_key(_print_keys(binary), page_key(ctx), stamp(ctx))):
             return
         started = _Early(chromium.browser(binary))
     except Exception:  # noqa: BLE001 -- a face that cannot be drawn, a browser that cannot start: each
