@@ -39,8 +39,7 @@ class NeedChance(Exception):
             if self.pile is None:
                 self._outcomes = [(j, 1.0 / n) for j in range(n)]
             else:
-                counts = Counter(self.pile)
-                self._outcomes = [(c, counts[c] / n) for c in sorted(counts)]
+                self._outcomes = [(c, k / n) for c, k in sorted(Counter(self.pile).items())]
         return self._outcomes
 
     def allows(self, outcome: int) -> bool:
