@@ -100,3 +100,39 @@ def test_ctrl_c_that_python_wraps_in_another_error_is_an_interrupt_not_a_bug(tmp
     out, err = capsys.readouterr()
     assert err == "county-uppy: interrupted\n" and out == ""
     assert not (tmp_path / "output" / "county-uppy-crash.txt").exists()
+
+
+_COLLECTOR_AT_EXIT = """
+import gc, os, sys
+from generator import cli
+real_exit = os._exit
+def said(status):
+    print("collector", "on" if gc.isenabled() else "off", flush=True)
+    real_exit(status)
+os._exit = said
+sys.argv = ["county-uppy", *sys.argv[1:]]
+try:
+    cli.run()
+except SystemExit:
+    print("collector", "on" if gc.isenabled() else "off", flush=True)
+    raise
+"""
+
+
+def test_a_command_whose_process_ends_with_it_runs_without_the_cycle_collector(tmp_path):
+    """`build` and `validate` (QUICK_EXIT) run as their own process without Python's cycle
+    collector (their process ends as they do); another command keeps it, and so does a command
+    run in a process that goes on (main(), as `watch` and the tests run a build)."""
+    from generator.resources import shipped_manifest
+
+    def collector(*args: str) -> str:
+        res = subprocess.run([sys.executable, "-c", _COLLECTOR_AT_EXIT, *args], capture_output=True, text=True,
+                             cwd=tmp_path, timeout=120)
+        return [line for line in res.stdout.splitlines() if line.startswith("collector")][-1]
+
+    assert collector("validate", "--manifest", str(shipped_manifest())) == "collector off"
+    assert collector("schema") == "collector on"
+    import gc
+
+    assert main(["validate", "--manifest", str(shipped_manifest())]) == 0
+    assert gc.isenabled()
