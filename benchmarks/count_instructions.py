@@ -112,7 +112,9 @@ WORKLOADS = {"simulate": simulate_games, "api": api_games, "search": search_game
 def _count(workload: str, size: int) -> tuple[int, str]:
     run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                           sys.executable, __file__, workload, str(size)], capture_output=True, text=True, check=True,
-                         env={**os.environ, "PYTHONHASHSEED": "0"})  # the same start-up in both runs
+                         # the same start-up in both runs; numpy's BLAS threads (spinning while they start)
+                         # made a count vary by about 2% from one run to the next
+                         env={**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"})
     refs = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
     assert refs, run.stderr[-2000:]
     return int(refs.group(1).replace(",", "")), run.stdout.strip()

@@ -15,32 +15,21 @@ engine and its rules are not changed: only who decides the random numbers is.
 
 from __future__ import annotations
 
-from collections import Counter
-
 
 class NeedChance(Exception):
     """The engine asked for a random event no outcome was fed for.
 
     `kind` "card": which card type of `pile` (the cards that can come next) comes next, each as
     likely as its copies there; "pick": which of `size` things, each as likely. `outcomes`
-    [(id, probability)] is made when first asked for (a chance node's outcomes)."""
+    [(id, probability)] is left for whoever knows the card types to make when first asked for
+    (a chance node's outcomes: the OpenSpiel game's `pile_outcomes`)."""
 
     def __init__(self, kind: str, size: int, pile: list[int] | None = None):
         super().__init__(kind)
         self.kind = kind
         self.size = size
         self.pile = pile
-        self._outcomes: list[tuple[int, float]] | None = None
-
-    @property
-    def outcomes(self) -> list[tuple[int, float]]:
-        if self._outcomes is None:
-            n = self.size
-            if self.pile is None:
-                self._outcomes = [(j, 1.0 / n) for j in range(n)]
-            else:
-                self._outcomes = [(c, k / n) for c, k in sorted(Counter(self.pile).items())]
-        return self._outcomes
+        self.outcomes: list[tuple[int, float]] | None = None
 
     def allows(self, outcome: int) -> bool:
         """Whether `outcome` is one of the event's outcomes."""

@@ -47,7 +47,6 @@ import random
 from collections import Counter
 from dataclasses import asdict
 from functools import lru_cache
-from itertools import chain, count, repeat
 from typing import Any
 
 import numpy as np
@@ -170,9 +169,13 @@ class CountyUppyGame(pyspiel.Game):
         copies = Counter(self.engine.edition_cards)
         self.edition_copies = tuple(copies[c] for c in range(len(self.engine.codes)))
         self.deal_size, self.deal_total = self.engine.deal_size, len(self.engine.edition_cards)
-        #: Per number of cards still to deal: the deal's outcomes with every card type at its full copies,
-        #: and each type's pair at each number of copies left (deal_outcomes); the types' places in the first.
-        self._deal_tables: dict[int, tuple[list, list]] = {}
+        #: Every card of the edition, each type its copies times, ascending (the draw pile after the deal
+        #: is this less the cards dealt), and where each type's first copy is in it.
+        self._all_cards = [c for c, k in enumerate(self.edition_copies) for _ in range(k)]
+        self._first_copy = [self._all_cards.index(c) if k else -1 for c, k in enumerate(self.edition_copies)]
+        #: Per number of cards a chance node draws from, its outcomes' tables (_tables); each type's place in
+        #: the outcomes with every type at its full copies.
+        self._pairs: dict[int, tuple[list, list]] = {}
         self._deal_at = [0] * len(self.edition_copies)
         for i, c in enumerate(c for c, copies in enumerate(self.edition_copies) if copies):
             self._deal_at[c] = i
@@ -190,19 +193,25 @@ class CountyUppyGame(pyspiel.Game):
         kind = pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
         super().__init__(_game_type(kind), info, full)
 
+    def _tables(self, n: int) -> tuple[list[list[tuple[int, float]]], list[tuple[int, float]]]:
+        """For a chance node that draws one of `n` cards: pairs[c][k] = (c, k / n), card type c's outcome
+        when k of the n are of that type, and the outcomes with every type at its edition's copies.
+
+        Made once per n: OpenSpiel's sampler asks at each of the deal's ~20 nodes, and making the
+        95 pairs each time was a sixth of an rl_environment reset."""
+        tables = self._pairs.get(n)
+        if tables is None:
+            pairs = [[(c, k / n) for k in range(copies + 1)] for c, copies in enumerate(self.edition_copies)]
+            tables = self._pairs[n] = (pairs, [row[-1] for row in pairs if len(row) > 1])
+        return tables
+
     def deal_outcomes(self, left: list[int], dealt: list[int]) -> list[tuple[int, float]]:
         """The chance outcomes of the deal's next card, `dealt` cards dealt so far and `left[card]` copies
         of each card type left: every type still to deal, ascending, as likely as its copies left.
 
-        A list kept per number of cards left (every type at its full copies) is copied and only the
-        types dealt so far are changed: OpenSpiel's sampler asks at each of the deal's ~20 nodes, and
-        making all 95 pairs each time was a sixth of an rl_environment reset."""
-        total = self.deal_total - len(dealt)
-        tables = self._deal_tables.get(total)
-        if tables is None:
-            pairs = [[(c, k / total) for k in range(copies + 1)] for c, copies in enumerate(self.edition_copies)]
-            tables = self._deal_tables[total] = ([row[-1] for row in pairs if len(row) > 1], pairs)
-        full, pairs = tables
+        The outcomes with every type at its full copies are copied and only the types dealt so far
+        changed (a third of the instructions of making the list from `left`)."""
+        pairs, full = self._tables(self.deal_total - len(dealt))
         out, at, gone = list(full), self._deal_at, []
         for c in set(dealt):
             k = left[c]
@@ -213,6 +222,25 @@ class CountyUppyGame(pyspiel.Game):
         for i in sorted(gone, reverse=True):
             del out[i]
         return out
+
+    def pile_outcomes(self, cards: list[int]) -> list[tuple[int, float]]:
+        """The chance outcomes of the next card drawn from `cards` (a draw pile, in any order): every
+        card type there, ascending, as likely as its copies there."""
+        counts = [0] * len(self.edition_copies)
+        for c in cards:
+            counts[c] += 1
+        try:
+            return [row[k] for row, k in zip(self._tables(len(cards))[0], counts) if k]
+        except IndexError:  # a position set up by hand (a scenario) may hold more copies than the edition
+            n = len(cards)
+            return [(c, k / n) for c, k in enumerate(counts) if k]
+
+    def pile_after_deal(self, dealt: list[int]) -> list[int]:
+        """The draw pile once `dealt` is dealt: every other card, ascending by type."""
+        rest, first = list(self._all_cards), self._first_copy
+        for c in sorted(dealt, reverse=True):  # the higher types first: a lower type's place stays put
+            del rest[first[c]]
+        return rest
 
     def __deepcopy__(self, memo) -> "CountyUppyGame":
         return self  # immutable: states share it
@@ -302,8 +330,12 @@ class Progress:
         return self.engine is None or self.need is not None
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.need is not None:
-            return list(self.need.outcomes)
+        need = self.need
+        if need is not None:
+            if need.outcomes is None:
+                need.outcomes = (self.game.pile_outcomes(need.pile) if need.pile is not None
+                                 else [(j, 1.0 / need.size) for j in range(need.size)])
+            return list(need.outcomes)
         if self.engine is None:
             return self.game.deal_outcomes(self.left, self.dealt)  # type: ignore[arg-type]
         return []
@@ -317,8 +349,7 @@ class Progress:
             left[outcome] -= 1  # type: ignore[index]
             self.dealt.append(outcome)
             if len(self.dealt) == self.game.deal_size:
-                rest = list(chain.from_iterable(map(repeat, count(), left)))  # each type, copies times
-                self.engine = self.game.engine.dealt_state(self.dealt, rest, Chance())
+                self.engine = self.game.engine.dealt_state(self.dealt, self.game.pile_after_deal(self.dealt), Chance())
                 self.table = Table(self.game.engine)
                 self.left = None
                 self._make(_SETTLE)
