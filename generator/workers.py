@@ -135,6 +135,27 @@ def die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
+#: glibc's mallopt() parameters: the size from which a block is a mapping of its own, and the free
+#: memory at the heap's top kept rather than given back to the system.
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+KEPT_FREE = 64 << 20
+
+
+def keep_freed_memory() -> None:
+    """Have C's allocator keep, for the next one, the large blocks this process frees (glibc,
+    where mallopt exists), rather than unmapping each and trimming the heap: for a short-lived
+    worker that makes one large block after another of the same sizes, each of whose pages the
+    system would otherwise hand over (zeroed) again at its first touch."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        mallopt = c_library().mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(M_MMAP_THRESHOLD, KEPT_FREE)
+    mallopt(M_TRIM_THRESHOLD, 2 * KEPT_FREE)
+
+
 def c_library():
     """The C library, through ctypes: the process's own symbols (which hold libc's on Linux),
     else the library ctypes finds by name. Looking it up by name first runs `ldconfig -p` in a
