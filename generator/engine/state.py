@@ -818,4 +818,3 @@ def _slot_copier(cls) -> Callable[[Any, Any], None]:
 
 
 _copy_slots = _slot_copier(State)
-
