@@ -233,6 +233,12 @@ def test_a_killed_builds_staging_folder_is_removed_by_the_next_build(tmp_path):
     out = tmp_path / "out"
     proc = start("build", "--manifest", str(MANIFEST), "--out", str(out), "--only", "cards", "--jobs", "2")
     try:
+        # killed once it stages its files: its first child can be git, asked for the print files' date
+        # for the build's remembered answer (commands/build_memo.py) before the staging folder is made
+        deadline = time.monotonic() + 60
+        while not staging_left(out):
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.01)
         kids = wait_for_workers(proc)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
