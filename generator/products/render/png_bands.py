@@ -53,7 +53,7 @@ def adler32_combine(first: int, second: int, second_length: int) -> int:
     return sum1 | (sum2 << 16)
 
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
+def chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
 
 
@@ -66,15 +66,15 @@ def png(size: tuple[int, int], palette: bytes, bands: list[bytes], dpi: int) -> 
     for i, b in enumerate(bands):
         a, n = _HEADER.unpack_from(b)
         adler, length = adler32_combine(adler, a, n), length + n
-        idats.append(_chunk(b"IDAT", (_ZLIB_HEADER if i == 0 else b"") + b[_HEADER.size:]))
+        idats.append(chunk(b"IDAT", (_ZLIB_HEADER if i == 0 else b"") + b[_HEADER.size:]))
     assert length == h * (w + 1), "the bands do not cover the image"
-    idats.append(_chunk(b"IDAT", (b"" if bands else _ZLIB_HEADER) + _FINAL_BLOCK + struct.pack(">I", adler)))
+    idats.append(chunk(b"IDAT", (b"" if bands else _ZLIB_HEADER) + _FINAL_BLOCK + struct.pack(">I", adler)))
     return b"".join([
         b"\x89PNG\r\n\x1a\n",
-        _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
-        _chunk(b"sRGB", b"\x00"),
-        _chunk(b"PLTE", palette),
-        _chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)),
+        chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
+        chunk(b"sRGB", b"\x00"),
+        chunk(b"PLTE", palette),
+        chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)),
         *idats,
-        _chunk(b"IEND", b""),
+        chunk(b"IEND", b""),
     ])

@@ -45,7 +45,7 @@ from generator.products.pipeline.keys import code_version, key
 from generator.products.pipeline import rasters
 from generator.products.pipeline.rendered import stamp
 from generator.products.render.stamp import Stamp
-from generator.products.rulebook import booklet, chromium, print_fonts, shop
+from generator.products.rulebook import booklet, chromium, print_fonts, print_pictures, shop
 from generator.products.rulebook.chromium import INSTALL, Browser, Failed, Tab, find_chromium, identity
 from generator.products.rulebook.look_css import DECK_FAMILY, deck_fonts
 from generator.products.rulebook.page import page_key, rulebook_html
@@ -289,7 +289,7 @@ def _print_keys(binary: str) -> tuple[str, str, str]:
     """What a print is keyed by besides the page and the stamp: this code and the fonts, the code
     that imposes its pages, the Chromium."""
     here = code_version(Path(__file__).resolve(), Path(chromium.__file__).resolve(), Path(print_fonts.__file__).resolve(),
-                        *WHOLE.values(), folder=print_fonts.HERE, libraries=())
+                        Path(print_pictures.__file__).resolve(), *WHOLE.values(), folder=print_fonts.HERE, libraries=())
     made_from = code_version(Path(booklet.__file__).resolve(), Path(shop.__file__).resolve(), folder=print_fonts.HERE,
                              libraries=("pypdfium2",))
     return here, made_from, identity(binary)
@@ -436,20 +436,24 @@ class _Printer:
             return None
 
     def _print(self, browser: Browser, page: bytes, tab: Tab | None = None) -> bytes:
-        """The page printed (in `tab` where one was opened); a kept browser (chromium.keep:
-        `watch`'s) found crashed is started again once, so a crash costs one start-up, not the PDF."""
-        pages = {"rulebook": for_print(page, self._deck_fonts)}
+        """The page printed (in `tab` where one was opened), its card pictures put in as they
+        are (print_pictures); a kept browser (chromium.keep: `watch`'s) found crashed is started
+        again once, so a crash costs one start-up, not the PDF."""
+        whole = for_print(page, self._deck_fonts)
+        standing_in, pictures = print_pictures.stand_ins(whole)
         try:
-            return browser.print_pages(pages, {"rulebook": tab} if tab is not None else None)["rulebook"]
+            printed = browser.print_pages({"rulebook": standing_in}, {"rulebook": tab} if tab is not None else None)
         except Failed:
             if not (browser.kept and browser.ended()):
                 raise
-        with self._lock:
-            self._browser = None
-        again = self._start()
-        if isinstance(again, str):
-            raise Failed(again)
-        return again.print_pages(pages)["rulebook"]
+            with self._lock:
+                self._browser = None
+            browser = self._start()
+            if isinstance(browser, str):
+                raise Failed(browser)
+            printed = browser.print_pages({"rulebook": standing_in})
+        restored = pictures.restore(printed["rulebook"])
+        return restored if restored is not None else browser.print_pages({"rulebook": whole})["rulebook"]
 
     def _index(self, k: str) -> None:
         """Name print `k` as this page's in the index, so the next build of it starts no browser."""
