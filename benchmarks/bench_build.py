@@ -198,7 +198,7 @@ def print_alone(page: Path, warm_up: float = 0.3) -> float:
     browser = chromium.Browser(binary)
     try:
         time.sleep(warm_up)  # its start-up over, as a build's browser is started while the page is made
-        return timed(lambda: browser.print_pages({"rulebook": html}))
+        return timed(lambda: pdf.printed(browser, html))
     finally:
         browser.close()
 

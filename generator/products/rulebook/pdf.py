@@ -436,24 +436,20 @@ class _Printer:
             return None
 
     def _print(self, browser: Browser, page: bytes, tab: Tab | None = None) -> bytes:
-        """The page printed (in `tab` where one was opened), its card pictures put in as they
-        are (print_pictures); a kept browser (chromium.keep: `watch`'s) found crashed is started
-        again once, so a crash costs one start-up, not the PDF."""
-        whole = for_print(page, self._deck_fonts)
-        standing_in, pictures = print_pictures.stand_ins(whole)
+        """The page printed (in `tab` where one was opened); a kept browser (chromium.keep:
+        `watch`'s) found crashed is started again once, so a crash costs one start-up, not the PDF."""
+        page = for_print(page, self._deck_fonts)
         try:
-            printed = browser.print_pages({"rulebook": standing_in}, {"rulebook": tab} if tab is not None else None)
+            return printed(browser, page, tab)
         except Failed:
             if not (browser.kept and browser.ended()):
                 raise
-            with self._lock:
-                self._browser = None
-            browser = self._start()
-            if isinstance(browser, str):
-                raise Failed(browser)
-            printed = browser.print_pages({"rulebook": standing_in})
-        restored = pictures.restore(printed["rulebook"])
-        return restored if restored is not None else browser.print_pages({"rulebook": whole})["rulebook"]
+        with self._lock:
+            self._browser = None
+        again = self._start()
+        if isinstance(again, str):
+            raise Failed(again)
+        return printed(again, page)
 
     def _index(self, k: str) -> None:
         """Name print `k` as this page's in the index, so the next build of it starts no browser."""
@@ -486,6 +482,16 @@ class _Printer:
             if self._thread.is_alive():
                 return  # its pipes stay open rather than be closed under a thread still reading them
         browser.close()
+
+
+def printed(browser: Browser, page: bytes, tab: Tab | None = None) -> bytes:
+    """The page (for_print's) printed by `browser` (in `tab` where one was opened), its card
+    pictures put in as they are (print_pictures): printed with stand-ins, and printed as it is
+    only when a stand-in is not found in the print; Failed says why it could not be printed."""
+    standing_in, pictures = print_pictures.stand_ins(page)
+    first = browser.print_pages({"rulebook": standing_in}, {"rulebook": tab} if tab is not None else None)["rulebook"]
+    restored = pictures.restore(first)
+    return restored if restored is not None else browser.print_pages({"rulebook": page})["rulebook"]
 
 
 def _page_count(pdf: bytes) -> int:
