@@ -25,8 +25,9 @@ and driven). The browser itself is started at once unless the user's cache holds
 this very page (known before the page is made: INDEX names each print by the page's cache key),
 so its start-up overlaps the making of the page; the printing thread meanwhile opens the print's tab
 and makes the print stylesheet, so that once the page is made only its load and print are left,
-and the build loads PDFium and finishes its other products while the browser prints. Without Chromium (or when it fails) the build goes on
-without the PDF and says why.
+and the build loads PDFium and finishes its other products while the browser prints. The card
+pictures are not printed by Chromium but put into its PDF as they are (print_pictures.py,
+`printed`). Without Chromium (or when it fails) the build goes on without the PDF and says why.
 """
 
 from __future__ import annotations
