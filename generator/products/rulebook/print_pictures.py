@@ -33,8 +33,10 @@ _URI = re.compile(rb"data:image/png;base64,([A-Za-z0-9+/=]+)")
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 #: Chunks that change nothing Chromium draws (sRGB: Chromium takes the pixels as they are).
 _HARMLESS = {b"IHDR", b"PLTE", b"IDAT", b"IEND", b"sRGB", b"pHYs", b"tEXt", b"zTXt", b"iTXt", b"tIME"}
-#: Stand-ins are made smaller to this many pixels or fewer when their aspect ratio allows.
-_SMALL = 4096
+#: The most pixels a stand-in has: a picture whose aspect ratio needs more is left to Chromium.
+_SMALL = 1 << 16
+#: The most pictures a page has stand-ins for (the rest are left to Chromium).
+_MOST = 1 << 15
 #: An image object as Chromium writes it: its dictionary (no dictionary inside it) and its stream.
 _IMAGE = re.compile(rb"(?m)^(\d+) 0 obj\s*<<([^<>]*/Subtype\s*/Image\b[^<>]*)>>\s*stream\r?\n")
 _XREF = re.compile(rb"xref\r?\n0 (\d+)\r?\n")
@@ -76,7 +78,11 @@ def _direct(png: bytes) -> _Picture | None:
     w, h, bits, colour, compression, filtering, interlace = struct.unpack(">IIBBBBB", head)
     if compression or filtering or interlace or not w or not h:
         return None
-    if colour == 3 and bits in (1, 2, 4, 8) and 3 <= len(found.get(b"PLTE", b"")) <= 3 * (1 << bits):
+    g = math.gcd(w, h)
+    if (w // g) * (h // g) > _SMALL:
+        return None
+    if colour == 3 and bits in (1, 2, 4, 8) and 3 <= len(found.get(b"PLTE", b"")) <= 3 * (1 << bits) \
+            and len(found[b"PLTE"]) % 3 == 0:
         palette = found[b"PLTE"]
         space = b"[/Indexed %%s %d <%s>]" % (len(palette) // 3 - 1, palette.hex().upper().encode("ascii"))
         colours = 1
@@ -91,11 +97,13 @@ def _direct(png: bytes) -> _Picture | None:
 
 
 def _stand_in(k: int, w: int, h: int, srgb: bool) -> tuple[bytes, tuple[int, int, bytes]]:
-    """The k-th stand-in for a w x h picture: a PNG of the same aspect ratio, and (its width, its
-    height, its pixels) as Chromium's print holds them (RGB rows). Its first pixel is one colour,
-    the rest another that holds k, so no two stand-ins (nor a grey or one-colour picture) are alike."""
+    """The k-th stand-in (k < _MOST) for a w x h picture: a PNG of the same aspect ratio, of at
+    least 64 pixels (and at most about _SMALL, as _direct checks), and (its width, its height,
+    its pixels) as Chromium's print holds them (RGB rows). Its first pixel is one colour, the rest
+    another that holds k, so no two stand-ins (nor a grey or one-colour picture) are alike."""
     g = math.gcd(w, h)
-    sw, sh = (w // g, h // g) if (w // g) * (h // g) <= _SMALL else (w, h)
+    m = math.isqrt(max(0, 63 // ((w // g) * (h // g)))) + 1
+    sw, sh = w // g * m, h // g * m
     pixels = b"\xff\x00\x81" + bytes((k & 0xFF, (k >> 8) & 0x7F, 0x81)) * (sw * sh - 1)
     rows = b"".join(b"\x00" + pixels[y * sw * 3:(y + 1) * sw * 3] for y in range(sh))
     png = b"".join([_SIGNATURE, chunk(b"IHDR", struct.pack(">IIBBBBB", sw, sh, 8, 2, 0, 0, 0)),
@@ -179,7 +187,7 @@ def stand_ins(html: bytes) -> tuple[bytes, Stand_ins]:
             except ValueError:
                 png = b""
             picture = _direct(png)
-            if picture is None:
+            if picture is None or len(found.pictures) >= _MOST:
                 made[uri] = uri
             else:
                 stand_in, prints_as = _stand_in(len(found.pictures), picture.width, picture.height, picture.srgb)

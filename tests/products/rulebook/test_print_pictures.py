@@ -73,10 +73,10 @@ def images(pdf: bytes) -> list[tuple[tuple[int, int], bytes]]:
 
 
 def test_the_print_with_stand_ins_restored_shows_what_chromium_prints_of_the_page_itself():
-    pngs = (picture("P"), picture("RGB"), picture("P", size=(64, 64)))
+    pngs = (picture("P"), picture("RGB"), picture("P", size=(64, 64)), picture("RGB", size=(40, 40)))
     whole = page(*pngs)
     standing_in, pictures = stand_ins(whole)
-    assert len(pictures.pictures) == 3 and len(standing_in) < len(whole)
+    assert len(pictures.pictures) == 4 and len(standing_in) < len(whole)
     from_stand_ins, from_page = printed(standing_in, whole)
     restored = pictures.restore(from_stand_ins)
     assert restored is not None and restored != from_stand_ins
@@ -103,7 +103,8 @@ def interlaced(png: bytes) -> bytes:
 def test_what_cannot_go_in_as_it_is_is_left_to_chromium():
     kept = (picture("RGBA"), picture("L"), interlaced(picture("RGB")), picture("RGB", icc_profile=b"x" * 200),
             chunk_added(picture("RGB"), b"gAMA", struct.pack(">I", 45455)),
-            chunk_added(picture("P"), b"tRNS", b"\x00"), picture("RGB")[:-30])
+            chunk_added(picture("P"), b"tRNS", b"\x00"), picture("RGB")[:-30],
+            picture("P", size=(997, 991)))  # a stand-in of its aspect ratio would be as large
     whole = page(*kept, picture("P"))
     standing_in, pictures = stand_ins(whole)
     assert len(pictures.pictures) == 1
