@@ -39,6 +39,7 @@ _SMALL = 1 << 16
 _MOST = 1 << 15
 #: An image object as Chromium writes it: its dictionary (no dictionary inside it) and its stream.
 _IMAGE = re.compile(rb"(?m)^(\d+) 0 obj\s*<<([^<>]*/Subtype\s*/Image\b[^<>]*)>>\s*stream\r?\n")
+_END = re.compile(rb"\s*endstream\s*endobj")
 _XREF = re.compile(rb"xref\r?\n0 (\d+)\r?\n")
 _STARTXREF = re.compile(rb"startxref\r?\n(\d+)\r?\n%%EOF\s*$")
 
@@ -127,32 +128,36 @@ class Stand_ins:
         if len(xref) != 1 or start is None or int(start.group(1)) != xref[0].start():
             return None
         out, at, moves, seen = [], 0, [], set()
+        sizes = {(w, h) for w, h, _ in self.pictures}
         for m in _IMAGE.finditer(pdf, 0, xref[0].start()):
+            if m.start() < at:  # found within the stream of an image just replaced
+                continue
             entries = m.group(2)
             length, width, height = (re.search(rb"/%s\s+(\d+)\s*[/>\n]" % name, entries + b"\n")
                                      for name in (b"Length", b"Width", b"Height"))
             space = re.search(rb"/ColorSpace\s*(/\w+|\[[^\[\]]*\])", entries)
             if None in (length, width, height, space) or b"/Decode" in entries or b"/SMask" in entries:
                 continue
+            size = int(width.group(1)), int(height.group(1))
             end = m.end() + int(length.group(1))
-            tail = re.compile(rb"\s*endstream\s*endobj").match(pdf, end)
-            if tail is None or b"/FlateDecode" not in entries:
+            tail = _END.match(pdf, end)
+            if size not in sizes or tail is None or b"/FlateDecode" not in entries:
                 continue
             try:
                 pixels = zlib.decompress(pdf[m.end():end])
             except zlib.error:
                 continue
-            picture = self.pictures.get((int(width.group(1)), int(height.group(1)), pixels))
+            picture = self.pictures.get((*size, pixels))
             if picture is None:
                 continue
-            seen.add(picture)
+            seen.add((*size, pixels))
             obj = (b"%s 0 obj\n<</Type /XObject\n/Subtype /Image\n%s\n/Length %d>> stream\n"
                    % (m.group(1), picture.entries % space.group(1), len(picture.data)))
             obj += picture.data + b"\nendstream\nendobj"
             out += [pdf[at:m.start()], obj]
             moves.append((m.start(), len(obj) - (tail.end() - m.start())))
             at = tail.end()
-        if len(seen) != len(set(self.pictures.values())):
+        if len(seen) != len(self.pictures):
             return None
         out.append(pdf[at:xref[0].start()])
         return b"".join(out) + _moved(pdf[xref[0].start():start.start()], int(xref[0].group(1)), moves) + \
