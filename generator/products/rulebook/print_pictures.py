@@ -12,8 +12,10 @@ file's cross-reference table moved to match. The pixels are the picture's, exact
 Chromium's print held them (a test compares them).
 
 A picture that cannot go in as it is (another PNG colour type or bit depth, interlaced,
-transparent, or with a colour profile or gamma Chromium would convert it by) is printed by
-Chromium as before. A print where a stand-in is not found whole (a picture drawn clipped or
+transparent, with a colour profile or gamma Chromium would convert it by, a chunk whose checksum
+is wrong, a side over 16384 pixels) is printed by Chromium as before. Its pixels are not decoded
+here: every PNG on the page was decoded whole before (the build's own pictures as it made them,
+a designer's by the picture check `validate` runs). A print where a stand-in is not found whole (a picture drawn clipped or
 through a filter, which Chromium then draws differently) gives None, and the page is printed
 again with its pictures.
 """
@@ -33,6 +35,8 @@ _URI = re.compile(rb"data:image/png;base64,([A-Za-z0-9+/=]+)")
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 #: Chunks that change nothing Chromium draws (sRGB: Chromium takes the pixels as they are).
 _HARMLESS = {b"IHDR", b"PLTE", b"IDAT", b"IEND", b"sRGB", b"pHYs", b"tEXt", b"zTXt", b"iTXt", b"tIME"}
+#: The longest side of a picture put in as it is (a card's at 300 ppi is 825 pixels).
+_SIDE = 1 << 14
 #: The most pixels a stand-in has: a picture whose aspect ratio needs more is left to Chromium.
 _SMALL = 1 << 16
 #: The most pictures a page has stand-ins for (the rest are left to Chromium).
@@ -61,10 +65,10 @@ def _direct(png: bytes) -> _Picture | None:
     if not png.startswith(_SIGNATURE):
         return None
     at, found, idat = len(_SIGNATURE), {}, []
-    while at + 8 <= len(png):
+    while at + 12 <= len(png):
         n, kind = struct.unpack_from(">I4s", png, at)
-        body = png[at + 8:at + 8 + n]
-        if kind not in _HARMLESS or len(body) != n:
+        body, crc = png[at + 8:at + 8 + n], png[at + 8 + n:at + 12 + n]
+        if kind not in _HARMLESS or len(body) != n or crc != struct.pack(">I", zlib.crc32(body, zlib.crc32(kind))):
             return None
         if kind == b"IDAT":
             idat.append(body)
@@ -77,7 +81,7 @@ def _direct(png: bytes) -> _Picture | None:
     if len(head) != 13 or not idat or b"IEND" not in found:
         return None
     w, h, bits, colour, compression, filtering, interlace = struct.unpack(">IIBBBBB", head)
-    if compression or filtering or interlace or not w or not h:
+    if compression or filtering or interlace or not 0 < w <= _SIDE or not 0 < h <= _SIDE:
         return None
     g = math.gcd(w, h)
     if (w // g) * (h // g) > _SMALL:

@@ -104,7 +104,9 @@ def test_what_cannot_go_in_as_it_is_is_left_to_chromium():
     kept = (picture("RGBA"), picture("L"), interlaced(picture("RGB")), picture("RGB", icc_profile=b"x" * 200),
             chunk_added(picture("RGB"), b"gAMA", struct.pack(">I", 45455)),
             chunk_added(picture("P"), b"tRNS", b"\x00"), picture("RGB")[:-30],
-            picture("P", size=(997, 991)))  # a stand-in of its aspect ratio would be as large
+            picture("P", size=(997, 991)),  # a stand-in of its aspect ratio would be as large
+            picture("P", size=(20000, 10)),  # longer than any picture put in as it is
+            picture("P")[:-4] + b"\x00" * 4)  # IEND's checksum wrong
     whole = page(*kept, picture("P"))
     standing_in, pictures = stand_ins(whole)
     assert len(pictures.pictures) == 1
