@@ -7,7 +7,7 @@ hold as it is: the same zlib stream, read through the PNG predictors (PDF 1.4, "
 predictor functions"), a palette as an indexed colour space over the colour space Chromium gives
 the picture. So the page is printed with a small stand-in for each such picture (`stand_ins`):
 the same aspect ratio, so the page is laid out the same, and pixels that name it. Each stand-in's
-image in the print is then replaced by its picture's own data (`Stand_ins.restore`), and the
+image in the print is then replaced by its picture's own data (`StandIns.restore`), and the
 file's cross-reference table moved to match. The pixels are the picture's, exactly as
 Chromium's print held them (a test compares them).
 
@@ -15,9 +15,9 @@ A picture that cannot go in as it is (another PNG colour type or bit depth, inte
 transparent, with a colour profile or gamma Chromium would convert it by, a chunk whose checksum
 is wrong, a side over 16384 pixels) is printed by Chromium as before. Its pixels are not decoded
 here: every PNG on the page was decoded whole before (the build's own pictures as it made them,
-a designer's by the picture check `validate` runs). A print where a stand-in is not found whole (a picture drawn clipped or
-through a filter, which Chromium then draws differently) gives None, and the page is printed
-again with its pictures.
+a designer's by the picture check `validate` runs). A print where a stand-in is not found whole
+(a picture drawn clipped or through a filter, which Chromium then draws differently) gives None,
+and the page is printed again with its pictures.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def _stand_in(k: int, w: int, h: int, srgb: bool) -> tuple[bytes, tuple[int, int
     return png, (sw, sh, pixels)
 
 
-class Stand_ins:
+class StandIns:
     """The pictures of a page that are printed as stand-ins, by what each stand-in prints as."""
 
     def __init__(self) -> None:
@@ -163,16 +163,21 @@ class Stand_ins:
             at = tail.end()
         if len(seen) != len(self.pictures):
             return None
-        out.append(pdf[at:xref[0].start()])
-        return b"".join(out) + _moved(pdf[xref[0].start():start.start()], int(xref[0].group(1)), moves) + \
-            b"startxref\n%d\n%%%%EOF\n" % (xref[0].start() + sum(d for _, d in moves))
+        table = _moved(pdf[xref[0].start():start.start()], int(xref[0].group(1)), moves)
+        if table is None:
+            return None
+        out += [pdf[at:xref[0].start()], table, b"startxref\n%d\n%%%%EOF\n" % (xref[0].start() + sum(d for _, d in moves))]
+        return b"".join(out)
 
 
-def _moved(table: bytes, count: int, moves: list[tuple[int, int]]) -> bytes:
+def _moved(table: bytes, count: int, moves: list[tuple[int, int]]) -> bytes | None:
     """The cross-reference table (`count` entries, then its trailer) with each object's offset
-    moved by the changes in length (`moves`: (where, by how much)) before it."""
+    moved by the changes in length (`moves`: (where, by how much)) before it; None when it does
+    not hold `count` entries and a trailer."""
     head = _XREF.match(table)
     lines = table[head.end():].split(b"\n", count)
+    if len(lines) != count + 1 or not lines[count].lstrip().startswith(b"trailer"):
+        return None
     entries = []
     for line in lines[:count]:
         offset, rest = line[:10], line[10:]
@@ -183,9 +188,9 @@ def _moved(table: bytes, count: int, moves: list[tuple[int, int]]) -> bytes:
     return table[:head.end()] + b"\n".join(entries) + b"\n" + lines[count]
 
 
-def stand_ins(html: bytes) -> tuple[bytes, Stand_ins]:
+def stand_ins(html: bytes) -> tuple[bytes, StandIns]:
     """The page with a stand-in for each picture that can go into the print as it is, and those pictures."""
-    found = Stand_ins()
+    found = StandIns()
     made: dict[bytes, bytes] = {}
 
     def swap(m: re.Match) -> bytes:

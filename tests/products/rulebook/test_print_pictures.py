@@ -20,7 +20,7 @@ from pikepdf import PdfImage
 from generator.products.render.png import encode
 from generator.products.rulebook import chromium
 from generator.products.rulebook.pdf import for_print
-from generator.products.rulebook.print_pictures import Stand_ins, stand_ins
+from generator.products.rulebook.print_pictures import StandIns, stand_ins
 from tests.browser import chromium_path
 from tests.conftest import MANIFEST
 from tests.products.rulebook.test_pdf import build, chromium as counted  # noqa: F401 -- the fixture
@@ -126,6 +126,39 @@ def test_a_stand_in_chromium_draws_otherwise_makes_the_print_unused():
 def test_a_pdf_not_laid_out_as_chromium_writes_it_is_not_touched():
     _, pictures = stand_ins(page(picture("P")))
     assert pictures.restore(b"%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n") is None
+
+
+def written_as_chromium_writes(pictures: StandIns, listed: int = 5) -> bytes:
+    """A PDF as Chromium writes one, holding the stand-in of `pictures`' one picture, then an
+    object after it; its cross-reference table says it has `listed` entries."""
+    (w, h, pixels), = pictures.pictures
+    data = zlib.compress(pixels)
+    objects = [b"1 0 obj\n<</Type /Catalog /Pages 4 0 R>>\nendobj\n",
+               b"2 0 obj\n<</Type /XObject\n/Subtype /Image\n/Width %d\n/Height %d\n/ColorSpace /DeviceRGB\n"
+               b"/BitsPerComponent 8\n/Filter /FlateDecode\n/Length %d>> stream\n" % (w, h, len(data))
+               + data + b"\nendstream\nendobj\n",
+               b"3 0 obj\n(after the picture)\nendobj\n", b"4 0 obj\n<</Type /Pages /Kids [] /Count 0>>\nendobj\n"]
+    out, offsets = b"%PDF-1.4\n", []
+    for obj in objects:
+        offsets.append(len(out))
+        out += obj
+    at = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % listed + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    return out + b"trailer\n<</Size 5 /Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n" % at
+
+
+def test_the_objects_after_a_picture_put_in_are_found_where_the_table_says():
+    png = picture("P")
+    _, pictures = stand_ins(page(png))
+    restored = pictures.restore(written_as_chromium_writes(pictures))
+    with pikepdf.open(io.BytesIO(restored), attempt_recovery=False) as doc:  # read by its table alone
+        assert str(doc.get_object(3, 0)) == "after the picture"
+        found = PdfImage(doc.get_object(2, 0)).as_pil_image().convert("RGB")
+    assert found.tobytes() == Image.open(io.BytesIO(png)).convert("RGB").tobytes()
+    table = re.search(rb"xref\n0 5\n((?:.{20}){5})", restored, re.S).group(1)
+    for number in (1, 2, 3, 4):
+        assert restored[int(table[20 * number:20 * number + 10]):].startswith(b"%d 0 obj" % number)
+    assert pictures.restore(written_as_chromium_writes(pictures, listed=9)) is None  # fewer entries than it says
     assert stand_ins(b"<p>no pictures</p>")[1].restore(b"anything") == b"anything"
 
 
@@ -134,7 +167,7 @@ def test_the_built_rulebooks_card_pictures_are_the_pages_pixels(counted, tmp_pat
     """Every card picture of rulebook.html is in rulebook.pdf, pixel for pixel: put in as they
     are, or, when the print's stand-ins are not found, printed with the page itself."""
     if not restored:
-        monkeypatch.setattr(Stand_ins, "restore", lambda self, pdf: None)
+        monkeypatch.setattr(StandIns, "restore", lambda self, pdf: None)
     out = tmp_path / "out"
     assert build(out, MANIFEST, "--only", "rulebook") == 0
     html = (out / "rulebook.html").read_bytes()
